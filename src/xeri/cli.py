@@ -1,0 +1,64 @@
+"""The ``xeri`` command. Each subcommand lives in its own module, imported only when used."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from .errors import XeriError
+
+#: subcommand -> (module with ``configure(parser)`` and ``run(args) -> int``, help line)
+COMMANDS: dict[str, tuple[str, str]] = {
+    "rules": ("xeri.commands.rules", "list the rule presets and every option"),
+    "replay": ("xeri.commands.replay", "replay a saved match record round by round"),
+    "bench": ("xeri.commands.bench", "measure throughput (engine, ...)"),
+}
+DEFAULT_COMMAND = "rules"
+
+
+class UsageError(XeriError):
+    """Bad command-line input: reported as one line, exit status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise UsageError(f"{self.prog}: {message}")
+
+
+def build_parser(chosen: str | None) -> argparse.ArgumentParser:
+    parser = _Parser(prog="xeri", description="Xeri (Ξερή), the Greek card game.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for name, (module, help_text) in COMMANDS.items():
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        if name == chosen:
+            importlib.import_module(module).configure(p)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    if not args_list or (args_list[0].startswith("-") and args_list[0] not in ("-h", "--help")):
+        args_list.insert(0, DEFAULT_COMMAND)
+    chosen = args_list[0] if args_list[0] in COMMANDS else None
+    try:
+        args = build_parser(chosen).parse_args(args_list)
+        if args.command is None:
+            build_parser(None).print_help()
+            return 0
+        module = importlib.import_module(COMMANDS[args.command][0])
+        return int(module.run(args))
+    except XeriError as exc:
+        text = str(exc)
+        print(text if text.startswith("xeri") else f"xeri: error: {text}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+def entry() -> None:
+    sys.exit(main())

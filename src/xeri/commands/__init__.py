@@ -1,0 +1,1 @@
+"""Subcommands of the ``xeri`` command, one module each."""

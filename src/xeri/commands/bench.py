@@ -1,0 +1,46 @@
+"""``xeri bench TARGET``: throughput figures (rounds per second and more)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Callable
+
+from ..errors import XeriError
+
+BenchFn = Callable[[argparse.Namespace], dict[str, float]]
+
+
+def _engine(args: argparse.Namespace) -> dict[str, float]:
+    from ..bench import engine_rounds_per_second
+    from ..rules import find_ruleset
+
+    return engine_rounds_per_second(args.seconds, find_ruleset(args.ruleset, players=args.players), args.seed)
+
+
+TARGETS: dict[str, tuple[BenchFn, str]] = {
+    "engine": (_engine, "random rounds through the public engine"),
+}
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("target", choices=sorted(TARGETS), help="what to measure")
+    parser.add_argument("--seconds", type=float, default=3.0, help="how long to measure (default 3)")
+    parser.add_argument("--ruleset", default="classic", help="rule preset (default classic)")
+    parser.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.seconds <= 0:
+        raise XeriError("--seconds must be positive")
+    fn, label = TARGETS[args.target]
+    result = fn(args)
+    if args.json:
+        print(json.dumps({"target": args.target, **result}))
+    else:
+        print(f"{args.target}: {label}")
+        for key, value in result.items():
+            print(f"  {key:<14} {value:,.1f}" if isinstance(value, float) else f"  {key:<14} {value}")
+    return 0

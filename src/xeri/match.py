@@ -1,0 +1,181 @@
+"""A match: rounds with the deal passing on, cumulative scores, targets and tie rules.
+
+Every round's shuffle comes from a per-round seed drawn from the match seed,
+so one seed fixes the whole match, and a server can publish a commitment to
+each round's seed before the deal and reveal it afterwards.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import secrets
+from collections.abc import Sequence
+
+from .cards import Card
+from .engine import Deal, Round, SeatView
+from .errors import GameOverError
+from .events import Event, MatchOver, RoundStarted, ThresholdRaised
+from .rules import Ruleset
+
+
+class Match:
+    """Rounds until the ruleset's end condition names a winning side."""
+
+    def __init__(
+        self,
+        ruleset: Ruleset,
+        seed: int | None = None,
+        names: Sequence[str] | None = None,
+        first_dealer: int = 0,
+        deals: Sequence[Deal] = (),
+    ) -> None:
+        """``deals`` replaces the shuffles of the first rounds (replaying a record).
+
+        Round seeds are still drawn from the match seed, so a replayed match
+        goes on exactly as the original would have.
+        """
+        n = ruleset.players
+        self.ruleset = ruleset
+        self.seed: int = secrets.randbits(64) if seed is None else seed
+        self.names: tuple[str, ...] = tuple(names) if names else tuple(f"Player {i + 1}" for i in range(n))
+        if len(self.names) != n:
+            raise ValueError(f"{len(self.names)} names given for {n} players")
+        if not 0 <= first_dealer < n:
+            raise ValueError(f"first dealer {first_dealer} is not a seat of a {n}-player game")
+        self.first_dealer = first_dealer
+        self._rng = random.Random(self.seed)
+        self.rounds: list[Round] = []
+        self.round_seeds: list[int] = []
+        self.scores = [0] * ruleset.sides
+        self.round_wins = [0] * ruleset.sides
+        self.target: int | None = ruleset.target if ruleset.match_end == "target" else None
+        self.winner: int | None = None
+        self._tiebreak = False
+        self._events: list[Event] = []
+        self._deals = list(deals)
+        self._start_round()
+
+    # --- reading -------------------------------------------------------------
+
+    @property
+    def round(self) -> Round:
+        """The current (or, once the match is over, the last) round."""
+        return self.rounds[-1]
+
+    @property
+    def is_over(self) -> bool:
+        return self.winner is not None
+
+    @property
+    def turn(self) -> int | None:
+        return None if self.winner is not None else self.round.turn
+
+    @property
+    def legal_moves(self) -> tuple[Card, ...]:
+        return () if self.winner is not None else self.round.legal_moves
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        """The full match log (server-side: it holds every hand)."""
+        return tuple(self._events)
+
+    def log_for(self, seat: int | None) -> tuple[Event, ...]:
+        from .events import redact
+
+        return redact(self._events, seat)
+
+    def view(self, seat: int | None) -> SeatView:
+        """The current round's view for ``seat``, with the match scores."""
+        return dataclasses.replace(
+            self.round.view(seat),
+            match_scores=tuple(self.scores),
+            round_wins=tuple(self.round_wins),
+            round_number=len(self.rounds),
+            target=self.target,
+            names=self.names,
+        )
+
+    def side_label(self, side: int) -> str:
+        seats = self.ruleset.side_seats(side)
+        return " & ".join(self.names[s] for s in seats)
+
+    # --- transitions -----------------------------------------------------------
+
+    def play(self, card: Card | str, seat: int | None = None) -> tuple[Event, ...]:
+        """Play a card in the current round; finishing a round starts the next one."""
+        if self.winner is not None:
+            raise GameOverError(f"the match is over: {self.side_label(self.winner)} won")
+        out = self.round.play(card, seat)
+        self._events.extend(out)
+        if self.round.is_over:
+            out += self._finish_round()
+        return out
+
+    def _start_round(self) -> tuple[Event, ...]:
+        n = len(self.rounds)
+        dealer = (self.first_dealer + n) % self.ruleset.players
+        round_seed = self._rng.getrandbits(64)
+        self.round_seeds.append(round_seed)
+        if n < len(self._deals):
+            rnd = Round(self.ruleset, dealer, self._deals[n])
+        else:
+            rnd = Round.new(self.ruleset, dealer, round_seed)
+        self.rounds.append(rnd)
+        out = (RoundStarted(n + 1, dealer), *rnd.events)
+        self._events.extend(out)
+        return out
+
+    def _finish_round(self) -> tuple[Event, ...]:
+        scores = self.round.scores
+        assert scores is not None
+        totals = [s.total for s in scores]
+        for side, pts in enumerate(totals):
+            self.scores[side] += pts
+        best = max(totals)
+        if totals.count(best) == 1:
+            self.round_wins[totals.index(best)] += 1
+        out: list[Event] = []
+        self.winner = self._decide(out)
+        if self.winner is not None:
+            out.append(MatchOver(self.winner, tuple(self.scores), tuple(self.round_wins)))
+            self._events.extend(out)
+            return tuple(out)
+        self._events.extend(out)
+        return (*out, *self._start_round())
+
+    def _decide(self, out: list[Event]) -> int | None:
+        """The winning side after this round, or None to play on (see docs/rules.md)."""
+        r = self.ruleset
+        if r.match_end == "rounds":
+            if len(self.rounds) < r.rounds:
+                return None
+            return _unique_max(self.round_wins)
+        assert self.target is not None
+        if self._tiebreak:
+            return _unique_max(self.scores)
+        reached = [s for s, pts in enumerate(self.scores) if pts >= self.target]
+        if not reached:
+            return None
+        if len(reached) == 1:
+            return reached[0]
+        if r.tie_rule == "raise":
+            while sum(pts >= self.target for pts in self.scores) > 1:
+                self.target += 100
+                out.append(ThresholdRaised(self.target))
+            reached = [s for s, pts in enumerate(self.scores) if pts >= self.target]
+            return reached[0] if reached else None
+        if r.tie_rule == "another_hand":
+            self._tiebreak = True
+            return None
+        return _unique_max(self.scores)  # "higher"
+
+    def finished_round_scores(self) -> list[list[int]]:
+        """Each finished round's total per side."""
+        return [[s.total for s in r.scores] for r in self.rounds if r.scores is not None]
+
+
+def _unique_max(values: Sequence[int]) -> int | None:
+    best = max(values)
+    return values.index(best) if list(values).count(best) == 1 else None
+

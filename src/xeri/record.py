@@ -1,0 +1,204 @@
+"""The game-record format: a versioned JSON document of a whole match.
+
+Writing takes a ``Match``; reading replays the record through the engine and
+rejects anything inconsistent (a card twice, an illegal move, wrong scores).
+The format is documented in docs/record-format.md.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .cards import Card, format_cards
+from .engine import Deal, shuffle_and_deal
+from .errors import RecordError, XeriError
+from .match import Match
+from .rules import Ruleset
+
+FORMAT = "xeri-record"
+VERSION = 1
+
+
+def _codes(cards: Sequence[Card]) -> list[str]:
+    return [c.code for c in cards]
+
+
+def deal_to_dict(deal: Deal) -> dict[str, Any]:
+    return {
+        "hands": [_codes(h) for h in deal.hands],
+        "pile": _codes(deal.pile),
+        "face_down": _codes(deal.face_down),
+        "talon": _codes(deal.talon),
+        "exposed": deal.exposed.code if deal.exposed else None,
+        "redealt": [_codes(p) for p in deal.redealt],
+        "slipped": _codes(deal.slipped),
+    }
+
+
+def deal_from_dict(data: Mapping[str, Any]) -> Deal:
+    def cards(key: str) -> tuple[Card, ...]:
+        value = data.get(key, [])
+        if not isinstance(value, list):
+            raise RecordError(f"deal field {key!r} must be a list of cards")
+        return tuple(Card.parse(str(c)) for c in value)
+
+    hands = data.get("hands")
+    if not isinstance(hands, list) or not all(isinstance(h, list) for h in hands):
+        raise RecordError("deal field 'hands' must be a list of lists of cards")
+    redealt = data.get("redealt", [])
+    if not isinstance(redealt, list):
+        raise RecordError("deal field 'redealt' must be a list of piles")
+    exposed = data.get("exposed")
+    return Deal(
+        hands=tuple(tuple(Card.parse(str(c)) for c in h) for h in hands),
+        pile=cards("pile"),
+        talon=cards("talon"),
+        face_down=cards("face_down"),
+        exposed=Card.parse(str(exposed)) if exposed else None,
+        redealt=tuple(tuple(Card.parse(str(c)) for c in p) for p in redealt),
+        slipped=cards("slipped"),
+    )
+
+
+def to_record(match: Match, *, reveal_seeds: bool = True) -> dict[str, Any]:
+    """The record of a match, finished or not.
+
+    With ``reveal_seeds`` False, the match seed and the seed of the round in
+    play are left out (a server does this until the round is over).
+    """
+    r = match.ruleset
+    rounds = []
+    for i, rnd in enumerate(match.rounds):
+        over = rnd.scores is not None
+        rounds.append(
+            {
+                "number": i + 1,
+                "dealer": rnd.dealer,
+                "seed": match.round_seeds[i] if (reveal_seeds or over) else None,
+                "deal": deal_to_dict(rnd.deal),
+                "moves": _codes(rnd.moves),
+                "scores": [s.to_dict() for s in rnd.scores] if rnd.scores is not None else None,
+            }
+        )
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "ruleset": r.to_dict(),
+        "seats": [{"seat": s, "name": match.names[s], "side": r.side_of(s)} for s in range(r.players)],
+        "seed": match.seed if (reveal_seeds or match.is_over) else None,
+        "first_dealer": match.first_dealer,
+        "rounds": rounds,
+        "result": {
+            "scores": list(match.scores),
+            "round_wins": list(match.round_wins),
+            "target": match.target,
+            "winner": match.winner,
+            "over": match.is_over,
+        },
+    }
+
+
+def dumps(match: Match, **kwargs: Any) -> str:
+    return json.dumps(to_record(match, **kwargs), ensure_ascii=False, indent=1)
+
+
+def loads(text: str) -> Match:
+    """Parse and replay a record; raise RecordError on anything inconsistent."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"the record is not valid JSON: {exc.msg} at line {exc.lineno}") from None
+    return from_record(data)
+
+
+def from_record(data: Any) -> Match:
+    """Replay a record (a parsed JSON object) into a Match, checking every step."""
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise RecordError(f"not a xeri record: the 'format' field must be {FORMAT!r}")
+    if data.get("version") != VERSION:
+        raise RecordError(f"unsupported record version {data.get('version')!r}; this reader knows {VERSION}")
+    try:
+        return _replay(data)
+    except RecordError:
+        raise
+    except XeriError as exc:
+        raise RecordError(str(exc)) from None
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise RecordError(f"malformed record: {exc!r}") from None
+
+
+def _replay(data: dict[str, Any]) -> Match:
+    ruleset = Ruleset.from_dict(data["ruleset"])
+    seats = data["seats"]
+    names = [str(s["name"]) for s in seats]
+    rounds = data["rounds"]
+    if not isinstance(rounds, list) or not rounds:
+        raise RecordError("the record has no rounds")
+    deals = [deal_from_dict(r["deal"]) for r in rounds]
+    seed = data.get("seed")
+    match = Match(ruleset, seed=seed if seed is not None else 0, names=names,
+                  first_dealer=int(data.get("first_dealer", 0)), deals=deals)
+    for i, rdata in enumerate(rounds):
+        if i >= len(match.rounds):
+            raise RecordError(f"round {i + 1} is recorded, but the match was already over")
+        rnd = match.rounds[i]
+        if rdata.get("dealer") != rnd.dealer:
+            raise RecordError(f"round {i + 1}: the dealer should be seat {rnd.dealer}, not {rdata.get('dealer')!r}")
+        round_seed = rdata.get("seed")
+        if round_seed is not None:
+            expected = shuffle_and_deal(ruleset, rnd.dealer, _rng(round_seed))
+            if expected != rnd.deal:
+                raise RecordError(f"round {i + 1}: the deal does not follow from the round's seed")
+            if seed is not None and match.round_seeds[i] != round_seed:
+                raise RecordError(f"round {i + 1}: the round seed does not follow from the match seed")
+        for k, code in enumerate(rdata["moves"]):
+            try:
+                match.play(Card.parse(str(code)))
+            except XeriError as exc:
+                raise RecordError(f"round {i + 1}, move {k + 1} ({code}): {exc}") from None
+        recorded = rdata.get("scores")
+        if recorded is not None:
+            if rnd.scores is None:
+                raise RecordError(f"round {i + 1} has scores, but its moves do not finish it")
+            got = [s.to_dict() for s in rnd.scores]
+            if got != recorded:
+                totals = [s.total for s in rnd.scores]
+                raise RecordError(f"round {i + 1}: recorded scores do not match the replay (replayed totals {totals})")
+        elif i + 1 < len(rounds):
+            raise RecordError(f"round {i + 1} is unfinished, but a later round is recorded")
+    return match
+
+
+def _rng(seed: int) -> Any:
+    import random
+
+    return random.Random(seed)
+
+
+def summary_lines(match: Match) -> list[str]:
+    """The match round by round with score breakdowns, for ``xeri replay``."""
+    r = match.ruleset
+    lines = [f"Ruleset: {r.describe()}", f"Seats: {', '.join(f'{i}: {n}' for i, n in enumerate(match.names))}"]
+    for i, rnd in enumerate(match.rounds):
+        lines.append("")
+        lines.append(f"Round {i + 1} (dealer: {match.names[rnd.dealer]})")
+        lines.append(f"  initial pile: {format_cards(rnd.deal.pile)}")
+        lines.append(f"  moves: {len(rnd.moves)}")
+        if rnd.scores is None:
+            lines.append("  (unfinished)")
+            continue
+        for s in rnd.scores:
+            lines.append(f"  {match.side_label(s.side)}: {s.total} points, {s.cards} cards")
+            for line in s.lines:
+                shown = f" [{format_cards(line.cards)}]" if line.cards else ""
+                lines.append(f"    {line.label:<16} {line.points:>3}{shown}")
+    lines.append("")
+    score = ", ".join(f"{match.side_label(s)} {p}" for s, p in enumerate(match.scores))
+    lines.append(f"Match score: {score}")
+    if match.winner is not None:
+        lines.append(f"Winner: {match.side_label(match.winner)}")
+    else:
+        lines.append("The match is unfinished.")
+    return lines
