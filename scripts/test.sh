@@ -4,5 +4,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-python -m pip install --quiet --disable-pip-version-check -e '.[test]'
+python -m pip install --quiet --disable-pip-version-check -e '.[test,server,web-test,rl,openspiel,fast,ray,plot]'
 python -m pytest "$@"
