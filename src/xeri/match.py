@@ -145,34 +145,61 @@ class Match:
         return (*out, *self._start_round())
 
     def _decide(self, out: list[Event]) -> int | None:
-        """The winning side after this round, or None to play on (see docs/rules.md)."""
-        r = self.ruleset
-        if r.match_end == "rounds":
-            if len(self.rounds) < r.rounds:
-                return None
-            return _unique_max(self.round_wins)
-        assert self.target is not None
-        if self._tiebreak:
-            return _unique_max(self.scores)
-        reached = [s for s, pts in enumerate(self.scores) if pts >= self.target]
-        if not reached:
-            return None
-        if len(reached) == 1:
-            return reached[0]
-        if r.tie_rule == "raise":
-            while sum(pts >= self.target for pts in self.scores) > 1:
-                self.target += 100
-                out.append(ThresholdRaised(self.target))
-            reached = [s for s, pts in enumerate(self.scores) if pts >= self.target]
-            return reached[0] if reached else None
-        if r.tie_rule == "another_hand":
-            self._tiebreak = True
-            return None
-        return _unique_max(self.scores)  # "higher"
+        decision = decide(self.ruleset, self.scores, self.round_wins, len(self.rounds), self.target, self._tiebreak)
+        if decision.target != self.target:
+            assert decision.target is not None
+            out.append(ThresholdRaised(decision.target))
+        self.target, self._tiebreak = decision.target, decision.tiebreak
+        return decision.winner
 
     def finished_round_scores(self) -> list[list[int]]:
         """Each finished round's total per side."""
         return [[s.total for s in r.scores] for r in self.rounds if r.scores is not None]
+
+
+@dataclasses.dataclass(frozen=True)
+class Decision:
+    """What the end-of-round check decided: a winner (or None) and the state to carry on."""
+
+    winner: int | None
+    target: int | None
+    tiebreak: bool
+
+
+def decide(
+    ruleset: Ruleset,
+    scores: Sequence[int],
+    round_wins: Sequence[int],
+    rounds_played: int,
+    target: int | None,
+    tiebreak: bool = False,
+) -> Decision:
+    """Apply the match-end and tie rules after a round (documented in docs/rules.md).
+
+    rounds: after the agreed number of rounds, most rounds won wins; while
+    that is tied, play on until one side leads. target: one side at or over
+    the target wins; several at once follow ``tie_rule`` — raise (+100 until
+    at most one is over), another_hand (one more round, then the higher total,
+    repeating while equal), higher (the higher total, another round if equal).
+    """
+    if ruleset.match_end == "rounds":
+        winner = _unique_max(round_wins) if rounds_played >= ruleset.rounds else None
+        return Decision(winner, target, tiebreak)
+    assert target is not None
+    if tiebreak:
+        return Decision(_unique_max(scores), target, True)
+    reached = [s for s, pts in enumerate(scores) if pts >= target]
+    if len(reached) <= 1:
+        return Decision(reached[0] if reached else None, target, False)
+    if ruleset.tie_rule == "raise":
+        while sum(pts >= target for pts in scores) > 1:
+            target += 100
+        reached = [s for s, pts in enumerate(scores) if pts >= target]
+        return Decision(reached[0] if reached else None, target, False)
+    if ruleset.tie_rule == "another_hand":
+        return Decision(None, target, True)
+    winner = _unique_max(scores)
+    return Decision(winner, target, winner is None)
 
 
 def _unique_max(values: Sequence[int]) -> int | None:
