@@ -11,11 +11,13 @@ from .errors import XeriError
 
 #: subcommand -> (module with ``configure(parser)`` and ``run(args) -> int``, help line)
 COMMANDS: dict[str, tuple[str, str]] = {
+    "play": ("xeri.commands.play", "play a match in the terminal (the default command)"),
+    "history": ("xeri.commands.history", "list saved matches"),
     "rules": ("xeri.commands.rules", "list the rule presets and every option"),
     "replay": ("xeri.commands.replay", "replay a saved match record round by round"),
     "bench": ("xeri.commands.bench", "measure throughput (engine, ...)"),
 }
-DEFAULT_COMMAND = "rules"
+DEFAULT_COMMAND = "play"
 
 
 class UsageError(XeriError):
