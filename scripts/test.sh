@@ -4,5 +4,61 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# Browser tests (tests/test_web*.py) drive Debian's Chromium through Playwright;
+# Playwright's own browser download is never used.
+if [ ! -x /usr/bin/chromium ]; then
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+fi
+
+# --- Services for the server tests: stopped and removed when this script exits -----
+cleanup_server_services() {
+  if [ -n "${PG_DIR:-}" ]; then
+    su postgres -s /bin/sh -c "'$PG_BIN/pg_ctl' -D '$PG_DIR/data' -m immediate stop" >/dev/null 2>&1 || true
+    rm -rf "$PG_DIR"
+  fi
+  if [ -n "${REDIS_DIR:-}" ]; then
+    if [ -f "$REDIS_DIR/redis.pid" ]; then kill "$(cat "$REDIS_DIR/redis.pid")" 2>/dev/null || true; fi
+    rm -rf "$REDIS_DIR"
+  fi
+}
+trap cleanup_server_services EXIT
+
+# --- PostgreSQL for the server tests (tests/test_server_pg.py) ---------------------
+# Debian's postgresql, then a throwaway cluster on loopback owned by the postgres
+# user, removed at exit. The tests read XERI_TEST_PG_URL and fail if it is set but
+# the database cannot be reached.
+if [ "$(id -u)" = 0 ] && [ -z "${XERI_TEST_PG_URL:-}" ]; then
+  PG_BIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1 || true)
+  if [ -z "$PG_BIN" ] || [ ! -x "$PG_BIN/initdb" ]; then
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null
+    PG_BIN=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
+  fi
+  PG_DIR=$(mktemp -d /tmp/xeri-pg.XXXXXX)
+  chown postgres "$PG_DIR"
+  PG_PORT=$(python -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  su postgres -s /bin/sh -c "'$PG_BIN/initdb' -D '$PG_DIR/data' -A trust -U postgres >/dev/null"
+  su postgres -s /bin/sh -c "'$PG_BIN/pg_ctl' -D '$PG_DIR/data' -l '$PG_DIR/log' -w start \
+    -o \"-k '$PG_DIR' -p $PG_PORT -c listen_addresses=127.0.0.1 -c fsync=off\" >/dev/null"
+  export XERI_TEST_PG_URL="postgresql://postgres@127.0.0.1:$PG_PORT/postgres"
+fi
+
+# --- Redis for the server's pub/sub tests (tests/test_server_redis.py) ------------
+# Debian's redis-server on a free loopback port, no persistence, stopped at exit.
+if [ -z "${XERI_TEST_REDIS_URL:-}" ]; then
+  if ! command -v redis-server >/dev/null && [ "$(id -u)" = 0 ]; then
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server >/dev/null
+  fi
+  if command -v redis-server >/dev/null; then
+    REDIS_DIR=$(mktemp -d /tmp/xeri-redis.XXXXXX)
+    REDIS_PORT=$(python -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+    redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save '' --appendonly no --daemonize yes \
+      --pidfile "$REDIS_DIR/redis.pid" --logfile "$REDIS_DIR/redis.log" --dir "$REDIS_DIR"
+    export XERI_TEST_REDIS_URL="redis://127.0.0.1:$REDIS_PORT/0"
+  fi
+fi
+
 python -m pip install --quiet --disable-pip-version-check -e '.[test,server,web-test,rl,openspiel,fast,ray,plot]'
 python -m pytest "$@"

@@ -16,6 +16,9 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "rules": ("xeri.commands.rules", "list the rule presets and every option"),
     "replay": ("xeri.commands.replay", "replay a saved match record round by round"),
     "bench": ("xeri.commands.bench", "measure throughput (engine, ...)"),
+    "serve": ("xeri.commands.serve", "run the game server for browsers and other clients"),
+    "verify": ("xeri.commands.verify", "check a match's fair shuffle: commitments, seeds and deals"),
+    "arena": ("xeri.commands.arena", "pit bots against each other over duplicate deals, or rate a ladder"),
 }
 DEFAULT_COMMAND = "play"
 

@@ -7,6 +7,11 @@ from typing import Any
 
 from ..errors import XeriError
 from .base import Bot
+from .expert import ExpertBot
+from .greedy import GreedyBot
+from .ismcts import IsmctsBot, PlayoutBot
+from .oracle import OracleCheater
+from .pimc import PimcBot
 from .random_bot import RandomBot
 
 
@@ -19,11 +24,25 @@ BotFactory = Callable[..., Bot]
 #: name -> factory(seed=..., **params)
 BOTS: dict[str, BotFactory] = {
     "random": RandomBot,
+    "greedy": GreedyBot,
+    "playout": PlayoutBot,
+    "expert": ExpertBot,
+    "ismcts": IsmctsBot,
+    "pimc": PimcBot,
 }
 
-#: level offered to players -> bot spec
+#: Bots that read hidden cards: never in ``BOTS`` or ``LEVELS``; only ``make_cheater`` builds them.
+CHEATERS: dict[str, Callable[..., Bot]] = {
+    "oracle-cheater": OracleCheater,
+}
+
+#: level offered to players -> bot spec, weakest first. Iteration budgets keep the
+#: play reproducible from the seed; the ``seconds`` caps bound the wait on a slow machine.
 LEVELS: dict[str, str] = {
-    "easy": "random",
+    "easy": "greedy",
+    "medium": "expert",
+    "hard": "pimc:iterations=500,seconds=0.3",
+    "master": "pimc:iterations=3000,seconds=0.95",
 }
 
 
@@ -53,9 +72,29 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
     if spec.strip().lower() in LEVELS:
         spec = LEVELS[spec.strip().lower()]
     name, params = parse_spec(spec)
+    if name in CHEATERS or name == "oracle":
+        raise BotSpecError(
+            f"{name!r} reads hidden cards: it is for the arena only (xeri arena oracle-cheater ...), never a player"
+        )
     if name not in BOTS:
         raise BotSpecError(f"unknown bot {name!r}; bots are: {', '.join(BOTS)}; levels are: {', '.join(LEVELS)}")
     try:
         return BOTS[name](seed=seed, **params)
-    except TypeError as exc:
+    except (TypeError, ValueError) as exc:
+        raise BotSpecError(f"bad parameters for bot {name!r}: {exc}") from None
+
+
+def is_cheater(spec: str) -> bool:
+    """Whether the spec names a bot that reads hidden cards (the arena builds those with ``make_cheater``)."""
+    return parse_spec(spec)[0] in CHEATERS
+
+
+def make_cheater(spec: str, game: Any, seed: int | None = None) -> Bot:
+    """A cheating bot bound to ``game`` (a ``Round`` or ``Match``), whose hidden cards it reads."""
+    name, params = parse_spec(spec)
+    if name not in CHEATERS:
+        raise BotSpecError(f"unknown cheating bot {name!r}; they are: {', '.join(CHEATERS)}")
+    try:
+        return CHEATERS[name](game, seed=seed, **params)
+    except (TypeError, ValueError) as exc:
         raise BotSpecError(f"bad parameters for bot {name!r}: {exc}") from None

@@ -18,8 +18,24 @@ def _engine(args: argparse.Namespace) -> dict[str, float]:
     return engine_rounds_per_second(args.seconds, find_ruleset(args.ruleset, players=args.players), args.seed)
 
 
+def _fast(args: argparse.Namespace) -> dict[str, float]:
+    from ..fast.throughput import rounds_per_second
+    from ..rules import find_ruleset
+
+    return rounds_per_second(find_ruleset(args.ruleset, players=args.players), args.seconds, args.seed)
+
+
+def _ismcts(args: argparse.Namespace) -> dict[str, float]:
+    from ..bots.speed import iterations_per_second
+    from ..rules import find_ruleset
+
+    return iterations_per_second(args.seconds, find_ruleset(args.ruleset, players=args.players), args.seed)
+
+
 TARGETS: dict[str, tuple[BenchFn, str]] = {
     "engine": (_engine, "random rounds through the public engine"),
+    "ismcts": (_ismcts, "ISMCTS playouts per second on one core (1000 a move)"),
+    "fast": (_fast, "random rounds through the compiled batch simulator (xeri.fast)"),
 }
 
 

@@ -1,0 +1,179 @@
+"""Playing duplicate deals between two bots, on local processes or a Ray cluster.
+
+Deal ``i`` is shuffled from a seed drawn from the arena seed, and played
+twice: once with bot A on side 0 (seat 0, or seats 0 and 2), once with the
+sides swapped. Bot seeds come from the deal seed too, so each deal's result
+is fixed by the arena seed alone, whichever worker plays it: results are the
+same whatever ``jobs`` or backend.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..bots import Bot, is_cheater, make_bot, make_cheater
+from ..engine import Round
+from ..errors import XeriError
+from ..rules import Ruleset
+
+BACKENDS = ("local", "ray")
+
+
+class ArenaError(XeriError):
+    """Bad arena input: a bot spec, a count, a backend."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """One round of a duplicate deal, from bot A's and bot B's side. Timings do not count in equality."""
+
+    points_a: int
+    points_b: int
+    xeris_a: int
+    xeris_b: int
+    cards_a: int
+    cards_b: int
+    seconds_a: float = field(compare=False)
+    moves_a: int = 0
+    seconds_b: float = field(default=0.0, compare=False)
+    moves_b: int = 0
+
+    @property
+    def margin(self) -> int:
+        return self.points_a - self.points_b
+
+
+@dataclass(frozen=True, slots=True)
+class DealResult:
+    """A deal played twice, sides swapped: ``games[0]`` has A on side 0, ``games[1]`` on side 1."""
+
+    index: int
+    games: tuple[GameResult, GameResult]
+
+
+@dataclass(frozen=True, slots=True)
+class DealTask:
+    """Everything a worker needs to play one duplicate deal (plain values: it crosses processes)."""
+
+    a: str
+    b: str
+    ruleset: dict[str, Any]
+    index: int
+    seed: int
+
+
+def deal_seeds(seed: int, deals: int) -> list[int]:
+    """The per-deal seeds: a pure function of the arena seed."""
+    rng = random.Random(seed)
+    return [rng.getrandbits(64) for _ in range(deals)]
+
+
+def _bot(spec: str, seed: int, rnd: Round) -> Bot:
+    return make_cheater(spec, rnd, seed) if is_cheater(spec) else make_bot(spec, seed)
+
+
+def play_game(a: str, b: str, ruleset: Ruleset, dealer: int, deal_seed: int, a_side: int) -> GameResult:
+    """Play one round from ``deal_seed`` with bot A on ``a_side``; bots see only their seat's view."""
+    rnd = Round.new(ruleset, dealer, deal_seed)
+    seeds = random.Random(deal_seed ^ (0x5EED << a_side)).getrandbits
+    bots: list[Bot] = []
+    is_a: list[bool] = []
+    for seat in range(ruleset.players):
+        mine = ruleset.side_of(seat) == a_side
+        is_a.append(mine)
+        bots.append(_bot(a if mine else b, seeds(63), rnd))
+    spent = [0.0, 0.0]
+    moves = [0, 0]
+    while not rnd.is_over:
+        turn = rnd.turn
+        assert turn is not None
+        view, history = rnd.view(turn), rnd.log_for(turn)
+        start = time.perf_counter()
+        card = bots[turn].choose(view, history)
+        k = 0 if is_a[turn] else 1
+        spent[k] += time.perf_counter() - start
+        moves[k] += 1
+        rnd.play(card, turn)
+    scores = rnd.scores
+    assert scores is not None
+    sa, sb = scores[a_side], scores[1 - a_side]
+    return GameResult(
+        sa.total, sb.total, sa.xeris + sa.jack_xeris, sb.xeris + sb.jack_xeris, sa.cards, sb.cards,
+        spent[0], moves[0], spent[1], moves[1],
+    )
+
+
+def play_deal(task: DealTask) -> DealResult:
+    """Both games of one duplicate deal (the unit of work sent to workers)."""
+    ruleset = Ruleset.from_dict(task.ruleset)
+    dealer = task.index % ruleset.players
+    first = play_game(task.a, task.b, ruleset, dealer, task.seed, 0)
+    second = play_game(task.a, task.b, ruleset, dealer, task.seed, 1)
+    return DealResult(task.index, (first, second))
+
+
+def check_setup(a: str, b: str, ruleset: Ruleset) -> None:
+    """Fail early, in this process, on a bad spec or an unsupported table."""
+    if ruleset.sides != 2:
+        raise ArenaError("the arena pits two sides against each other: use 2 or 4 players")
+    probe = Round.new(ruleset, 0, 0)
+    for spec in (a, b):
+        _bot(spec, 0, probe)
+
+
+def run_deals(
+    a: str,
+    b: str,
+    ruleset: Ruleset,
+    deals: int,
+    seed: int,
+    jobs: int = 1,
+    backend: str = "local",
+    address: str | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> list[DealResult]:
+    """Play ``deals`` duplicate deals; ``progress(k)`` is called as k more deals finish. In deal order."""
+    if deals < 1:
+        raise ArenaError("--deals must be at least 1")
+    if jobs < 1:
+        raise ArenaError("--jobs must be at least 1")
+    if backend not in BACKENDS:
+        raise ArenaError(f"unknown backend {backend!r}; backends are: {', '.join(BACKENDS)}")
+    check_setup(a, b, ruleset)
+    tasks = [DealTask(a, b, ruleset.to_dict(), i, s) for i, s in enumerate(deal_seeds(seed, deals))]
+    return map_tasks(tasks, jobs, backend, address, progress)
+
+
+def map_tasks(
+    tasks: Sequence[DealTask],
+    jobs: int,
+    backend: str,
+    address: str | None,
+    progress: Callable[[int], None] | None,
+) -> list[DealResult]:
+    """Run ``play_deal`` over the tasks on the chosen backend, keeping their order."""
+    tick = progress or (lambda k: None)
+    if backend == "ray":
+        from ..integrations.ray_backend import ray_map
+
+        results: list[DealResult] = list(ray_map(play_deal, list(tasks), address))
+        tick(len(results))
+        return results
+    if jobs == 1 or len(tasks) == 1:
+        out = []
+        for task in tasks:
+            out.append(play_deal(task))
+            tick(1)
+        return out
+    chunk = max(1, min(8, len(tasks) // (jobs * 16)))
+    out = []
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        for result in pool.map(play_deal, tasks, chunksize=chunk):
+            out.append(result)
+            tick(1)
+    return out

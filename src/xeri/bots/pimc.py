@@ -1,0 +1,104 @@
+"""Determinized Monte Carlo ("PIMC") with common random numbers: the strongest bot per second of thought.
+
+Each round of sampling draws one placement of the hidden cards
+(``Determinizer.sample``) and one stream of random numbers, then plays every
+legal card in that same world followed by the same playout policy with the
+same random stream. Comparing the cards on identical futures cancels most of
+the noise of the deal, so far fewer playouts separate good cards from bad
+than in a tree search, where each card is tried in different worlds. The
+``iterations`` budget counts playouts, as ISMCTS's does.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Sequence
+
+from ..cards import Card
+from ..engine import SeatView
+from ..events import Event
+from .determinize import Determinizer
+from .ismcts import SearchStats, playout
+from .sim import SimState
+
+
+def flat_search(
+    sample: Callable[[random.Random], SimState],
+    legal: Sequence[int],
+    seat: int,
+    rng: random.Random,
+    iterations: int | None,
+    seconds: float | None,
+    stats: SearchStats | None = None,
+    smart: bool = True,
+) -> int:
+    """The legal card with the best mean margin for ``seat``'s side over shared sampled futures."""
+    start = time.perf_counter()
+    cpu = time.process_time()
+    deadline = None if seconds is None else start + seconds
+    limit = iterations if iterations is not None else 1 << 62
+    k = len(legal)
+    totals = [0.0] * k
+    done = 0
+    rand = rng.random
+    while done + k <= limit or done == 0:
+        world = sample(rng)
+        stream = [rand() for _ in range(60)]
+        sides = world.rules.sides
+        side = seat % sides
+        for i, card in enumerate(legal):
+            st = world.copy()
+            st.play(card)
+            if st.turn >= 0:
+                playout(st, iter(stream).__next__, smart)
+            pts = st.pts
+            totals[i] += pts[side] - (sum(pts) - pts[side]) / (sides - 1)
+        done += k
+        if deadline is not None and time.perf_counter() >= deadline:
+            break
+    if stats is not None:
+        stats.iterations = done
+        stats.seconds = time.perf_counter() - start
+        stats.cpu_seconds = time.process_time() - cpu
+    best = max(range(k), key=lambda i: totals[i])
+    return legal[best]
+
+
+class PimcBot:
+    """Determinized Monte Carlo over the seat's information set; budgets in playouts and/or seconds."""
+
+    name = "pimc"
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        iterations: int | None = None,
+        seconds: float | None = None,
+        rollout: str = "smart",
+    ) -> None:
+        if iterations is None and seconds is None:
+            iterations = 1000
+        if iterations is not None and (not isinstance(iterations, int) or iterations < 1):
+            raise ValueError("iterations must be a positive integer")
+        if seconds is not None and not (isinstance(seconds, (int, float)) and seconds > 0):
+            raise ValueError("seconds must be a positive number")
+        if rollout not in ("smart", "fast"):
+            raise ValueError("rollout must be smart or fast")
+        self.iterations = iterations
+        self.seconds = None if seconds is None else float(seconds)
+        self.smart = rollout == "smart"
+        self._rng = random.Random(seed)
+        self.stats = SearchStats()
+
+    def choose(self, view: SeatView, history: Sequence[Event]) -> Card:
+        legal = view.legal_moves
+        if len(legal) == 1:
+            return legal[0]
+        assert view.seat is not None
+        det = Determinizer(view, history)
+        best = flat_search(
+            det.sample, [c.index for c in legal], view.seat, self._rng, self.iterations, self.seconds, self.stats,
+            self.smart,
+        )
+        return Card.from_index(best)

@@ -1,0 +1,208 @@
+"""One WebSocket client at a table: reading its messages, rate-limiting them, and sending it its seat's messages."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import Mapping
+from typing import Any
+
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from .lobby import Lobby, parse_json
+from .table import ProtocolError, Table, channel, envelope
+
+MAX_MESSAGE = 4096
+RATE = 20.0
+BURST = 40.0
+FLOOD = 200
+QUEUE = 1000
+
+
+class TokenBucket:
+    """``rate`` messages a second on average, ``burst`` at once."""
+
+    def __init__(self, rate: float = RATE, burst: float = BURST) -> None:
+        self.rate, self.burst = rate, burst
+        self.tokens = burst
+        self.stamp = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+def error(code: str, message: str, ref: Any = None, **extra: Any) -> str:
+    return json.dumps({"type": "error", "code": code, "message": message, "ref": ref, **extra},
+                      ensure_ascii=False)
+
+
+class Client:
+    """A connection for ``seat`` (None: a spectator). Its outgoing texts go through a bounded queue."""
+
+    def __init__(self, ws: WebSocket, table: Table, seat: int | None, rate: float = RATE,
+                 burst: float = BURST) -> None:
+        self.ws = ws
+        self.table = table
+        self.seat = seat
+        self.out: asyncio.Queue[str | None] = asyncio.Queue(QUEUE)
+        self.bucket = TokenBucket(rate, burst)
+        self.rejected = 0
+        self.synced = -1
+        self.close_code = 4009  # a client too slow to read its messages
+        self.channel = channel(table.id, seat)
+
+    def deliver(self, raw: str) -> None:
+        """Queue an enveloped text (see ``table.envelope``), dropping updates older than the last sync."""
+        head, _, text = raw.partition(" ")
+        if head.startswith("s"):
+            self.synced = int(head[1:])
+        elif head != "-":
+            version = int(head)
+            if version <= self.synced:
+                return
+            self.synced = version
+        self.send(text)
+
+    def send(self, text: str) -> None:
+        try:
+            self.out.put_nowait(text)
+        except asyncio.QueueFull:
+            # A client this far behind resynchronises on reconnection: drop it.
+            self._drain()
+            self.out.put_nowait(None)
+
+    def _drain(self) -> None:
+        while not self.out.empty():
+            self.out.get_nowait()
+
+    async def _sender(self) -> None:
+        while True:
+            text = await self.out.get()
+            if text is None:
+                await self.ws.close(code=self.close_code)
+                return
+            await self.ws.send_text(text)
+
+    async def run(self) -> None:
+        table = self.table
+        sender = asyncio.create_task(self._sender())
+        # A send to a client that went away fails; that is how it ends, not an error to report.
+        sender.add_done_callback(lambda t: t.cancelled() or t.exception())
+        await table.attach(self.seat, self.channel, self.deliver, self.left)
+        try:
+            while not sender.done():
+                message = await self.ws.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                reply = await self.handle(message)
+                if reply is not None:
+                    self.deliver(reply)
+                if self.rejected >= FLOOD:
+                    self.send(error("flood", f"{FLOOD} rejected messages in a row: closing"))
+                    self.close_code = 4008
+                    self.deliver_close()
+                    break
+        except WebSocketDisconnect:
+            pass
+        finally:
+            await table.detach(self.seat, self.channel, self.deliver, self.left)
+            if self.rejected >= FLOOD and not sender.done():
+                try:
+                    await asyncio.wait_for(sender, timeout=5)
+                except (TimeoutError, RuntimeError, WebSocketDisconnect):
+                    pass
+            sender.cancel()
+
+    def left(self) -> None:
+        """The seat's player left the table: say so and close (code 4001)."""
+        self.send(error("left", "you left this table; this connection no longer holds a seat"))
+        self.close_code = 4001
+        self.deliver_close()
+
+    def deliver_close(self) -> None:
+        try:
+            self.out.put_nowait(None)
+        except asyncio.QueueFull:
+            self._drain()
+            self.out.put_nowait(None)
+
+    async def handle(self, message: Mapping[str, Any]) -> str | None:
+        """Answer one incoming frame (enveloped): None when the table's own broadcast is the answer."""
+        if not self.bucket.take():
+            self.rejected += 1
+            return "- " + error("rate_limited", f"slow down: at most {self.bucket.rate:g} messages a second")
+        text = message.get("text")
+        if text is None:
+            self.rejected += 1
+            return "- " + error("bad_message", "send JSON text frames, not binary ones")
+        if len(text) > MAX_MESSAGE or len(text.encode()) > MAX_MESSAGE:
+            self.rejected += 1
+            return "- " + error("too_large", f"messages are limited to {MAX_MESSAGE} bytes")
+        ref = None
+        try:
+            data = parse_json(text)
+            if not isinstance(data, dict):
+                raise ProtocolError("bad_message", "a message is a JSON object with a 'type'")
+            ref = data.get("ref")
+            if ref is not None and (not isinstance(ref, (str, int)) or isinstance(ref, bool) or len(str(ref)) > 64):
+                ref = None
+                raise ProtocolError("bad_message", "ref must be a short string or an integer")
+            kind = data.get("type")
+            reply = await self._dispatch(kind, data, ref)
+        except ProtocolError as exc:
+            self.rejected += 1
+            return "- " + error(exc.code, exc.message, ref, **exc.extra)
+        self.rejected = 0
+        return reply
+
+    async def _dispatch(self, kind: Any, data: dict[str, Any], ref: Any) -> str | None:
+        table = self.table
+        if kind == "move":
+            card, version = data.get("card"), data.get("version")
+            if not isinstance(card, str) or len(card) > 8:
+                raise ProtocolError("bad_message", "a move needs 'card', a card such as \"TD\"")
+            if not isinstance(version, int) or isinstance(version, bool):
+                raise ProtocolError("bad_message", "a move needs 'version', the table's state version (an integer)")
+            await table.move(self.seat, card, version)
+            return None
+        if kind == "ping":
+            return "- " + json.dumps({"type": "pong", "ref": ref})
+        if kind == "sync":
+            async with table.lock:
+                return envelope(f"s{table.version}", table.sync_message(self.seat))
+        if kind == "hint":
+            card, reason = await table.hint(self.seat)
+            return "- " + json.dumps({"type": "hint", "card": card, "reason": reason, "ref": ref}, ensure_ascii=False)
+        if not isinstance(kind, str):
+            raise ProtocolError("bad_message", "a message is a JSON object with a 'type'")
+        raise ProtocolError("unknown_type", f"unknown message type {kind[:40]!r}: use move, hint, sync or ping")
+
+
+async def serve_socket(ws: WebSocket, lobby: Lobby, rate: float = RATE, burst: float = BURST) -> None:
+    """The WebSocket endpoint: find the table, check the token, then run the client."""
+    await ws.accept()
+    table_id = ws.path_params["table_id"]
+    table = await lobby.get(table_id)
+    if table is None:
+        await ws.send_text(error("no_such_table", f"there is no table {table_id[:40]!r}"))
+        await ws.close(code=4004)
+        return
+    token = ws.query_params.get("token")
+    seat = None
+    if token:
+        seat = table.seat_for_token(token)
+        if seat is None:
+            await ws.send_text(error("bad_token", "that token holds no seat at this table"))
+            await ws.close(code=4003)
+            return
+    try:
+        await Client(ws, table, seat, rate, burst).run()
+    finally:
+        lobby.release(table)

@@ -1,0 +1,196 @@
+"""The tables a server holds: creating them from a request, finding them, and loading them after a restart."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import secrets
+import time
+import unicodedata
+from typing import Any
+
+from .. import fairness
+from ..bots import LEVELS
+from ..errors import XeriError
+from ..rules import OPTIONS, find_ruleset
+from .pubsub import Broker
+from .store import Store, dumps
+from .table import ProtocolError, Table
+
+NAME_LENGTH = 32
+TURN_TIMER = (1.0, 600.0)
+TAKEOVER_AFTER = (0.0, 3600.0)
+DEFAULT_TAKEOVER_AFTER = 30.0
+
+
+def check_name(value: Any) -> str:
+    """A player's name: 1..32 printable characters."""
+    if not isinstance(value, str):
+        raise ProtocolError("bad_name", "the name must be a string")
+    name = " ".join(value.split())
+    if not 1 <= len(name) <= NAME_LENGTH:
+        raise ProtocolError("bad_name", f"a name has 1 to {NAME_LENGTH} characters")
+    if any(unicodedata.category(ch).startswith("C") for ch in name):
+        raise ProtocolError("bad_name", "the name has control characters")
+    return name
+
+
+def _seconds(body: dict[str, Any], key: str, bounds: tuple[float, float], default: float | None) -> float | None:
+    value = body.get(key, default)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not bounds[0] <= value <= bounds[1]:
+        raise ProtocolError("bad_request", f"{key} must be null or a number of seconds {bounds[0]:g}..{bounds[1]:g}")
+    return float(value)
+
+
+def _level(value: Any, what: str) -> str:
+    if not isinstance(value, str) or value.strip().lower() not in LEVELS:
+        raise ProtocolError("bad_level", f"{what} must be a bot level: {', '.join(LEVELS)}")
+    return value.strip().lower()
+
+
+class Lobby:
+    """Every table of this server: those unfinished stay in memory, finished ones load on demand."""
+
+    def __init__(self, store: Store, broker: Broker, *, bot_delay: float = 0.4, hint_level: str | None = None) -> None:
+        self.store = store
+        self.broker = broker
+        self.bot_delay = bot_delay
+        self.hint_level = hint_level
+        self.tables: dict[str, Table] = {}
+        self._loading: dict[str, asyncio.Lock] = {}
+
+    async def start(self) -> None:
+        """Load every unfinished table and let its bots and timers go on where they were."""
+        for table_id in await self.store.unfinished_ids():
+            table = await self._load(table_id)
+            if table is not None:
+                table._reschedule()
+                # A crash between the last join and the start leaves a full table waiting: start it.
+                await table.start_if_full()
+
+    def stop(self) -> None:
+        for table in self.tables.values():
+            table.stop()
+
+    async def _load(self, table_id: str) -> Table | None:
+        loaded = await self.store.load_table(table_id)
+        if loaded is None:
+            return None
+        row, seats, moves = loaded
+        table = Table(row, seats, store=self.store, broker=self.broker, bot_delay=self.bot_delay,
+                      hint_level=self.hint_level)
+        table.replay(moves)
+        self.tables[table_id] = table
+        return table
+
+    async def get(self, table_id: str) -> Table | None:
+        table = self.tables.get(table_id)
+        if table is not None:
+            return table
+        if not table_id or len(table_id) > 32:
+            return None
+        lock = self._loading.setdefault(table_id, asyncio.Lock())
+        async with lock:
+            table = self.tables.get(table_id) or await self._load(table_id)
+        self._loading.pop(table_id, None)
+        return table
+
+    def release(self, table: Table) -> None:
+        """Forget a finished table nobody watches (it reloads from the database on demand)."""
+        if table.status in ("finished", "closed") and table.clients == 0:
+            self.tables.pop(table.id, None)
+
+    def listed(self, status: str) -> list[dict[str, Any]]:
+        wanted = {"open": ("waiting",), "waiting": ("waiting",), "playing": ("playing",),
+                  "all": ("waiting", "playing")}.get(status)
+        if wanted is None:
+            raise ProtocolError("bad_request", "status must be open, playing or all")
+        found = [t for t in self.tables.values() if t.status in wanted and not t.private]
+        found.sort(key=lambda t: t.created_at, reverse=True)
+        return [t.info() for t in found[:200]]
+
+    async def create(self, body: Any) -> tuple[Table, int | None, str | None]:
+        """A new table from a create request (docs/protocol.md); joins its creator if a name is given."""
+        if not isinstance(body, dict):
+            raise ProtocolError("bad_request", "the request body must be a JSON object")
+        known = {"ruleset", "options", "players", "target", "seats", "turn_timer", "takeover_after",
+                 "takeover_level", "private", "title", "name", "seat"}
+        unknown = sorted(set(body) - known)
+        if unknown:
+            raise ProtocolError("bad_request", f"unknown field(s): {', '.join(unknown)}")
+        preset = body.get("ruleset", "classic")
+        options = body.get("options") or {}
+        if not isinstance(preset, str) or not isinstance(options, dict):
+            raise ProtocolError("bad_ruleset", "ruleset must be a preset name and options an object")
+        options = dict(options)
+        if "players" in body:
+            options["players"] = body["players"]
+        if body.get("target") is not None:
+            options["match_end"] = "target"
+            options["target"] = body["target"]
+        try:
+            ruleset = find_ruleset(preset, **options)
+        except (XeriError, TypeError) as exc:
+            raise ProtocolError("bad_ruleset", str(exc)) from None
+        n = ruleset.players
+        seats_in = body.get("seats")
+        if seats_in is None:
+            seats_in = [None] * n
+        if not isinstance(seats_in, list) or len(seats_in) != n:
+            raise ProtocolError("bad_seats", f"seats must be a list of {n} entries (null or {{\"bot\": level}})")
+        seat_rows: list[dict[str, Any]] = []
+        for i, entry in enumerate(seats_in):
+            if entry is None or (isinstance(entry, dict) and entry.get("bot") is None and not set(entry) - {"bot"}):
+                seat_rows.append({"seat": i, "human": True, "bot_level": None})
+            elif isinstance(entry, dict) and set(entry) == {"bot"}:
+                seat_rows.append({"seat": i, "human": False, "bot_level": _level(entry["bot"], f"seat {i}'s bot")})
+            else:
+                raise ProtocolError("bad_seats", f"seat {i} must be null or {{\"bot\": level}}")
+        turn_timer = _seconds(body, "turn_timer", TURN_TIMER, None)
+        takeover_after = _seconds(body, "takeover_after", TAKEOVER_AFTER, DEFAULT_TAKEOVER_AFTER)
+        takeover_level = _level(body.get("takeover_level", next(iter(LEVELS))), "takeover_level")
+        private = body.get("private", False)
+        title = body.get("title", "")
+        if not isinstance(private, bool) or not isinstance(title, str) or len(title) > 100:
+            raise ProtocolError("bad_request", "private must be true or false and title a string of at most 100")
+        name = check_name(body["name"]) if body.get("name") is not None else None
+        seat = body.get("seat")
+        if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
+            raise ProtocolError("bad_seat", "seat must be an integer")
+        if name is not None and not any(r["human"] for r in seat_rows):
+            raise ProtocolError("bad_seats", "a name was given, but every seat is a bot")
+        if seat is not None and (name is None or not 0 <= seat < n or not seat_rows[seat]["human"]):
+            raise ProtocolError("bad_seat", "seat must be a human seat of the table, given with a name")
+
+        table_id = secrets.token_urlsafe(9)
+        match_seed = secrets.randbits(64)
+        row = {"id": table_id, "title": title.strip(), "status": "waiting", "ruleset": dumps(ruleset.to_dict()),
+               "turn_timer": turn_timer, "takeover_after": takeover_after, "takeover_level": takeover_level,
+               "private": private, "match_seed": str(match_seed), "salt_key": fairness.new_key(),
+               "first_dealer": match_seed % n, "created_at": time.time()}
+        seats = [{"table_id": table_id, **r, "name": None, "token_hash": None, "left": False} for r in seat_rows]
+        await self.store.create_table(row, seats)
+        table = Table(row, seats, store=self.store, broker=self.broker, bot_delay=self.bot_delay,
+                      hint_level=self.hint_level)
+        self.tables[table_id] = table
+        joined, token = None, None
+        if name is not None:
+            joined, token = await table.join(name, seat)
+        else:
+            await table.start_if_full()
+        return table, joined, token
+
+
+def options_help() -> dict[str, Any]:
+    """Every rule option with its help and choices, for the lobby's form."""
+    return {name: {"help": o.help, "choices": list(o.choices) if o.choices else None}
+            for name, o in OPTIONS.items()}
+
+
+def parse_json(text: str | bytes) -> Any:
+    try:
+        return json.loads(text)
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        raise ProtocolError("bad_json", "the message is not valid JSON") from None

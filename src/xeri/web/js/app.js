@@ -1,0 +1,84 @@
+// The page's entry point: settings in the top bar and a hash router over the views.
+
+import { cardElement, RANKS } from "./cards.js";
+import { clear, h } from "./dom.js";
+import { mountHistory, mountReplay, mountStats } from "./history.js";
+import { detectLanguage, setLanguage, t, translateTree } from "./i18n.js";
+import { mountLobby } from "./lobby.js";
+import { prefs } from "./prefs.js";
+import { mountTable } from "./table.js";
+
+const view = document.getElementById("view");
+let unmount = null;
+
+function mountGallery(container) {
+  const grid = h("div.gallery");
+  for (const suit of ["S", "H", "D", "C"]) for (const rank of RANKS) grid.appendChild(cardElement(rank + suit, { fourColour: prefs.get("fourColour") }));
+  grid.appendChild(cardElement(null));
+  clear(container).appendChild(h("section.panel", h("h2", t("cards_gallery")), grid));
+  return () => {};
+}
+
+let generation = 0;
+
+async function route() {
+  const mine = ++generation;
+  if (unmount) {
+    const fn = unmount;
+    unmount = null;
+    await fn();
+  }
+  const path = decodeURIComponent(location.hash.replace(/^#/, "")) || "/";
+  const parts = path.split("/").filter(Boolean);
+  for (const a of document.querySelectorAll(".nav a")) a.classList.remove("active");
+  const nav = (id) => document.getElementById(id)?.classList.add("active");
+  let result;
+  if (parts[0] === "t" && parts[1]) {
+    result = mountTable(view, parts[1], { watch: parts[2] === "watch" });
+  } else if (parts[0] === "history") {
+    nav("nav-history");
+    result = mountHistory(view, parts[1] || null);
+  } else if (parts[0] === "replay" && parts[1]) {
+    nav("nav-history");
+    result = mountReplay(view, parts[1]);
+  } else if (parts[0] === "stats") {
+    nav("nav-stats");
+    result = mountStats(view, parts[1] || null);
+  } else if (parts[0] === "cards") {
+    result = mountGallery(view);
+  } else {
+    nav("nav-lobby");
+    result = mountLobby(view);
+  }
+  const cleanup = await result;
+  if (mine !== generation) {
+    if (cleanup) cleanup();
+    return;
+  }
+  unmount = cleanup;
+}
+
+function applyLanguage(lang) {
+  setLanguage(lang);
+  translateTree(document.body);
+  document.getElementById("pref-lang").value = lang;
+}
+
+function start() {
+  applyLanguage(detectLanguage(prefs.get("lang"), navigator.languages || [navigator.language]));
+  const four = document.getElementById("pref-four");
+  four.checked = Boolean(prefs.get("fourColour"));
+  four.addEventListener("change", () => prefs.set("fourColour", four.checked));
+  document.getElementById("pref-lang").addEventListener("change", (ev) => {
+    prefs.set("lang", ev.target.value);
+    applyLanguage(ev.target.value);
+    route();
+  });
+  prefs.onChange((key) => {
+    if (key === "fourColour" && !location.hash.startsWith("#/t/")) route();
+  });
+  window.addEventListener("hashchange", route);
+  route();
+}
+
+start();

@@ -1,0 +1,56 @@
+// Announcements and card flights. Flights are skipped when the player prefers reduced motion.
+
+import { cardElement } from "./cards.js";
+import { prefs, reducedMotion } from "./prefs.js";
+
+let toastTimer = null;
+
+/** Show a short message over the table; `big` for a xeri. */
+export function announce(text, { big = false, ms = 1400 } = {}) {
+  const toast = document.getElementById("toast");
+  if (!toast) return;
+  toast.textContent = text;
+  toast.classList.toggle("small", !big);
+  toast.hidden = false;
+  clearTimeout(toastTimer);
+  if (big && !reducedMotion() && toast.animate) {
+    toast.animate([{ transform: "translate(-50%, -50%) scale(0.4)", opacity: 0 }, { transform: "translate(-50%, -50%) scale(1.08)", opacity: 1 }, { transform: "translate(-50%, -50%) scale(1)" }], { duration: 380, easing: "ease-out" });
+  }
+  toastTimer = setTimeout(() => {
+    toast.hidden = true;
+  }, ms);
+}
+
+export function hideAnnouncement() {
+  clearTimeout(toastTimer);
+  const toast = document.getElementById("toast");
+  if (toast) toast.hidden = true;
+}
+
+export const FLIGHT_MS = 320;
+
+/** Fly a card (face `code`, or a back for null) from one rect to another. Resolves when it lands. */
+export function fly(code, from, to, { ms = FLIGHT_MS, delay = 0 } = {}) {
+  if (!from || !to || reducedMotion()) return Promise.resolve();
+  const layer = document.getElementById("fx");
+  const card = cardElement(code, { fourColour: prefs.get("fourColour") });
+  card.style.left = `${from.left}px`;
+  card.style.top = `${from.top}px`;
+  card.style.width = `${from.width}px`;
+  layer.appendChild(card);
+  const dx = to.left - from.left;
+  const dy = to.top - from.top;
+  const scale = to.width / from.width || 1;
+  const anim = card.animate(
+    [{ transform: "translate(0, 0) scale(1)" }, { transform: `translate(${dx}px, ${dy}px) scale(${scale})` }],
+    { duration: ms, delay, easing: "cubic-bezier(.2,.7,.3,1)", fill: "forwards" },
+  );
+  return anim.finished.catch(() => {}).then(() => card.remove());
+}
+
+export function rectOf(node) {
+  if (!node) return null;
+  const r = node.getBoundingClientRect();
+  if (!r.width) return null;
+  return { left: r.left, top: r.top, width: r.width, height: r.height };
+}

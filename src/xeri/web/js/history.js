@@ -1,0 +1,166 @@
+// Past matches, a move-by-move replay, record downloads and per-player stats.
+
+import { api } from "./api.js";
+import { renderBoard } from "./board.js";
+import { cardLabel } from "./cards.js";
+import { breakdownTable } from "./dialogs.js";
+import { clear, h } from "./dom.js";
+import { language, t } from "./i18n.js";
+import { prefs } from "./prefs.js";
+
+function when(iso) {
+  if (!iso) return "";
+  try {
+    return new Date(iso).toLocaleString(language() === "el" ? "el-GR" : "en-GB", { dateStyle: "short", timeStyle: "short" });
+  } catch {
+    return iso;
+  }
+}
+
+function failure(root, err) {
+  clear(root).appendChild(h("div.panel", h("p", `${t("error")}: ${err.message}`)));
+}
+
+export async function mountHistory(container, player = null) {
+  const root = h("section.history.panel");
+  clear(container).appendChild(root);
+  root.appendChild(h("p", t("loading")));
+  let data;
+  try {
+    data = await api.matches(player);
+  } catch (err) {
+    failure(root, err);
+    return () => {};
+  }
+  clear(root).appendChild(h("h2", t("history") + (player ? ` — ${player}` : "")));
+  if (!data.matches.length) {
+    root.appendChild(h("p.muted.no-matches", t("no_matches")));
+    return () => {};
+  }
+  const rows = data.matches.map((m) =>
+    h(
+      "tr",
+      { dataset: { match: m.id } },
+      h("td", when(m.finished_at)),
+      h("td", m.names.map((n, i) => [i ? ", " : "", h("a", { href: `#/stats/${encodeURIComponent(n)}` }, n)])),
+      h("td", (m.scores || []).join(" – ")),
+      h("td", (m.winners || []).join(" & ")),
+      h("td", h("a.replay-link", { href: `#/replay/${m.id}` }, t("replay")), " · ", h("a.record-link", { href: api.recordUrl(m.id), download: `xeri-${m.id}.json` }, t("download_record"))),
+    ),
+  );
+  root.appendChild(
+    h("div", { style: "overflow-x:auto" }, h("table.list-table.matches", h("thead", h("tr", h("th", t("played_at")), h("th", t("players")), h("th", t("score")), h("th", t("winner_col")), h("th", ""))), h("tbody", rows))),
+  );
+  return () => {};
+}
+
+export async function mountStats(container, name = null) {
+  const root = h("section.stats.panel");
+  clear(container).appendChild(root);
+  const search = h("input.stats-name", { value: name || prefs.get("name") || "", placeholder: t("search_player"), "aria-label": t("search_player") });
+  const form = h("form.invite", { onsubmit: (ev) => { ev.preventDefault(); location.hash = `#/stats/${encodeURIComponent(search.value.trim())}`; } }, search, h("button", { type: "submit" }, t("stats")));
+  root.append(h("h2", t("stats") + (name ? ` — ${name}` : "")), form);
+  const cols = ["games", "wins", "points", "xeris"];
+  const table = (players) =>
+    h(
+      "table.list-table.stats-table",
+      h("thead", h("tr", h("th", t("player")), cols.map((c) => h("th", t(c))))),
+      h("tbody", players.map((p) => h("tr", { dataset: { player: p.name } }, h("td", h("a", { href: `#/stats/${encodeURIComponent(p.name)}` }, p.name)), cols.map((c) => h("td", String(p[c] ?? 0)))))),
+    );
+  try {
+    if (name) {
+      const stats = await api.playerStats(name);
+      root.append(table([stats]), h("p", h("a", { href: `#/history/${encodeURIComponent(name)}` }, t("history"))));
+    } else {
+      const data = await api.players();
+      root.append(data.players.length ? table(data.players) : h("p.muted", t("no_matches")));
+    }
+  } catch (err) {
+    root.append(h("p", `${t("error")}: ${err.message}`));
+  }
+  return () => {};
+}
+
+function describeStep(step, names) {
+  if (step.card == null) return `${t("round")} ${step.round}`;
+  const who = names[step.seat] || `${t("seat")} ${step.seat + 1}`;
+  let text = `${who}: ${cardLabel(step.card)}`;
+  for (const ev of step.events || []) {
+    if (ev.kind === "captured") text += ` → ${ev.cards.length + (ev.hidden_count || 0)} ${t("cards")}`;
+    if (ev.kind === "xeri") text += ` · ${ev.jack ? t("jack_xeri") : t("xeri")}`;
+  }
+  return text;
+}
+
+export async function mountReplay(container, id) {
+  const root = h("section.replay");
+  clear(container).appendChild(root);
+  root.appendChild(h("p", t("loading")));
+  let data;
+  try {
+    data = await api.replay(id);
+  } catch (err) {
+    failure(root, err);
+    return () => {};
+  }
+  const steps = data.steps;
+  let i = 0;
+  let playing = null;
+  const slot = h("div.replay-board");
+  const caption = h("span.step-caption");
+  const what = h("div.step-what");
+  const scores = h("div.step-scores");
+  const go = (k) => {
+    i = Math.max(0, Math.min(steps.length - 1, k));
+    show();
+  };
+  const stop = () => {
+    clearInterval(playing);
+    playing = null;
+    playBtn.textContent = `▶ ${t("play_pause")}`;
+  };
+  const playBtn = h("button.replay-play", {
+    type: "button",
+    onclick: () => {
+      if (playing) return stop();
+      playBtn.textContent = "⏸";
+      playing = setInterval(() => (i >= steps.length - 1 ? stop() : go(i + 1)), 700);
+    },
+  }, `▶ ${t("play_pause")}`);
+  const controls = h(
+    "div.replay-controls",
+    h("button.replay-first", { type: "button", onclick: () => go(0) }, `« ${t("first")}`),
+    h("button.replay-prev", { type: "button", onclick: () => go(i - 1) }, `◀ ${t("prev")}`),
+    h("button.replay-next", { type: "button", onclick: () => go(i + 1) }, `${t("next_move")} ▶`),
+    h("button.replay-last", { type: "button", onclick: () => go(steps.length - 1) }, `${t("last")} »`),
+    playBtn,
+    caption,
+    h("a", { href: api.recordUrl(id), download: `xeri-${id}.json` }, t("download_record")),
+  );
+  function show() {
+    const step = steps[i];
+    const view = { ...step.state, seat: null, names: data.names };
+    caption.textContent = t("step", { i, n: steps.length - 1 });
+    what.textContent = describeStep(step, data.names);
+    clear(slot).appendChild(renderBoard(view, { fourColour: prefs.get("fourColour"), hands: step.state.hands, replay: true }));
+    clear(scores);
+    const scored = (step.events || []).find((e) => e.kind === "round_scored");
+    if (scored) {
+      const players = view.players;
+      const sides = view.sides;
+      scores.appendChild(breakdownTable({ round: step.round, scores: scored.scores }, data.names, players, sides));
+    }
+  }
+  const onKey = (ev) => {
+    if (ev.target.closest && ev.target.closest("input, select, textarea")) return;
+    if (ev.key === "ArrowRight") go(i + 1);
+    else if (ev.key === "ArrowLeft") go(i - 1);
+  };
+  document.addEventListener("keydown", onKey);
+  clear(root).append(h("h2", `${t("replay")}: ${data.names.join(" – ")}`), controls, what, slot, scores);
+  show();
+  return () => {
+    stop();
+    document.removeEventListener("keydown", onKey);
+  };
+}

@@ -1,0 +1,146 @@
+"""Every bot plays legal moves under every preset and player count; specs, levels and hints behave."""
+
+from __future__ import annotations
+
+import pytest
+
+from xeri import PRESETS, Match, find_ruleset
+from xeri.bots import BOTS, LEVELS, Bot, BotSpecError, bot_card, make_bot, make_cheater, parse_spec
+from xeri.bots.expert import p_holds
+from xeri.bots.hint import suggest
+from xeri.bots.ismcts import IsmctsBot
+from xeri.cards import Card
+from xeri.engine import Round
+
+SPECS = ["random", "greedy", "expert", "ismcts:iterations=40", "pimc:iterations=60", "playout",
+         "ismcts:iterations=40,opponents=policy"]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_bots_finish_rounds_with_legal_moves(preset: str, players: int) -> None:
+    ruleset = find_ruleset(preset, players=players, exposed_bottom=preset == "classic")
+    rnd = Round.new(ruleset, 0, 17)
+    bots = [make_bot(SPECS[(s + players) % len(SPECS)], s) for s in range(players)]
+    while not rnd.is_over:
+        seat = rnd.turn
+        assert seat is not None
+        card = bots[seat].choose(rnd.view(seat), rnd.log_for(seat))
+        assert card in rnd.legal_moves
+        rnd.play(card, seat)
+
+
+def test_oracle_plays_through_a_match() -> None:
+    match = Match(find_ruleset("classic", rounds=1), seed=4)
+    oracle = make_cheater("oracle-cheater:iterations=30", match, seed=1)
+    other = make_bot("greedy", 2)
+    while not match.is_over:
+        seat = match.turn
+        card = bot_card(match, oracle if seat == 0 else other)
+        match.play(card)
+
+
+def test_bots_follow_the_protocol_and_the_registry() -> None:
+    for name in BOTS:
+        bot = make_bot(name, 0)
+        assert isinstance(bot, Bot)
+        assert bot.name == name
+
+
+def test_levels_are_bots_and_in_order() -> None:
+    assert list(LEVELS) == ["easy", "medium", "hard", "master"]
+    for level in LEVELS:
+        make_bot(level, 0)
+    assert "oracle" not in " ".join(LEVELS.values())
+
+
+@pytest.mark.parametrize(
+    ("spec", "error"),
+    [
+        ("nosuch", "unknown bot"),
+        ("ismcts:iterations=0", "bad parameters"),
+        ("ismcts:seconds=-1", "bad parameters"),
+        ("ismcts:iterations=2.5", "bad parameters"),
+        ("ismcts:depth=3", "bad parameters"),
+        ("ismcts:iterations", "key=value"),
+        ("ismcts:rollout=wild", "bad parameters"),
+        ("greedy:x=1", "bad parameters"),
+        ("pimc:iterations=0", "bad parameters"),
+        ("ismcts:opponents=psychic", "bad parameters"),
+    ],
+)
+def test_bad_specs_are_refused(spec: str, error: str) -> None:
+    with pytest.raises(BotSpecError, match=error):
+        make_bot(spec, 0)
+
+
+def test_spec_parsing() -> None:
+    assert parse_spec("ISMCTS:iterations=2000, seconds=0.5") == ("ismcts", {"iterations": 2000, "seconds": 0.5})
+    bot = make_bot("ismcts:iterations=123,c=0.5", 1)
+    assert isinstance(bot, IsmctsBot) and bot.iterations == 123 and bot.c == 0.5
+
+
+def test_same_seed_same_choice() -> None:
+    rnd = Round.new(find_ruleset("classic"), 0, 8)
+    view, log = rnd.view(1), rnd.log_for(1)
+    for spec in SPECS:
+        assert {make_bot(spec, 5).choose(view, log) for _ in range(3)} == {make_bot(spec, 5).choose(view, log)}
+
+
+def test_ismcts_respects_its_budgets() -> None:
+    rnd = Round.new(find_ruleset("classic"), 0, 8)
+    bot = IsmctsBot(seed=0, iterations=300)
+    bot.choose(rnd.view(1), rnd.log_for(1))
+    assert bot.stats.iterations == 300
+    timed = IsmctsBot(seed=0, seconds=0.05)
+    timed.choose(rnd.view(1), rnd.log_for(1))
+    assert 0.05 <= timed.stats.seconds < 2.0
+
+
+@pytest.mark.parametrize("spec", ["greedy", "expert", "ismcts:iterations=400", "pimc:iterations=300", "playout"])
+def test_bots_take_a_free_xeri(spec: str) -> None:
+    from xeri.cards import DECK, parse_cards
+    from xeri.engine import Deal
+
+    ruleset = find_ruleset("classic", initial_pile="keep")
+    seat0 = parse_cards("5c 7s 2h 3h 4h 6h")
+    seat1 = parse_cards("7d 9c 2d 3c 4c 8d")
+    pile = parse_cards("Kc Qd 2s 5d")
+    rest = [c for c in DECK if c not in set(seat0) | set(seat1) | set(pile)]
+    rnd = Round(ruleset, 1, Deal((seat0, seat1), pile, tuple(rest)))
+    for card in ("5c", "9c", "2h", "2d", "7s"):  # seat 0 ends up leading a lone 7 to seat 1
+        rnd.play(card)
+    assert rnd.turn == 1 and len(rnd.pile) == 1
+    assert make_bot(spec, 0).choose(rnd.view(1), rnd.log_for(1)) == Card.parse("7d")
+
+
+def test_expert_saves_its_jack_for_a_pile_worth_taking() -> None:
+    from xeri.cards import DECK, parse_cards
+    from xeri.engine import Deal
+
+    ruleset = find_ruleset("classic", initial_pile="keep")
+    seat0 = parse_cards("5c 6s 2h 3h 4h 6h")
+    seat1 = parse_cards("Jd 9c 9d 3c 4c 8d")
+    pile = parse_cards("7c 8c 2s 5d")
+    rest = [c for c in DECK if c not in set(seat0) | set(seat1) | set(pile)]
+    rnd = Round(ruleset, 1, Deal((seat0, seat1), pile, tuple(rest)))
+    rnd.play(Card.parse("5c"))  # seat 0 takes the 0-point pile
+    rnd.play(Card.parse("8d"))  # seat 1 leads
+    rnd.play(Card.parse("6s"))  # pile: 8 6, worth nothing
+    assert make_bot("greedy", 0).choose(rnd.view(1), rnd.log_for(1)) == Card.parse("Jd")
+    assert make_bot("expert", 0).choose(rnd.view(1), rnd.log_for(1)) != Card.parse("Jd")
+
+
+def test_card_counting_probability() -> None:
+    assert p_holds(10, 0, 3) == 0.0
+    assert p_holds(10, 10, 3) == 1.0
+    assert p_holds(4, 1, 1) == pytest.approx(0.25)
+    assert p_holds(10, 2, 3) == pytest.approx(1 - (8 * 7 * 6) / (10 * 9 * 8))
+
+
+def test_hint_suggests_a_legal_card_with_a_reason() -> None:
+    rnd = Round.new(find_ruleset("classic"), 0, 12)
+    card, reason = suggest(rnd.view(1), rnd.log_for(1))
+    assert card in rnd.legal_moves and reason
+    card2, _ = suggest(rnd.view(1), rnd.log_for(1), level="medium")
+    assert card2 in rnd.legal_moves

@@ -1,0 +1,92 @@
+"""Commit-and-reveal of shuffles (xeri.fairness) and the ``xeri verify`` command."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from xeri import fairness
+from xeri.cli import main
+from xeri.match import Match
+from xeri.record import to_record
+from xeri.rules import find_ruleset
+
+
+def served_record(seed: int = 99) -> dict[str, object]:
+    """A finished match's record with a fairness section, as the server writes it."""
+    ruleset = find_ruleset("classic", rounds=2)
+    match = Match(ruleset, seed=seed)
+    rng = random.Random(seed)
+    while not match.is_over:
+        match.play(rng.choice(match.legal_moves))
+    key = fairness.new_key()
+    data = to_record(match)
+    data["fairness"] = {
+        "scheme": fairness.SCHEME,
+        "match": {"commitment": fairness.commitment(seed, fairness.salt_for(key, "match")),
+                  "salt": fairness.salt_for(key, "match")},
+        "rounds": [{"round": i + 1, "salt": fairness.salt_for(key, f"round:{i + 1}"),
+                    "commitment": fairness.commitment(s, fairness.salt_for(key, f"round:{i + 1}"))}
+                   for i, s in enumerate(match.round_seeds)],
+    }
+    return data
+
+
+def test_commitment_binds_seed_and_salt() -> None:
+    c = fairness.commitment(123, "ab")
+    assert len(c) == 64 and c == fairness.commitment(123, "ab")
+    assert c != fairness.commitment(124, "ab") and c != fairness.commitment(123, "ac")
+    key = fairness.new_key()
+    assert fairness.salt_for(key, "round:1") != fairness.salt_for(key, "round:2")
+    assert fairness.salt_for(key, "round:1") == fairness.salt_for(key, "round:1")
+
+
+def test_verify_round_recomputes_the_deal() -> None:
+    ruleset = find_ruleset("pisti", players=4)
+    deal = fairness.deal_for(ruleset, 2, 555)
+    ok = fairness.verify_round(ruleset, 2, 555, "s", fairness.commitment(555, "s"), deal)
+    assert ok.ok and ok.deal == deal
+    assert not fairness.verify_round(ruleset, 2, 555, "t", fairness.commitment(555, "s")).ok
+    other = fairness.deal_for(ruleset, 2, 556)
+    assert not fairness.verify_round(ruleset, 2, 555, "s", fairness.commitment(555, "s"), other).ok
+
+
+def test_verify_record_accepts_honest_and_rejects_tampered() -> None:
+    data = served_record()
+    checks = fairness.verify_record(data)
+    assert checks and all(c.ok for c in checks)
+    swapped = json.loads(json.dumps(data))
+    # Swap two hands' first cards: the deal no longer follows from the seed.
+    hands = swapped["rounds"][0]["deal"]["hands"]
+    hands[0][0], hands[1][0] = hands[1][0], hands[0][0]
+    assert not all(c.ok for c in fairness.verify_record(swapped))
+    wrong_salt = json.loads(json.dumps(data))
+    wrong_salt["fairness"]["rounds"][1]["salt"] = "00"
+    bad = [c for c in fairness.verify_record(wrong_salt) if not c.ok]
+    assert [c.round for c in bad] == [2]
+    with pytest.raises(fairness.FairnessError):
+        fairness.verify_record({k: v for k, v in data.items() if k != "fairness"})
+
+
+def test_verify_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "match.json"
+    path.write_text(json.dumps(served_record()), encoding="utf-8")
+    assert main(["verify", str(path)]) == 0
+    assert "verified" in capsys.readouterr().out
+    data = served_record()
+    data["fairness"]["match"]["salt"] = "ff"  # type: ignore[index]
+    path.write_text(json.dumps(data), encoding="utf-8")
+    assert main(["verify", str(path)]) == 1
+    assert "NOT verified" in capsys.readouterr().out
+    c = fairness.commitment(42, "aa")
+    assert main(["verify", "--seed", "42", "--salt", "aa", "--commitment", c, "--dealer", "1"]) == 0
+    assert "seat 0 hand" in capsys.readouterr().out
+    assert main(["verify"]) == 2
+    assert main(["verify", str(tmp_path / "missing.json")]) == 2
+    (tmp_path / "bad.json").write_text("{", encoding="utf-8")
+    assert main(["verify", str(tmp_path / "bad.json")]) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and err.count("\n") == 3

@@ -1,0 +1,58 @@
+"""The same server on PostgreSQL (asyncpg): play, restart, resume, history and stats.
+
+scripts/test.sh starts a throwaway PostgreSQL cluster and sets XERI_TEST_PG_URL;
+when it is set, a database that cannot be reached fails this test.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import uuid
+
+import httpx
+import pytest
+
+from test_server_support import Player, ThreadServer, create
+from xeri import record
+
+PG_URL = os.environ.get("XERI_TEST_PG_URL")
+
+
+@pytest.mark.skipif(not PG_URL, reason="needs XERI_TEST_PG_URL (scripts/test.sh starts PostgreSQL and sets it)")
+def test_play_restart_and_finish_on_postgresql() -> None:
+    assert PG_URL
+    name = f"pg-{uuid.uuid4().hex[:8]}"
+    rng = random.Random(4)
+    srv = ThreadServer(PG_URL).start()
+    try:
+        made = create(srv.base, name=name, seats=[None, {"bot": "easy"}], options={"rounds": 1})
+        tid = made["table_id"]
+        p = Player(srv.ws_base, tid, made["token"])
+        for _ in range(10):
+            view = p.wait_view(lambda v: v["turn"] == 0)
+            p.send(type="move", card=rng.choice(view["legal_moves"]), version=p.version)
+            p.at_version(p.version + 1)
+        before = (p.wait_view(lambda v: v["turn"] == 0), p.version)
+        p.close()
+    finally:
+        srv.stop()
+    srv = ThreadServer(PG_URL).start()
+    try:
+        p = Player(srv.ws_base, tid, made["token"])
+        assert (p.sync["view"], p.sync["version"]) == before
+        while True:
+            view = p.wait_view(lambda v: v["turn"] == 0 or v["match_over"])
+            if view["match_over"]:
+                break
+            p.send(type="move", card=rng.choice(view["legal_moves"]), version=p.version)
+            p.at_version(p.version + 1)
+        p.close()
+        match = record.loads(httpx.get(f"{srv.base}/api/matches/{tid}/record").text)
+        assert match.is_over and sum(len(r.moves) for r in match.rounds) == p.version
+        stats = httpx.get(f"{srv.base}/api/players/{name}/stats").json()
+        assert stats["games"] == 1 and stats["points"] == match.scores[0]
+        listed = httpx.get(f"{srv.base}/api/matches", params={"player": name}).json()["matches"]
+        assert [m["id"] for m in listed] == [tid]
+    finally:
+        srv.stop()
