@@ -19,9 +19,12 @@ from xeri import record
 PG_URL = os.environ.get("XERI_TEST_PG_URL")
 
 
-@pytest.mark.skipif(not PG_URL, reason="needs XERI_TEST_PG_URL (scripts/test.sh starts PostgreSQL and sets it)")
+@pytest.mark.skipif(
+    not PG_URL and not os.environ.get("XERI_REQUIRE_SERVICES"),
+    reason="needs XERI_TEST_PG_URL (scripts/test.sh starts PostgreSQL and sets it)",
+)
 def test_play_restart_and_finish_on_postgresql() -> None:
-    assert PG_URL
+    assert PG_URL, "scripts/test.sh should have started PostgreSQL and set XERI_TEST_PG_URL"
     name = f"pg-{uuid.uuid4().hex[:8]}"
     rng = random.Random(4)
     srv = ThreadServer(PG_URL).start()
