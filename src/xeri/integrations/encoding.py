@@ -7,6 +7,7 @@ next seat to play, ...), so one network can play every seat. The layout is in
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 import numpy as np
@@ -19,19 +20,31 @@ from ..rules import Ruleset
 
 def pieces(ruleset: Ruleset, perfect_recall: bool) -> list[tuple[str, tuple[int, ...]]]:
     """(name, shape) of each part of the flat tensor, in order."""
-    n, s = ruleset.players, ruleset.sides
-    out: list[tuple[str, tuple[int, ...]]] = [
+    return [(name, shape) for name, shape, _, _ in _layout(ruleset.players, ruleset.sides, perfect_recall)]
+
+
+@functools.cache
+def _layout(n: int, s: int, perfect_recall: bool) -> tuple[tuple[str, tuple[int, ...], int, int], ...]:
+    """(name, shape, offset, size) of each part: computed once per table size."""
+    parts: list[tuple[str, tuple[int, ...]]] = [
         ("hand", (52,)), ("pile", (52,)), ("top", (52,)), ("face_down", (1,)), ("gone", (52,)),
         ("hand_counts", (n,)), ("talon", (1,)), ("captured", (s,)), ("points", (s,)), ("xeris", (s,)),
         ("jack_xeris", (s,)), ("last_capturer", (n + 1,)), ("dealer", (n,)), ("turn", (n + 1,)),
     ]
     if perfect_recall:
-        out += [("plays", (52, 52)), ("dealt", (52,)), ("redealt", (52,))]
-    return out
+        parts += [("plays", (52, 52)), ("dealt", (52,)), ("redealt", (52,))]
+    out = []
+    at = 0
+    for name, shape in parts:
+        k = int(np.prod(shape))
+        out.append((name, shape, at, k))
+        at += k
+    return tuple(out)
 
 
 def size(ruleset: Ruleset, perfect_recall: bool) -> int:
-    return sum(int(np.prod(shape)) for _, shape in pieces(ruleset, perfect_recall))
+    _, _, at, k = _layout(ruleset.players, ruleset.sides, perfect_recall)[-1]
+    return at + k
 
 
 def _cards(out: np.ndarray, cards: Sequence[Card | None]) -> None:
@@ -132,15 +145,10 @@ def information_string(view: SeatView, log: Sequence[Event]) -> str:
 
 def vector(view: SeatView, log: Sequence[Event], perfect_recall: bool = False) -> np.ndarray:
     """The flat float32 tensor of ``pieces`` for one seat."""
-    layout = pieces(view.ruleset, perfect_recall)
-    out = np.zeros(size(view.ruleset, perfect_recall), np.float32)
-    parts: dict[str, np.ndarray] = {}
-    at = 0
-    for name, shape in layout:
-        k = int(np.prod(shape))
-        parts[name] = out[at : at + k].reshape(shape)
-        at += k
-    encode(view, log, parts)
+    rs = view.ruleset
+    layout = _layout(rs.players, rs.sides, perfect_recall)
+    out = np.zeros(size(rs, perfect_recall), np.float32)
+    encode(view, log, {name: out[at : at + k].reshape(shape) for name, shape, at, k in layout})
     return out
 
 
