@@ -44,3 +44,28 @@ def test_bad_input_is_one_line_and_exit_2(argv: list[str], needle: str, capsys: 
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert needle in err and err.count("\n") == 1
+
+
+def test_missing_extra_is_one_line(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    import xeri.commands.rules as rules
+
+    def missing(args: object) -> int:
+        raise ModuleNotFoundError("No module named 'starlette'", name="starlette")
+
+    monkeypatch.setattr(rules, "run", missing)
+    assert main(["rules"]) == 2
+    err = capsys.readouterr().err
+    assert "pip install 'xeri[server]'" in err and err.count("\n") == 1
+
+
+def test_unexpected_error_is_one_line(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    import xeri.commands.rules as rules
+
+    def broken(args: object) -> int:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(rules, "run", broken)
+    monkeypatch.delenv("XERI_DEBUG", raising=False)
+    assert main(["rules"]) == 1
+    err = capsys.readouterr().err
+    assert "internal error: RuntimeError: boom" in err and err.count("\n") == 1

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
@@ -21,6 +22,14 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "arena": ("xeri.commands.arena", "pit bots against each other over duplicate deals, or rate a ladder"),
 }
 DEFAULT_COMMAND = "play"
+
+#: top-level module -> the pyproject extra that installs it
+_EXTRA_OF = {
+    "starlette": "server", "uvicorn": "server", "sqlalchemy": "server", "aiosqlite": "server",
+    "asyncpg": "server", "redis": "server", "websockets": "server", "httpx": "server",
+    "numba": "fast", "numpy": "fast", "pyspiel": "openspiel", "gymnasium": "rl", "pettingzoo": "rl",
+    "ray": "ray", "matplotlib": "plot",
+}
 
 
 class UsageError(XeriError):
@@ -63,6 +72,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except ModuleNotFoundError as exc:
+        if exc.name and exc.name.split(".")[0] == "xeri":
+            raise
+        extra = _EXTRA_OF.get((exc.name or "").split(".")[0], "the extra this command needs")
+        print(f"xeri: error: {exc.name} is not installed: pip install 'xeri[{extra}]'", file=sys.stderr)
+        return 2
+    except Exception as exc:  # a bug: one readable line, the traceback on request
+        if os.environ.get("XERI_DEBUG"):
+            raise
+        print(f"xeri: internal error: {type(exc).__name__}: {exc} (set XERI_DEBUG=1 for the traceback)",
+              file=sys.stderr)
+        return 1
 
 
 def entry() -> None:
