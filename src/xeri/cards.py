@@ -7,7 +7,7 @@ equality and hashing are all cheap, and ``Card.parse`` never allocates.
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from typing import ClassVar
 
 from .errors import CardError
@@ -183,11 +183,6 @@ def parse_cards(text: str | Iterable[str]) -> tuple[Card, ...]:
 def format_cards(cards: Iterable[Card], ascii_only: bool = False) -> str:
     """Cards joined by spaces, with suit symbols or as ASCII codes."""
     return " ".join(card.code if ascii_only else str(card) for card in cards)
-
-
-def iter_rank(rank: Rank) -> Iterator[Card]:
-    """The four cards of a rank."""
-    return (Card(rank, suit) for suit in Suit)
 
 
 TEN_OF_DIAMONDS = Card(Rank.TEN, Suit.DIAMONDS)

@@ -31,7 +31,7 @@ from .events import (
     played as make_played,
 )
 from .rules import Ruleset
-from .scoring import ScoreBreakdown, card_values, score_round
+from .scoring import ScoreBreakdown, card_values, score_round, xeri_value
 
 _JACK = Rank.JACK
 
@@ -291,7 +291,7 @@ class Round:
         hidden = self._hidden_captured
         points = tuple(
             sum(values[c.index] for c in cards if c not in hidden)
-            + sum(self.ruleset.jack_xeri_points if j else self.ruleset.xeri_points for _, j in xs)
+            + sum(xeri_value(self.ruleset, jack) for _, jack in xs)
             for cards, xs in zip(self._captured, self._xeris, strict=False)
         )
         played = self.played
@@ -377,7 +377,7 @@ class Round:
             and (self._last_card_xeri or self._in_hands or self._talon_pos < len(self._talon))
         ):
             jack = top.rank is _JACK and card.rank is _JACK
-            xeri = Xeri(seat, top, jack, self.ruleset.jack_xeri_points if jack else self.ruleset.xeri_points)
+            xeri = Xeri(seat, top, jack, xeri_value(self.ruleset, jack))
             self._xeris[side].append((top, jack))
             self._events.append(xeri)
             return (played, captured, xeri)

@@ -8,6 +8,7 @@ The format is documented in docs/record-format.md.
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -148,7 +149,7 @@ def _replay(data: dict[str, Any]) -> Match:
             raise RecordError(f"round {i + 1}: the dealer should be seat {rnd.dealer}, not {rdata.get('dealer')!r}")
         round_seed = rdata.get("seed")
         if round_seed is not None:
-            expected = shuffle_and_deal(ruleset, rnd.dealer, _rng(round_seed))
+            expected = shuffle_and_deal(ruleset, rnd.dealer, random.Random(round_seed))
             if expected != rnd.deal:
                 raise RecordError(f"round {i + 1}: the deal does not follow from the round's seed")
             if seed is not None and match.round_seeds[i] != round_seed:
@@ -169,12 +170,6 @@ def _replay(data: dict[str, Any]) -> Match:
         elif i + 1 < len(rounds):
             raise RecordError(f"round {i + 1} is unfinished, but a later round is recorded")
     return match
-
-
-def _rng(seed: int) -> Any:
-    import random
-
-    return random.Random(seed)
 
 
 def summary_lines(match: Match) -> list[str]:

@@ -124,11 +124,6 @@ class Ruleset:
     def side_seats(self, side: int) -> tuple[int, ...]:
         return tuple(s for s in range(self.players) if s % self.sides == side)
 
-    def side_name(self, side: int) -> str:
-        if self.players == 4:
-            return f"team {side} (seats {side} & {side + 2})"
-        return f"seat {side}"
-
     def replace(self, **options: Any) -> Ruleset:
         """A copy with some options changed; unknown names and bad values raise."""
         for key in options:
