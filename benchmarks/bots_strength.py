@@ -30,7 +30,7 @@ PAIRS: dict[str, tuple[str, str]] = {
     "oracle-greedy": ("oracle-cheater:iterations=500", "greedy"),
     "oracle-pimc": ("oracle-cheater:iterations=500", SEARCH),
     "playout-expert": ("playout", "expert"),
-    "master-hard": ("pimc:iterations=3000", SEARCH),
+    "pimc3000-pimc500": ("pimc:iterations=3000", SEARCH),
 }
 
 
@@ -41,6 +41,7 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--out", default=str(Path(__file__).parent / "results"))
+    parser.add_argument("--suffix", default="", help="appended to the file names (a repeat with another seed)")
     args = parser.parse_args()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -51,7 +52,7 @@ def main() -> None:
         results = run_deals(a, b, ruleset, args.deals, args.seed, args.jobs)
         data = {**summary_dict(a, b, summarize(results)), "seed": args.seed, "ruleset": ruleset.to_dict(),
                 "jobs": args.jobs, "wall_seconds": time.perf_counter() - start}
-        (out / f"bots_pair_{name}.json").write_text(json.dumps(data, indent=2) + "\n")
+        (out / f"bots_pair_{name}{args.suffix}.json").write_text(json.dumps(data, indent=2) + "\n")
         m = data["margin"]
         print(f"{name}: margin {m['mean']:+.2f} [{m['ci95'][0]:+.2f}, {m['ci95'][1]:+.2f}] "
               f"win {data['win_rate']['mean']:.3f} ({data['wall_seconds']:.0f}s)", flush=True)

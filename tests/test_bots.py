@@ -20,14 +20,15 @@ SPECS = ["random", "greedy", "expert", "ismcts:iterations=40", "pimc:iterations=
 @pytest.mark.parametrize("preset", sorted(PRESETS))
 def test_bots_finish_rounds_with_legal_moves(preset: str, players: int) -> None:
     ruleset = find_ruleset(preset, players=players, exposed_bottom=preset == "classic")
-    rnd = Round.new(ruleset, 0, 17)
-    bots = [make_bot(SPECS[(s + players) % len(SPECS)], s) for s in range(players)]
-    while not rnd.is_over:
-        seat = rnd.turn
-        assert seat is not None
-        card = bots[seat].choose(rnd.view(seat), rnd.log_for(seat))
-        assert card in rnd.legal_moves
-        rnd.play(card, seat)
+    for k, spec in enumerate(SPECS):
+        rnd = Round.new(ruleset, k % players, 17 + k)
+        bots = [make_bot(spec, s) for s in range(players)]
+        while not rnd.is_over:
+            seat = rnd.turn
+            assert seat is not None
+            card = bots[seat].choose(rnd.view(seat), rnd.log_for(seat))
+            assert card in rnd.legal_moves
+            rnd.play(card, seat)
 
 
 def test_oracle_plays_through_a_match() -> None:
@@ -144,3 +145,13 @@ def test_hint_suggests_a_legal_card_with_a_reason() -> None:
     assert card in rnd.legal_moves and reason
     card2, _ = suggest(rnd.view(1), rnd.log_for(1), level="medium")
     assert card2 in rnd.legal_moves
+
+
+def test_bench_reports_search_speed(capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from xeri.cli import main
+
+    assert main(["bench", "ismcts", "--seconds", "0.3", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["target"] == "ismcts" and data["iterations_per_s"] > 0 and data["moves"] >= 1

@@ -29,7 +29,7 @@ def reason_for(view: SeatView, card: Card) -> str:
 
 
 #: The strongest level's bot with a smaller budget, so a hint comes back at once.
-HINT_SPEC = "pimc:iterations=1000,seconds=0.25"
+HINT_SPEC = "pimc:iterations=500,seconds=0.25"
 
 
 def suggest(view: SeatView, history: Sequence[Event], level: str | None = None) -> tuple[Card, str]:
