@@ -87,6 +87,27 @@ def policy_move(st: SimState, rnd: Callable[[], float], smart: bool = True) -> i
     return h[start]
 
 
+Playout = Callable[[SimState, Callable[[], float], bool], None]
+ROLLOUTS = ("smart", "fast", "compiled")
+
+
+def rollout_playout(rollout: str) -> tuple[Playout, bool]:
+    """The playout function and policy flag for a ``rollout=`` parameter.
+
+    ``compiled`` finishes rounds in the numba simulator (``xeri.fast``, the
+    ``fast`` extra): about 2.5x the iterations per second of the Python playout.
+    """
+    if rollout not in ROLLOUTS:
+        raise ValueError(f"rollout must be one of {', '.join(ROLLOUTS)}")
+    if rollout == "compiled":
+        try:
+            from ..fast.rollout import playout as compiled
+        except ImportError:
+            raise ValueError("rollout=compiled needs the fast extra: pip install 'xeri[fast]'") from None
+        return compiled, True
+    return playout, rollout == "smart"
+
+
 def playout(st: SimState, rnd: Callable[[], float], smart: bool = True) -> None:
     """Finish the round with every seat following ``policy_move`` (kept inline: it is the hot loop)."""
     values = st.rules.values
@@ -163,6 +184,7 @@ def search(
     stats: SearchStats | None = None,
     smart: bool = True,
     policy_side: int = -1,
+    play_out: Playout | None = None,
 ) -> int:
     """Run ISMCTS from the root information set and return the most visited legal card.
 
@@ -222,7 +244,7 @@ def search(
             st.play(best)
             path.append(node)
         if st.turn >= 0:
-            playout(st, rnd, smart)
+            (play_out or playout)(st, rnd, smart)
         reward = rewards(st)
         for n in path:
             n.visits += 1
@@ -263,9 +285,7 @@ class IsmctsBot:
             raise ValueError("c must be a non-negative number")
         self.iterations = iterations
         self.seconds = None if seconds is None else float(seconds)
-        if rollout not in ("smart", "fast"):
-            raise ValueError("rollout must be smart or fast")
-        self.smart = rollout == "smart"
+        self.play_out, self.smart = rollout_playout(rollout)
         if opponents not in ("tree", "policy"):
             raise ValueError("opponents must be tree or policy")
         self.opponents = opponents
@@ -281,6 +301,7 @@ class IsmctsBot:
         best = search(
             det.sample, [c.index for c in legal], self._rng, self.iterations, self.seconds, self.c, self.stats,
             self.smart, view.seat % view.ruleset.sides if self.opponents == "policy" and view.seat is not None else -1,
+            self.play_out,
         )
         return Card.from_index(best)
 

@@ -19,7 +19,7 @@ from ..cards import Card
 from ..engine import SeatView
 from ..events import Event
 from .determinize import Determinizer
-from .ismcts import SearchStats, playout
+from .ismcts import Playout, SearchStats, playout, rollout_playout
 from .sim import SimState
 
 
@@ -32,6 +32,7 @@ def flat_search(
     seconds: float | None,
     stats: SearchStats | None = None,
     smart: bool = True,
+    play_out: Playout = playout,
 ) -> int:
     """The legal card with the best mean margin for ``seat``'s side over shared sampled futures."""
     start = time.perf_counter()
@@ -51,7 +52,7 @@ def flat_search(
             st = world.copy()
             st.play(card)
             if st.turn >= 0:
-                playout(st, iter(stream).__next__, smart)
+                play_out(st, iter(stream).__next__, smart)
             pts = st.pts
             totals[i] += pts[side] - (sum(pts) - pts[side]) / (sides - 1)
         done += k
@@ -83,11 +84,9 @@ class PimcBot:
             raise ValueError("iterations must be a positive integer")
         if seconds is not None and not (isinstance(seconds, (int, float)) and seconds > 0):
             raise ValueError("seconds must be a positive number")
-        if rollout not in ("smart", "fast"):
-            raise ValueError("rollout must be smart or fast")
+        self.play_out, self.smart = rollout_playout(rollout)
         self.iterations = iterations
         self.seconds = None if seconds is None else float(seconds)
-        self.smart = rollout == "smart"
         self._rng = random.Random(seed)
         self.stats = SearchStats()
 
@@ -99,6 +98,6 @@ class PimcBot:
         det = Determinizer(view, history)
         best = flat_search(
             det.sample, [c.index for c in legal], view.seat, self._rng, self.iterations, self.seconds, self.stats,
-            self.smart,
+            self.smart, self.play_out,
         )
         return Card.from_index(best)

@@ -13,6 +13,7 @@ from .pimc import PimcBot
 
 def iterations_per_second(
     seconds: float = 3.0, ruleset: Ruleset | None = None, seed: int = 0, bot: str = "ismcts", iterations: int = 1000,
+    rollout: str = "smart",
 ) -> dict[str, float]:
     """Rounds where every seat searches ``iterations`` playouts a move; time spent searching only.
 
@@ -23,7 +24,9 @@ def iterations_per_second(
     ruleset = ruleset or find_ruleset("classic")
     rng = random.Random(seed)
     searcher: IsmctsBot | PimcBot = (
-        IsmctsBot(seed=seed, iterations=iterations) if bot == "ismcts" else PimcBot(seed=seed, iterations=iterations)
+        IsmctsBot(seed=seed, iterations=iterations, rollout=rollout)
+        if bot == "ismcts"
+        else PimcBot(seed=seed, iterations=iterations, rollout=rollout)
     )
     total_its = 0
     total_s = 0.0

@@ -29,7 +29,12 @@ def _ismcts(args: argparse.Namespace) -> dict[str, float]:
     from ..bots.speed import iterations_per_second
     from ..rules import find_ruleset
 
-    return iterations_per_second(args.seconds, find_ruleset(args.ruleset, players=args.players), args.seed)
+    try:
+        return iterations_per_second(
+            args.seconds, find_ruleset(args.ruleset, players=args.players), args.seed, rollout=args.rollout
+        )
+    except ValueError as exc:
+        raise XeriError(str(exc)) from None
 
 
 TARGETS: dict[str, tuple[BenchFn, str]] = {
@@ -45,6 +50,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--ruleset", default="classic", help="rule preset (default classic)")
     parser.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--rollout", default="smart", choices=("smart", "fast", "compiled"),
+                        help="ismcts playouts: the Python policy (smart, fast) or the numba simulator (compiled)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
 
 
