@@ -71,9 +71,11 @@ def test_rule_options_reach_the_match(monkeypatch: pytest.MonkeyPatch, capsys: p
                                       tmp_path: Path) -> None:
     args = ["play", "--ruleset", "berman", "--option", "xeri_points=25", "--option", "hand_size=4",
             "--players", "3", "--target", "77", "--level", "random", "--name", "Ann", "--seed", "4", "--no-seen"]
-    rc, out, _ = run_plain(monkeypatch, capsys, tmp_path, args, "seen\n1\n")
+    rc, out, _ = run_plain(monkeypatch, capsys, tmp_path, args, "seen\nseen on\nseen\nSeen  OFF\nseen\n1\n")
     assert rc == 0
-    assert "error: the seen-cards aid is switched off (--no-seen)" in out
+    off = "error: the seen-cards aid is switched off: type 'seen on' to show it"
+    assert out.count(off) == 2
+    assert out.index("The seen-cards aid is now on.") < out.index("Seen: ") < out.index("now off.")
     data = json.loads(next((tmp_path / "matches").glob("*.json")).read_text())
     r = data["ruleset"]
     assert (r["name"], r["xeri_points"], r["hand_size"], r["players"]) == ("berman", 25, 4, 3)

@@ -17,6 +17,8 @@ class Command(enum.Enum):
     HELP = "help"
     HINT = "hint"
     SEEN = "seen"
+    SEEN_ON = "seen on"
+    SEEN_OFF = "seen off"
     PILE = "pile"
     QUIT = "quit"
 
@@ -26,6 +28,8 @@ COMMAND_WORDS: dict[str, Command] = {
     "help": Command.HELP, "?": Command.HELP, "h": Command.HELP,
     "hint": Command.HINT,
     "seen": Command.SEEN,
+    "seen on": Command.SEEN_ON,
+    "seen off": Command.SEEN_OFF,
     "pile": Command.PILE, "p": Command.PILE,
     "quit": Command.QUIT, "exit": Command.QUIT,
 }
@@ -42,7 +46,7 @@ def parse_choice(text: str, hand: Sequence[Card]) -> Card | Command:
     Raises ChoiceError with a one-line reason for anything else.
     """
     word = text.strip()
-    low = word.lower()
+    low = " ".join(word.lower().split())
     if not word:
         raise ChoiceError(f"type a card: its number 1-{len(hand)} or its name (e.g. 10d); help lists commands")
     if low in COMMAND_WORDS:

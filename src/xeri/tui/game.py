@@ -31,8 +31,9 @@ from .narration import Seating, card_text, narrate
 HELP_LINES = [
     "Play a card by its number in your hand (1, 2, ...) or by its name: 10d, TD, 10♦, Jc.",
     "A rank letter alone (j, q, k, a, t) plays it when you hold only one card of that rank.",
-    "Commands: hint (a suggested move and why), seen (cards seen this round, by rank),",
-    "          pile (every card in the pile), help, quit (save and leave; resume later).",
+    "Commands: hint (a suggested move and why), seen (cards seen this round, by rank;",
+    "          'seen off' and 'seen on' switch it), pile (every card in the pile), help,",
+    "          quit (save and leave; resume later).",
     "Capture the pile by matching its top card's rank, or with a Jack. Taking a lone card is a xeri.",
 ]
 
@@ -224,6 +225,9 @@ class Game:
                 if self.seen_enabled:
                     self.ui.seen(view)
                 else:
-                    self.ui.error("the seen-cards aid is switched off (--no-seen)")
+                    self.ui.error("the seen-cards aid is switched off: type 'seen on' to show it")
+            elif choice in (Command.SEEN_ON, Command.SEEN_OFF):
+                self.seen_enabled = choice is Command.SEEN_ON
+                self.ui.message(f"The seen-cards aid is now {'on' if self.seen_enabled else 'off'}.")
             elif choice is Command.PILE:
                 self.ui.pile(view)
