@@ -87,6 +87,17 @@ def policy_move(st: SimState, rnd: Callable[[], float], smart: bool = True) -> i
     return h[start]
 
 
+def search_budget(iterations: int | None, seconds: float | None) -> tuple[int | None, float | None]:
+    """Check a search's ``iterations=``/``seconds=`` budget; 1,000 iterations when neither is given."""
+    if iterations is None and seconds is None:
+        iterations = 1000
+    if iterations is not None and (not isinstance(iterations, int) or iterations < 1):
+        raise ValueError("iterations must be a positive integer")
+    if seconds is not None and not (isinstance(seconds, (int, float)) and seconds > 0):
+        raise ValueError("seconds must be a positive number")
+    return iterations, None if seconds is None else float(seconds)
+
+
 Playout = Callable[[SimState, Callable[[], float], bool], None]
 ROLLOUTS = ("smart", "fast", "compiled")
 
@@ -275,16 +286,10 @@ class IsmctsBot:
         rollout: str = "smart",
         opponents: str = "tree",
     ) -> None:
-        if iterations is None and seconds is None:
-            iterations = 1000
-        if iterations is not None and (not isinstance(iterations, int) or iterations < 1):
-            raise ValueError("iterations must be a positive integer")
-        if seconds is not None and not (isinstance(seconds, (int, float)) and seconds > 0):
-            raise ValueError("seconds must be a positive number")
+        iterations, seconds = search_budget(iterations, seconds)
         if not isinstance(c, (int, float)) or c < 0:
             raise ValueError("c must be a non-negative number")
-        self.iterations = iterations
-        self.seconds = None if seconds is None else float(seconds)
+        self.iterations, self.seconds = iterations, seconds
         self.play_out, self.smart = rollout_playout(rollout)
         if opponents not in ("tree", "policy"):
             raise ValueError("opponents must be tree or policy")

@@ -19,7 +19,7 @@ from ..cards import Card
 from ..engine import SeatView
 from ..events import Event
 from .determinize import Determinizer
-from .ismcts import Playout, SearchStats, playout, rollout_playout
+from .ismcts import Playout, SearchStats, playout, rollout_playout, search_budget
 from .sim import SimState
 
 
@@ -78,15 +78,9 @@ class PimcBot:
         seconds: float | None = None,
         rollout: str = "smart",
     ) -> None:
-        if iterations is None and seconds is None:
-            iterations = 1000
-        if iterations is not None and (not isinstance(iterations, int) or iterations < 1):
-            raise ValueError("iterations must be a positive integer")
-        if seconds is not None and not (isinstance(seconds, (int, float)) and seconds > 0):
-            raise ValueError("seconds must be a positive number")
+        iterations, seconds = search_budget(iterations, seconds)
         self.play_out, self.smart = rollout_playout(rollout)
-        self.iterations = iterations
-        self.seconds = None if seconds is None else float(seconds)
+        self.iterations, self.seconds = iterations, seconds
         self._rng = random.Random(seed)
         self.stats = SearchStats()
 
