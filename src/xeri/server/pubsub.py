@@ -35,21 +35,11 @@ class Broker(Protocol):
     async def close(self) -> None: ...
 
 
-class InProcessBroker:
-    """Delivers each text synchronously to this process's subscribers, in publish order."""
+class LocalSubscribers:
+    """This process's callbacks per channel: what every broker delivers to."""
 
     def __init__(self) -> None:
         self._subs: defaultdict[str, list[Callback]] = defaultdict(list)
-
-    async def publish(self, channel: str, text: str) -> None:
-        for callback in list(self._subs.get(channel, ())):
-            callback(text)
-
-    async def start(self) -> None:
-        pass
-
-    def interested(self, channel: str) -> bool:
-        return bool(self._subs.get(channel))
 
     def subscribe(self, channel: str, callback: Callback) -> None:
         self._subs[channel].append(callback)
@@ -61,11 +51,28 @@ class InProcessBroker:
             if not subs:
                 del self._subs[channel]
 
+    def _deliver(self, channel: str, text: str) -> None:
+        for callback in list(self._subs.get(channel, ())):
+            callback(text)
+
+
+class InProcessBroker(LocalSubscribers):
+    """Delivers each text synchronously to this process's subscribers, in publish order."""
+
+    async def publish(self, channel: str, text: str) -> None:
+        self._deliver(channel, text)
+
+    async def start(self) -> None:
+        pass
+
+    def interested(self, channel: str) -> bool:
+        return bool(self._subs.get(channel))
+
     async def close(self) -> None:
         self._subs.clear()
 
 
-class RedisBroker:
+class RedisBroker(LocalSubscribers):
     """Redis pub/sub between server processes (``xeri serve --redis URL``).
 
     Each process subscribes once, at start, to the pattern ``xeri:*``, so no
@@ -75,8 +82,8 @@ class RedisBroker:
     """
 
     def __init__(self, url: str) -> None:
+        super().__init__()
         self.url = url
-        self._subs: defaultdict[str, list[Callback]] = defaultdict(list)
         self._client: Any = None
         self._pubsub: Any = None
         self._reader: asyncio.Task[None] | None = None
@@ -93,24 +100,13 @@ class RedisBroker:
         async for message in self._pubsub.listen():
             if message.get("type") != "pmessage":
                 continue
-            for callback in list(self._subs.get(message["channel"], ())):
-                callback(message["data"])
+            self._deliver(message["channel"], message["data"])
 
     async def publish(self, channel: str, text: str) -> None:
         await self._client.publish(channel, text)
 
     def interested(self, channel: str) -> bool:
         return True  # subscribers in other processes cannot be seen from here
-
-    def subscribe(self, channel: str, callback: Callback) -> None:
-        self._subs[channel].append(callback)
-
-    def unsubscribe(self, channel: str, callback: Callback) -> None:
-        subs = self._subs.get(channel)
-        if subs and callback in subs:
-            subs.remove(callback)
-            if not subs:
-                del self._subs[channel]
 
     async def close(self) -> None:
         if self._reader is not None:
