@@ -4,6 +4,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# The Python to install into and test with: $PYTHON, else python3, else python.
+PY=${PYTHON:-$(command -v python3 || command -v python)}
+
 # Browser tests (tests/test_web*.py) drive Debian's Chromium through Playwright;
 # Playwright's own browser download is never used.
 if [ ! -x /usr/bin/chromium ]; then
@@ -37,7 +40,7 @@ if [ "$(id -u)" = 0 ] && [ -z "${XERI_TEST_PG_URL:-}" ]; then
   fi
   PG_DIR=$(mktemp -d /tmp/xeri-pg.XXXXXX)
   chown postgres "$PG_DIR"
-  PG_PORT=$(python -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  PG_PORT=$("$PY" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
   su postgres -s /bin/sh -c "'$PG_BIN/initdb' -D '$PG_DIR/data' -A trust -U postgres >/dev/null"
   su postgres -s /bin/sh -c "'$PG_BIN/pg_ctl' -D '$PG_DIR/data' -l '$PG_DIR/log' -w start \
     -o \"-k '$PG_DIR' -p $PG_PORT -c listen_addresses=127.0.0.1 -c fsync=off\" >/dev/null"
@@ -53,7 +56,7 @@ if [ -z "${XERI_TEST_REDIS_URL:-}" ]; then
   fi
   if command -v redis-server >/dev/null; then
     REDIS_DIR=$(mktemp -d /tmp/xeri-redis.XXXXXX)
-    REDIS_PORT=$(python -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+    REDIS_PORT=$("$PY" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
     redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save '' --appendonly no --daemonize yes \
       --pidfile "$REDIS_DIR/redis.pid" --logfile "$REDIS_DIR/redis.log" --dir "$REDIS_DIR"
     export XERI_TEST_REDIS_URL="redis://127.0.0.1:$REDIS_PORT/0"
@@ -63,5 +66,5 @@ fi
 # The service-backed tests fail, rather than skip, when a service is missing here.
 export XERI_REQUIRE_SERVICES=1
 
-python -m pip install --quiet --disable-pip-version-check -e '.[test,server,web-test,rl,openspiel,fast,ray,plot]'
-python -m pytest "$@"
+"$PY" -m pip install --quiet --disable-pip-version-check -e '.[test,server,web-test,rl,openspiel,fast,ray,plot]'
+"$PY" -m pytest "$@"
