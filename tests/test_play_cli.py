@@ -63,8 +63,8 @@ def test_no_arguments_starts_a_match_in_plain_mode(monkeypatch: pytest.MonkeyPat
     assert data["ruleset"]["name"] == "classic"
 
 
-def test_default_level_is_medium_or_the_last() -> None:
-    assert default_level() == ("medium" if "medium" in LEVELS else list(LEVELS)[-1])
+def test_default_level_is_hard_or_the_last() -> None:
+    assert default_level() == ("hard" if "hard" in LEVELS else list(LEVELS)[-1])
 
 
 def test_rule_options_reach_the_match(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],

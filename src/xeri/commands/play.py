@@ -28,8 +28,8 @@ _NEW_MATCH_ONLY = ("players", "level", "ruleset", "option", "target", "seed", "n
 
 
 def default_level() -> str:
-    """The strongest level that still answers at once: medium if offered, else the last."""
-    return "medium" if "medium" in LEVELS else list(LEVELS)[-1]
+    """A strong level that answers at once: hard (the rule-based expert) if offered, else the last."""
+    return "hard" if "hard" in LEVELS else list(LEVELS)[-1]
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
