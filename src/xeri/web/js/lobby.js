@@ -70,7 +70,7 @@ export async function mountLobby(container) {
 
   // --- against the computer ---
   const levels = meta.levels && meta.levels.length ? meta.levels : ["easy"];
-  const level = select("vs-level", levels.map((l) => [l, t(l)]), prefs.get("level") || levels[0]);
+  const level = select("vs-level", levels.map((l) => [l, t(l)]), prefs.get("level") || (levels.includes("hard") ? "hard" : levels[0]));
   const vs = gameFields(meta, "vs");
   const vsError = h("p.error-text");
   const vsName = nameInput("vs-name");
