@@ -138,7 +138,7 @@ def main() -> int:
         port = free_port()
         proc = subprocess.Popen([sys.executable, "-m", "xeri", "serve", "--port", str(port), "--db",
                                  args.db or os.path.join(tmp, "load.sqlite3"), "--bot-delay", "0", "--rate", "100000",
-                                 "--log-level", "error"])
+                                 "--http-rate", "100000", "--log-level", "error"])
         base = f"http://127.0.0.1:{port}"
         try:
             deadline = time.monotonic() + 30

@@ -304,6 +304,19 @@ def test_rate_limit_per_connection(limited: ThreadServer) -> None:
     p.close()
 
 
+def test_rate_limit_per_client_address_on_http(tmp_path: Path) -> None:
+    srv = ThreadServer(db_url(tmp_path), http_rate=5.0).start()  # 5 a second, bursts of 10
+    try:
+        with httpx.Client(base_url=srv.base) as client:
+            answers = [client.get("/api/meta") for _ in range(40)]
+    finally:
+        srv.stop()
+    codes = [a.status_code for a in answers]
+    assert codes[0] == 200 and codes.count(429) > 0 and set(codes) == {200, 429}
+    refused = next(a for a in answers if a.status_code == 429).json()
+    assert refused["error"]["code"] == "rate_limited" and "requests a second" in refused["error"]["message"]
+
+
 def test_flooding_closes_the_connection(limited: ThreadServer) -> None:
     from websockets.exceptions import ConnectionClosed
 

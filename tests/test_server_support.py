@@ -50,12 +50,13 @@ def wait_ready(base: str, alive: Callable[[], bool]) -> None:
 class ThreadServer:
     """uvicorn running ``create_app`` in a background thread."""
 
-    def __init__(self, db: str, bot_delay: float = 0.0, rate: float = 1000.0, broker: Any = None) -> None:
+    def __init__(self, db: str, bot_delay: float = 0.0, rate: float = 1000.0, broker: Any = None,
+                 http_rate: float = 1000.0) -> None:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.ws_base = f"ws://127.0.0.1:{self.port}"
         self.app = create_app(db, bot_delay=bot_delay, rate=rate, burst=2 * rate, hint_level="medium",
-                              broker=broker)
+                              broker=broker, http_rate=http_rate, http_burst=2 * http_rate)
         config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning",
                                 ws_max_size=1 << 16, lifespan="on")
         self.server = uvicorn.Server(config)

@@ -27,6 +27,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
                              "(redis://host:6379/0; see docs/scaling.md)")
     parser.add_argument("--rate", type=float, default=20.0, metavar="N",
                         help="messages a second each connection may send (default 20; bursts of twice that)")
+    parser.add_argument("--http-rate", type=float, default=50.0, metavar="N",
+                        help="API requests a second from one client address (default 50; bursts of four times that)")
     parser.add_argument("--log-level", default="warning", choices=["critical", "error", "warning", "info", "debug"])
 
 
@@ -84,6 +86,8 @@ def run(args: argparse.Namespace) -> int:
         raise ServeError("--redis must be a redis:// URL")
     if not 0 < args.rate <= 100000:
         raise ServeError("--rate must be a positive number of messages a second")
+    if not 0 < args.http_rate <= 100000:
+        raise ServeError("--http-rate must be a positive number of requests a second")
     if not 0 <= args.bot_delay <= 10:
         raise ServeError("--bot-delay must be 0..10 seconds")
     try:
@@ -109,7 +113,8 @@ def run(args: argparse.Namespace) -> int:
         from ..server.pubsub import RedisBroker
 
         broker = RedisBroker(args.redis)
-    app = create_app(db, bot_delay=args.bot_delay, rate=args.rate, burst=2 * args.rate, broker=broker)
+    app = create_app(db, bot_delay=args.bot_delay, rate=args.rate, burst=2 * args.rate, broker=broker,
+                     http_rate=args.http_rate, http_burst=4 * args.http_rate)
     print(f"xeri serve: http://{args.host}:{args.port}/  (Ctrl-C stops)", flush=True)
     try:
         # Messages are small JSON; per-message compression would cost more CPU than it saves.

@@ -24,7 +24,7 @@ from ..bots import LEVELS
 from ..errors import XeriError
 from ..record import deal_from_dict, deal_to_dict
 from ..rules import PRESET_HELP, PRESETS, Ruleset, find_ruleset
-from .connection import BURST, MAX_MESSAGE, RATE, serve_socket
+from .connection import BURST, MAX_MESSAGE, RATE, TokenBucket, serve_socket
 from .history import replay_steps, summary
 from .lobby import NAME_LENGTH, TAKEOVER_AFTER, TURN_TIMER, Lobby, check_name, options_help, parse_json
 from .pubsub import Broker, InProcessBroker
@@ -35,7 +35,13 @@ WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 MAX_BODY = 256 * 1024
 
 _STATUS = {"no_such_table": 404, "no_such_match": 404, "no_such_player": 404, "bad_token": 403,
-           "table_full": 409, "seat_taken": 409, "not_waiting": 409, "not_finished": 409, "too_large": 413}
+           "table_full": 409, "seat_taken": 409, "not_waiting": 409, "not_finished": 409, "too_large": 413,
+           "rate_limited": 429}
+
+#: HTTP requests per second (average, burst) from one client address
+HTTP_RATE, HTTP_BURST = 50.0, 200.0
+#: client addresses tracked at once; the oldest buckets are dropped beyond this
+HTTP_CLIENTS = 10_000
 
 PLACEHOLDER = """<!doctype html><html lang="en"><meta charset="utf-8"><title>Xeri</title>
 <body><h1>Xeri server</h1><p>The browser page is not installed. The API is described in docs/protocol.md:
@@ -75,10 +81,12 @@ def _limit(request: Request, default: int = 50) -> int:
 
 
 def create_app(db: str | None = None, *, bot_delay: float = 0.4, broker: Broker | None = None,
-               rate: float = RATE, burst: float = BURST, hint_level: str | None = None) -> Starlette:
+               rate: float = RATE, burst: float = BURST, hint_level: str | None = None,
+               http_rate: float = HTTP_RATE, http_burst: float = HTTP_BURST) -> Starlette:
     """The app, storing in ``db`` (a URL or path; default SQLite in the data directory).
 
     ``rate`` and ``burst`` set each connection's message limit (benchmarks raise it);
+    ``http_rate`` and ``http_burst`` limit each client address's API requests;
     ``hint_level`` is the bot level behind hints (default: the strongest).
     """
     store = Store(db)
@@ -96,9 +104,23 @@ def create_app(db: str | None = None, *, bot_delay: float = 0.4, broker: Broker 
             await lobby.broker.close()
             await store.close()
 
+    buckets: dict[str, TokenBucket] = {}
+
+    def allowed(request: Request) -> bool:
+        host = request.client.host if request.client else "-"
+        bucket = buckets.pop(host, None)
+        if bucket is None:
+            bucket = TokenBucket(http_rate, http_burst)
+            if len(buckets) >= HTTP_CLIENTS:
+                del buckets[next(iter(buckets))]
+        buckets[host] = bucket  # re-inserted last: the dict stays in order of last use
+        return bucket.take()
+
     def api(handler: Any) -> Any:
         async def wrapped(request: Request) -> Response:
             try:
+                if not allowed(request):
+                    raise ProtocolError("rate_limited", f"slow down: at most {http_rate:g} requests a second")
                 return await handler(request)  # type: ignore[no-any-return]
             except ProtocolError as exc:
                 return _error(exc)
