@@ -55,6 +55,20 @@ def _below(state: np.ndarray, n: int) -> Any:
     return np.int64((r * uint64(n)) >> uint64(32))
 
 
+@njit(cache=True, inline="always")
+def _deal_hands(hands: np.ndarray, hand_len: np.ndarray, talon: np.ndarray, tpos: int, tl: int, n: int, h: int,
+                dealer: int) -> tuple[int, int]:
+    """Deal each seat the next hand from the talon, the dealer's next seat first; the new (tpos, in_hands)."""
+    k = min(h, (tl - tpos) // n)
+    for j in range(n):
+        seat = (dealer + 1 + j) % n
+        for c in range(k):
+            hands[seat, c] = talon[tpos]
+            tpos += 1
+        hand_len[seat] = k
+    return tpos, k * n
+
+
 @njit(cache=True)
 def _pile_fault(rule: int, pile: np.ndarray, p: int) -> bool:
     if p == 0 or (rule != I_REDEAL and rule != I_REDEAL_ANY_JACK):
@@ -227,17 +241,9 @@ def play_round(cfg: np.ndarray, values: np.ndarray, policies: np.ndarray, dealer
         if turn == n:
             turn = 0
         if in_hands == 0:
-            left = tl - tpos
-            if left == 0:
+            if tpos == tl:
                 break
-            k = min(h, left // n)
-            for j in range(n):
-                seat = (dealer + 1 + j) % n
-                for c in range(k):
-                    hands[seat, c] = talon[tpos]
-                    tpos += 1
-                hand_len[seat] = k
-            in_hands = k * n
+            tpos, in_hands = _deal_hands(hands, hand_len, talon, tpos, tl, n, h, dealer)
     if pl > 0 and last >= 0:
         side = last % sides
         for k in range(pl):
@@ -416,17 +422,9 @@ def finish_round(cfg: np.ndarray, values: np.ndarray, policy: int, hands: np.nda
         if turn == n:
             turn = 0
         if in_hands == 0:
-            left = tl - tpos
-            if left == 0:
+            if tpos == tl:
                 break
-            k = min(h, left // n)
-            for j in range(n):
-                seat = (dealer + 1 + j) % n
-                for c in range(k):
-                    hands[seat, c] = talon[tpos]
-                    tpos += 1
-                hand_len[seat] = k
-            in_hands = k * n
+            tpos, in_hands = _deal_hands(hands, hand_len, talon, tpos, tl, n, h, dealer)
     if pl > 0 and last >= 0:
         side = last % sides
         cnt[side] += pl
