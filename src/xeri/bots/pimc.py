@@ -23,7 +23,7 @@ from .ismcts import Playout, SearchStats, playout, rollout_playout, search_budge
 from .sim import SimState
 
 
-def flat_search(
+def flat_values(
     sample: Callable[[random.Random], SimState],
     legal: Sequence[int],
     seat: int,
@@ -33,8 +33,8 @@ def flat_search(
     stats: SearchStats | None = None,
     smart: bool = True,
     play_out: Playout = playout,
-) -> int:
-    """The legal card with the best mean margin for ``seat``'s side over shared sampled futures."""
+) -> list[float]:
+    """Each legal card's mean margin for ``seat``'s side (own points minus the others' mean) over shared futures."""
     start = time.perf_counter()
     cpu = time.process_time()
     deadline = None if seconds is None else start + seconds
@@ -62,8 +62,24 @@ def flat_search(
         stats.iterations = done
         stats.seconds = time.perf_counter() - start
         stats.cpu_seconds = time.process_time() - cpu
-    best = max(range(k), key=lambda i: totals[i])
-    return legal[best]
+    worlds = done // k
+    return [t / worlds for t in totals]
+
+
+def flat_search(
+    sample: Callable[[random.Random], SimState],
+    legal: Sequence[int],
+    seat: int,
+    rng: random.Random,
+    iterations: int | None,
+    seconds: float | None,
+    stats: SearchStats | None = None,
+    smart: bool = True,
+    play_out: Playout = playout,
+) -> int:
+    """The legal card with the best mean margin for ``seat``'s side over shared sampled futures."""
+    values = flat_values(sample, legal, seat, rng, iterations, seconds, stats, smart, play_out)
+    return legal[max(range(len(legal)), key=lambda i: values[i])]
 
 
 class PimcBot:
@@ -88,10 +104,20 @@ class PimcBot:
         legal = view.legal_moves
         if len(legal) == 1:
             return legal[0]
-        assert view.seat is not None
+        values = self.evaluate(view, history)
+        return max(values, key=values.__getitem__)
+
+    def evaluate(self, view: SeatView, history: Sequence[Event]) -> dict[Card, float]:
+        """Each legal card's expected round point margin: own side minus the others' mean (``choose`` takes the max).
+
+        This is what ``xeri review`` reports; it searches even a forced single card, so that card gets a value.
+        """
+        legal = view.legal_moves
+        if not legal or view.seat is None:
+            raise ValueError("evaluate needs a view of the seat to play")
         det = Determinizer(view, history)
-        best = flat_search(
+        values = flat_values(
             det.sample, [c.index for c in legal], view.seat, self._rng, self.iterations, self.seconds, self.stats,
             self.smart, self.play_out,
         )
-        return Card.from_index(best)
+        return dict(zip(legal, values, strict=True))
