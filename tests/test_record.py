@@ -130,3 +130,56 @@ def test_replay_bad_file_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[s
 def test_python_dash_m_works() -> None:
     out = subprocess.run([sys.executable, "-m", "xeri", "rules"], capture_output=True, text=True, check=True)
     assert "classic" in out.stdout and "pisti" in out.stdout
+
+
+@pytest.mark.parametrize(
+    ("key", "change"),
+    [
+        ("scores", lambda r: r["scores"].__setitem__(1, r["scores"][1] + 5)),
+        ("winner", lambda r: r.update(winner=1 - r["winner"])),
+        ("round_wins", lambda r: r["round_wins"].__setitem__(0, r["round_wins"][0] + 1)),
+        ("over", lambda r: r.update(over=False)),
+    ],
+)
+def test_changed_result_is_refused(data: dict, key: str, change, tmp_path: Path,  # type: ignore[no-untyped-def, type-arg]
+                                   capsys: pytest.CaptureFixture[str]) -> None:
+    bad = copy.deepcopy(data)
+    change(bad["result"])
+    last = len(bad["rounds"])
+    moves = len(bad["rounds"][-1]["moves"])
+    with pytest.raises(RecordError, match=rf"result: the recorded {key} .* after round {last}, move {moves}\b"):
+        record.from_record(bad)
+    path = tmp_path / "m.json"
+    path.write_text(json.dumps(bad), encoding="utf-8")
+    assert main(["replay", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"result: the recorded {key}" in err and "Traceback" not in err
+
+
+def test_missing_result_is_refused(data: dict) -> None:  # type: ignore[type-arg]
+    bad = copy.deepcopy(data)
+    del bad["result"]
+    with pytest.raises(RecordError, match="no 'result'"):
+        record.from_record(bad)
+    del data["result"]["target"]
+    with pytest.raises(RecordError, match="result: the record has no 'target'"):
+        record.from_record(data)
+
+
+def test_move_shifted_between_rounds_is_refused(data: dict, tmp_path: Path,  # type: ignore[type-arg]
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    assert len(data["rounds"]) >= 2
+    first = len(data["rounds"][0]["moves"])
+    later = copy.deepcopy(data)
+    later["rounds"][0]["moves"].append(later["rounds"][1]["moves"].pop(0))
+    moved = later["rounds"][0]["moves"][-1]
+    with pytest.raises(RecordError, match=rf"round 1, move {first + 1} \({moved}\): round 1 ended with move {first}"):
+        record.from_record(later)
+    path = tmp_path / "m.json"
+    path.write_text(json.dumps(later), encoding="utf-8")
+    assert main(["replay", str(path)]) == 2
+    assert f"round 1, move {first + 1}" in capsys.readouterr().err
+    earlier = copy.deepcopy(data)
+    earlier["rounds"][1]["moves"].insert(0, earlier["rounds"][0]["moves"].pop())
+    with pytest.raises(RecordError, match="round 1 has scores, but its moves do not finish it"):
+        record.from_record(earlier)

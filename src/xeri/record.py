@@ -91,13 +91,7 @@ def to_record(match: Match, *, reveal_seeds: bool = True) -> dict[str, Any]:
         "seed": match.seed if (reveal_seeds or match.is_over) else None,
         "first_dealer": match.first_dealer,
         "rounds": rounds,
-        "result": {
-            "scores": list(match.scores),
-            "round_wins": list(match.round_wins),
-            "target": match.target,
-            "winner": match.winner,
-            "over": match.is_over,
-        },
+        "result": _result(match),
     }
 
 
@@ -155,6 +149,9 @@ def _replay(data: dict[str, Any]) -> Match:
             if seed is not None and match.round_seeds[i] != round_seed:
                 raise RecordError(f"round {i + 1}: the round seed does not follow from the match seed")
         for k, code in enumerate(rdata["moves"]):
+            if rnd.is_over:
+                raise RecordError(f"round {i + 1}, move {k + 1} ({code}): round {i + 1} ended with move {k}, "
+                                  "so this move belongs to a later round")
             try:
                 match.play(Card.parse(str(code)))
             except XeriError as exc:
@@ -169,7 +166,30 @@ def _replay(data: dict[str, Any]) -> Match:
                 raise RecordError(f"round {i + 1}: recorded scores do not match the replay (replayed totals {totals})")
         elif i + 1 < len(rounds):
             raise RecordError(f"round {i + 1} is unfinished, but a later round is recorded")
+    _check_result(data.get("result"), match, len(rounds), len(rounds[-1]["moves"]))
     return match
+
+
+def _result(match: Match) -> dict[str, Any]:
+    return {
+        "scores": list(match.scores),
+        "round_wins": list(match.round_wins),
+        "target": match.target,
+        "winner": match.winner,
+        "over": match.is_over,
+    }
+
+
+def _check_result(recorded: Any, match: Match, last_round: int, last_move: int) -> None:
+    """The recorded ``result`` must be the one the moves make: a changed score or winner is refused."""
+    where = f"after round {last_round}, move {last_move} (the end of the record)"
+    if not isinstance(recorded, dict):
+        raise RecordError(f"the record has no 'result' object; the replay's is {_result(match)} {where}")
+    for key, replayed in _result(match).items():
+        if key not in recorded:
+            raise RecordError(f"result: the record has no {key!r}; the replay gives {replayed!r} {where}")
+        if recorded[key] != replayed or type(recorded[key]) is not type(replayed):
+            raise RecordError(f"result: the recorded {key} {recorded[key]!r} is not the replay's {replayed!r} {where}")
 
 
 def summary_lines(match: Match) -> list[str]:
