@@ -90,3 +90,68 @@ def test_verify_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
     assert main(["verify", str(tmp_path / "bad.json")]) == 2
     err = capsys.readouterr().err
     assert "Traceback" not in err and err.count("\n") == 3
+
+
+def _strip(data: dict[str, object], path: str) -> dict[str, object]:
+    """A copy of ``data`` with the value at the dotted ``path`` set to null (or removed: ``-path``)."""
+    out = json.loads(json.dumps(data))
+    remove = path.startswith("-")
+    *parents, last = path.lstrip("-").split(".")
+    node = out
+    for part in parents:
+        node = node[int(part)] if part.isdigit() else node[part]
+    key = int(last) if last.isdigit() else last
+    if remove:
+        del node[key]
+    else:
+        node[key] = None
+    return out
+
+
+@pytest.mark.parametrize(
+    ("path", "where", "missing"),
+    [
+        ("rounds.1.seed", 2, "its seed"),
+        ("fairness.rounds.0.salt", 1, "its salt"),
+        ("fairness.rounds.1.commitment", 2, "its commitment"),
+        ("-fairness.rounds.1", 2, "its entry in fairness.rounds"),
+        ("seed", None, "the match seed"),
+        ("fairness.match.salt", None, "the match salt"),
+        ("fairness.match.commitment", None, "the match commitment"),
+        ("-fairness.match", None, "fairness.match"),
+    ],
+)
+def test_a_finished_record_must_carry_everything(path: str, where: int | None, missing: str, tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    data = _strip(served_record(), path)
+    bad = [c for c in fairness.verify_record(data) if not c.ok]
+    assert [c.round for c in bad] == [where]
+    assert "is over, but the record lacks" in bad[0].detail and missing in bad[0].detail
+    file = tmp_path / "match.json"
+    file.write_text(json.dumps(data), encoding="utf-8")
+    assert main(["verify", str(file)]) == 1
+    out = capsys.readouterr().out
+    assert "NOT verified" in out and missing in out
+
+
+def test_verify_against_the_commitment_seen_at_the_table(tmp_path: Path,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    data = served_record()
+    seen = data["fairness"]["match"]["commitment"]  # type: ignore[index]
+    file = tmp_path / "match.json"
+    file.write_text(json.dumps(data), encoding="utf-8")
+    assert main(["verify", str(file), "--commitment", seen.upper()]) == 0
+    assert "the one you saw before the first deal" in capsys.readouterr().out
+    # Another match's commitment (a server that swapped the record after the fact) fails.
+    other = served_record(seed=100)["fairness"]["match"]["commitment"]  # type: ignore[index]
+    assert main(["verify", str(file), "--commitment", other]) == 1
+    out = capsys.readouterr().out
+    assert f"is not the one you saw before the first deal, {other}" in out and "NOT verified" in out
+    checks = fairness.verify_record(data, other)
+    assert [c.ok for c in checks] == [True, True, False]
+    # A record re-made with a new match seed and salt fails against the commitment the player saw.
+    remade = served_record(seed=100)
+    assert not fairness.verify_record(remade, seen)[-1].ok
+    assert main(["verify", str(file), "--commitment", "abc"]) == 2
+    assert "64 hex digits" in capsys.readouterr().err
+    assert main(["verify", str(file), "--seed", "1", "--salt", "aa"]) == 2

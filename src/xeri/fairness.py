@@ -77,11 +77,15 @@ def verify_round(
     return Check(True, f"the commitment matches the seed and salt, and {what}", number, made)
 
 
-def verify_record(data: Mapping[str, Any]) -> list[Check]:
-    """Check every revealed round of a record that carries a ``fairness`` section.
+def verify_record(data: Mapping[str, Any], match_commitment: str | None = None) -> list[Check]:
+    """Check every round of a record that carries a ``fairness`` section.
 
     The record is first replayed (``record.from_record``), which checks the
-    moves, the scores and that each deal follows from its round seed.
+    moves, the scores and that each deal follows from its round seed. Every
+    finished round must carry its seed, salt and commitment, and a finished
+    match its seed and ``fairness.match``; anything missing fails, naming what.
+    ``match_commitment`` is the match commitment a player saw before the first
+    deal: the record's must be the same one.
     """
     from .record import deal_from_dict, from_record
 
@@ -93,25 +97,77 @@ def verify_record(data: Mapping[str, Any]) -> list[Check]:
     except RecordError as exc:
         return [Check(False, f"the record does not replay: {exc}")]
     checks: list[Check] = []
-    rounds = {r.get("round"): r for r in fair.get("rounds", []) if isinstance(r, Mapping)}
+    listed = fair.get("rounds")
+    rounds = {r.get("round"): r for r in listed if isinstance(r, Mapping)} if isinstance(listed, list) else {}
     for i, rdata in enumerate(data["rounds"]):
         number = i + 1
         seed, entry = rdata.get("seed"), rounds.get(number)
-        if entry is None:
-            checks.append(Check(False, "no commitment was recorded for this round", number))
+        over = match.rounds[i].is_over
+        missing = [] if isinstance(entry, Mapping) else ["its entry in fairness.rounds"]
+        if isinstance(entry, Mapping) and not _text(entry.get("commitment")):
+            missing.append("its commitment")
+        if over and seed is None:
+            missing.append("its seed")
+        if over and isinstance(entry, Mapping) and not _text(entry.get("salt")):
+            missing.append("its salt")
+        if missing:
+            what = "the round is over, but" if over else "the round is not over, and"
+            checks.append(Check(False, f"{what} the record lacks {_join(missing)}", number))
             continue
-        if seed is None or entry.get("salt") is None:
+        assert isinstance(entry, Mapping)
+        if not over:
             checks.append(Check(True, "not revealed yet (the round is not over)", number))
             continue
         try:
             deal = deal_from_dict(rdata["deal"])
             checks.append(verify_round(match.ruleset, int(rdata["dealer"]), int(seed), str(entry["salt"]),
-                                       str(entry.get("commitment", "")), deal, number))
+                                       str(entry["commitment"]), deal, number))
         except (XeriError, KeyError, TypeError, ValueError) as exc:
             checks.append(Check(False, f"unreadable round: {exc}", number))
-    whole = fair.get("match")
-    if isinstance(whole, Mapping) and data.get("seed") is not None and whole.get("salt") is not None:
-        ok = hmac.compare_digest(commitment(int(data["seed"]), str(whole["salt"])), str(whole.get("commitment")))
-        checks.append(Check(ok, "the match seed matches the commitment published at the start, and every "
-                            "round seed follows from it" if ok else "the match seed does not match its commitment"))
+    checks.append(_match_check(data, fair.get("match"), match.is_over, match_commitment))
     return checks
+
+
+def _text(value: Any) -> bool:
+    return isinstance(value, str) and bool(value.strip())
+
+
+def _join(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _match_check(data: Mapping[str, Any], whole: Any, over: bool, seen: str | None) -> Check:
+    """The match seed against the commitment published at the start (and the one a player saw)."""
+    published = whole.get("commitment") if isinstance(whole, Mapping) else None
+    if seen is not None:
+        if not _text(published):
+            return Check(False, "the record has no match commitment (fairness.match.commitment) to compare "
+                         f"with the one you saw, {seen.strip().lower()}")
+        if not hmac.compare_digest(str(published).strip().lower(), seen.strip().lower()):
+            return Check(False, f"the record's match commitment {published} is not the one you saw before the "
+                         f"first deal, {seen.strip().lower()}")
+    missing = []
+    if not isinstance(whole, Mapping):
+        missing.append("fairness.match")
+    else:
+        if not _text(published):
+            missing.append("the match commitment (fairness.match.commitment)")
+        if over and not _text(whole.get("salt")):
+            missing.append("the match salt (fairness.match.salt)")
+    if over and data.get("seed") is None:
+        missing.append("the match seed")
+    if missing:
+        what = "the match is over, but" if over else "the match is not over, and"
+        return Check(False, f"{what} the record lacks {_join(missing)}")
+    assert isinstance(whole, Mapping)
+    if not over:
+        return Check(True, "the match seed is not revealed yet (the match is not over)")
+    try:
+        ok = hmac.compare_digest(commitment(int(data["seed"]), str(whole["salt"])), str(published).strip().lower())
+    except (TypeError, ValueError) as exc:
+        return Check(False, f"unreadable match seed or salt: {exc}")
+    if not ok:
+        return Check(False, "the match seed does not match its commitment")
+    saw = " (the one you saw before the first deal)" if seen is not None else ""
+    return Check(True, f"the match seed matches the commitment published at the start{saw}, and every round "
+                 "seed follows from it")

@@ -15,10 +15,12 @@ class VerifyError(XeriError):
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", nargs="?", help="a match record downloaded from xeri serve (JSON)")
+    parser.add_argument("--commitment", metavar="HASH",
+                        help="with FILE: the match commitment you saw at the table before the first deal; "
+                        "for one round: the commitment published at its deal (hex)")
     one = parser.add_argument_group("one round (instead of a file)")
     one.add_argument("--seed", type=int, help="the revealed round seed")
     one.add_argument("--salt", help="the revealed salt (hex)")
-    one.add_argument("--commitment", help="the commitment published at the deal (hex)")
     one.add_argument("--dealer", type=int, default=0, help="the round's dealer seat (default 0)")
     one.add_argument("--ruleset", default="classic", help="the preset (default classic)")
     one.add_argument("--players", type=int, default=None, help="number of players, if not the preset's")
@@ -37,11 +39,18 @@ def run(args: argparse.Namespace) -> int:
             raise VerifyError(f"{path} is not a JSON record") from None
         if not isinstance(data, dict):
             raise VerifyError(f"{path} is not a match record")
-        checks = fairness.verify_record(data)
+        if args.seed is not None or args.salt:
+            raise VerifyError("give a record FILE, or --seed and --salt for one round, not both")
+        seen = args.commitment
+        if seen is not None and not _is_hash(seen):
+            raise VerifyError(f"--commitment must be the 64 hex digits shown at the table, not {seen!r}")
+        checks = fairness.verify_record(data, seen)
         for c in checks:
             where = f"round {c.round}" if c.round else "match"
             print(f"{'ok  ' if c.ok else 'FAIL'} {where}: {c.detail}")
         ok = bool(checks) and all(c.ok for c in checks)
+        if ok and seen is None:
+            print("(give --commitment HASH, the match commitment shown at the table, to tie the record to it)")
         print("verified: every revealed deal was fixed before it was played" if ok else "NOT verified")
         return 0 if ok else 1
     if args.seed is None or not args.salt or not args.commitment:
@@ -61,3 +70,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"  initial pile:  {format_cards(check.deal.pile)}")
         print(f"  talon:         {format_cards(check.deal.talon)}")
     return 0 if check.ok else 1
+
+
+def _is_hash(text: str) -> bool:
+    value = text.strip().lower()
+    return len(value) == 64 and all(c in "0123456789abcdef" for c in value)
