@@ -6,7 +6,7 @@ import ast
 import sys
 from pathlib import Path
 
-CORE = ["cards", "rules", "engine", "events", "scoring", "match", "record", "errors", "seeds"]
+CORE = ["cards", "rules", "engine", "events", "scoring", "match", "record", "errors", "seeds", "notation"]
 SRC = Path(__file__).resolve().parents[1] / "src" / "xeri"
 
 

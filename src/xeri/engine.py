@@ -162,6 +162,10 @@ class SeatView:
     def legal_moves(self) -> tuple[Card, ...]:
         return self.hand if self.turn is not None and self.turn == self.seat else ()
 
+    def can_play(self, card: Card) -> bool:
+        """Whether this seat may play ``card`` now (a predicate: never raises)."""
+        return card in self.legal_moves
+
     def unseen(self) -> frozenset[Card]:
         """Cards this seat cannot place: in other hands, the talon or face down."""
         return frozenset(DECK) - self.gone - frozenset(self.hand)
@@ -246,6 +250,12 @@ class Round:
     def legal_moves(self) -> tuple[Card, ...]:
         """The cards the seat to play may play (every card in hand)."""
         return () if self._scores is not None else tuple(self._hands[self._turn])
+
+    def can_play(self, card: Card, seat: int | None = None) -> bool:
+        """Whether ``play(card, seat)`` would be accepted now (a predicate: never raises)."""
+        if self._scores is not None or (seat is not None and seat != self._turn):
+            return False
+        return card in self._hands[self._turn]
 
     @property
     def played(self) -> tuple[tuple[int, Card], ...]:
