@@ -1,0 +1,350 @@
+"""Abuse benchmark of ``xeri serve``: how fast a victim table's bot answers while one client misbehaves.
+
+Each scenario starts a fresh ``xeri serve`` (a subprocess on a free loopback
+port, ``--bot-delay 0``, SQLite in a temporary folder) and runs one victim
+table: a person's seat, played by a WebSocket client from 127.0.0.1 that moves
+a random legal card ~60 ms after its turn comes (under the per-connection
+message limit), against a ``hard`` bot. The victim's *bot-reply latency* is the
+time from receiving the update that carries our move to receiving the update
+that carries the bot's answer. Beside it, an abuser from other loopback
+addresses (127.0.0.2, 127.0.0.3, ...) runs one of:
+
+- ``none``: nothing (the baseline);
+- ``replay``: two clients looping ``GET /api/matches/ID/replay`` on a finished
+  99-round 4-player match (built once, before the scenarios, by a server started
+  with ``--max-rounds 99`` where that option exists, then copied into the
+  scenario's database: a record stored before any cap applies);
+- ``hint``: two dozen sockets on one seat token, each asking ``hint`` in a loop
+  (reconnecting when refused or closed);
+- ``master``: a dozen tables of four ``master`` bots (created in a loop when
+  refused, at most one attempt a second).
+
+It prints the victim's p50/p99 per scenario as a table, and with ``--json PATH``
+writes them as JSON. Bounded: ``--seconds`` measured per scenario (after
+``--warmup``), loopback only.
+
+    python benchmarks/abuse_server.py --json benchmarks/results/abuse_server.json
+
+Measure another checkout (e.g. today's main, before a change) the same way::
+
+    rm -rf /tmp/xeri-baseline && mkdir /tmp/xeri-baseline
+    git archive HEAD | tar -x -C /tmp/xeri-baseline
+    PYTHONPATH=/tmp/xeri-baseline/src python benchmarks/abuse_server.py --json /tmp/before.json
+
+``--server-arg=--ws-per-seat=100`` (repeatable) passes options to every server,
+e.g. to measure with the caps lifted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import connect
+from websockets.exceptions import WebSocketException
+
+SCENARIOS = ("none", "replay", "hint", "master")
+VICTIM_ADDRESS = "127.0.0.1"
+THINK = 0.06
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def abuser_address(i: int) -> str:
+    return f"127.0.0.{2 + i % 200}"
+
+
+def http_client(base: str, address: str) -> httpx.AsyncClient:
+    transport = httpx.AsyncHTTPTransport(local_address=address)
+    return httpx.AsyncClient(base_url=base, timeout=60, transport=transport)
+
+
+@contextlib.contextmanager
+def server(db: str, extra: list[str]) -> Iterator[str]:
+    """A started ``xeri serve`` on ``db``; yields its base URL."""
+    port = free_port()
+    cmd = [sys.executable, "-m", "xeri", "serve", "--host", "127.0.0.1", "--port", str(port), "--db", db,
+           "--bot-delay", "0", "--log-level", "error", *extra]
+    proc = subprocess.Popen(cmd)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                if httpx.get(f"{base}/api/health", timeout=1).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            if time.monotonic() > deadline or proc.poll() is not None:
+                raise SystemExit(f"the server did not start: {' '.join(cmd)}")
+            time.sleep(0.05)  # polling a starting process, not synchronisation of our own code
+        yield base
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def serve_options() -> str:
+    return subprocess.run([sys.executable, "-m", "xeri", "serve", "--help"], capture_output=True, text=True,
+                          check=True).stdout
+
+
+async def build_long_match(base: str) -> str:
+    """A finished 99-round match of four easy bots; returns its id."""
+    async with http_client(base, VICTIM_ADDRESS) as http:
+        made = await http.post("/api/tables", json={"options": {"players": 4, "rounds": 99},
+                                                    "seats": [{"bot": "easy"}] * 4})
+        made.raise_for_status()
+        table_id = str(made.json()["table_id"])
+        deadline = time.monotonic() + 600
+        while (await http.get(f"/api/tables/{table_id}")).json()["status"] != "finished":
+            if time.monotonic() > deadline:
+                raise SystemExit("the 99-round match did not finish in 10 minutes")
+            await asyncio.sleep(0.5)  # polling the server's progress
+        return table_id
+
+
+class Victim:
+    """One human seat against a hard bot; collects bot-reply latencies while ``recording``."""
+
+    def __init__(self, base: str, seed: int) -> None:
+        self.base = base
+        self.rng = random.Random(seed)
+        self.latencies: list[float] = []
+        self.recording = False
+        self.errors: dict[str, int] = {}
+        self.tables = 0
+        self.moves = 0
+
+    async def run(self, stop: asyncio.Event) -> None:
+        while not stop.is_set():
+            async with http_client(self.base, VICTIM_ADDRESS) as http:
+                made = (await http.post("/api/tables", json={
+                    "name": "victim", "seats": [None, {"bot": "hard"}], "options": {"rounds": 20},
+                    "takeover_after": None})).json()
+            self.tables += 1
+            url = f"{self.base.replace('http://', 'ws://')}/ws/tables/{made['table_id']}?token={made['token']}"
+            await self.play(url, stop)
+
+    async def play(self, url: str, stop: asyncio.Event) -> None:
+        async with connect(url, max_size=None, ping_interval=None, local_addr=(VICTIM_ADDRESS, 0)) as ws:
+            waiting_since: float | None = None  # our move is stored and it is the bot's turn
+            waiting_since_version = -1
+            sent_at_version: int | None = None
+            while not stop.is_set():
+                try:
+                    text = await asyncio.wait_for(ws.recv(), timeout=0.5)
+                except TimeoutError:
+                    continue
+                now = time.perf_counter()
+                msg = json.loads(text)
+                if msg["type"] == "error":
+                    self.errors[msg["code"]] = self.errors.get(msg["code"], 0) + 1
+                    sent_at_version = None
+                    continue
+                if msg["type"] not in ("sync", "update"):
+                    continue
+                version, view = msg["version"], msg["view"]
+                if view is None:
+                    continue
+                if waiting_since is not None and version > waiting_since_version:
+                    if self.recording:
+                        self.latencies.append(now - waiting_since)
+                    waiting_since = None
+                if view["match_over"]:
+                    return
+                if sent_at_version is not None and version > sent_at_version:
+                    sent_at_version = None
+                    if view["turn"] != view["seat"]:
+                        waiting_since, waiting_since_version = now, version
+                if view["turn"] == view["seat"] and sent_at_version is None:
+                    await asyncio.sleep(THINK * self.rng.uniform(0.8, 1.2))  # a quick player's think time
+                    sent_at_version = version
+                    self.moves += 1
+                    await ws.send(json.dumps({"type": "move", "card": self.rng.choice(view["legal_moves"]),
+                                              "version": version}))
+
+
+class Abuse:
+    """The abuser's counters: requests answered, refused (4xx / close), failed."""
+
+    def __init__(self) -> None:
+        self.counts: dict[str, int] = {}
+
+    def count(self, what: str) -> None:
+        self.counts[what] = self.counts.get(what, 0) + 1
+
+
+async def abuse_replay(base: str, match_id: str, stop: asyncio.Event, abuse: Abuse, clients: int = 2) -> None:
+    async def loop(i: int) -> None:
+        async with http_client(base, abuser_address(i)) as http:
+            while not stop.is_set():
+                try:
+                    r = await http.get(f"/api/matches/{match_id}/replay")
+                    abuse.count(f"http_{r.status_code}")
+                    if r.status_code == 429:
+                        await asyncio.sleep(0.05)  # the abuser backs off as little as it must
+                except httpx.HTTPError:
+                    abuse.count("failed")
+
+    await asyncio.gather(*(loop(i) for i in range(clients)))
+
+
+async def abuse_hint(base: str, stop: asyncio.Event, abuse: Abuse, sockets: int = 24) -> None:
+    address = abuser_address(0)
+    async with http_client(base, address) as http:
+        made = (await http.post("/api/tables", json={
+            "name": "hinter", "seats": [None, {"bot": "hard"}], "options": {"rounds": 99},
+            "takeover_after": None})).json()
+    url = f"{base.replace('http://', 'ws://')}/ws/tables/{made['table_id']}?token={made['token']}"
+
+    async def loop() -> None:
+        while not stop.is_set():
+            try:
+                async with connect(url, max_size=None, ping_interval=None, local_addr=(address, 0)) as ws:
+                    abuse.count("connected")
+                    while not stop.is_set():
+                        await ws.send(json.dumps({"type": "hint"}))
+                        while True:
+                            msg = json.loads(await ws.recv())
+                            if msg["type"] in ("hint", "error"):
+                                break
+                        abuse.count(msg["type"] if msg["type"] == "hint" else f"error_{msg['code']}")
+                        if msg["type"] == "error":
+                            await asyncio.sleep(0.06)  # stay under the message rate, or the socket is closed
+            except (WebSocketException, OSError):
+                abuse.count("closed")
+                await asyncio.sleep(0.1)  # then reconnect
+
+    await asyncio.gather(*(loop() for _ in range(sockets)))
+
+
+async def abuse_master(base: str, stop: asyncio.Event, abuse: Abuse, tables: int = 12) -> None:
+    async with http_client(base, abuser_address(0)) as http:
+        made = 0
+        while not stop.is_set() and made < tables:
+            r = await http.post("/api/tables", json={"options": {"players": 4, "rounds": 99},
+                                                     "seats": [{"bot": "master"}] * 4})
+            abuse.count(f"create_{r.status_code}")
+            if r.status_code == 201:
+                made += 1
+            else:
+                await asyncio.sleep(1.0)  # refused: try again later
+        await stop.wait()
+
+
+def quantile(values: list[float], p: float) -> float | None:
+    if not values:
+        return None
+    ordered = sorted(values)
+    return round(1000 * ordered[min(len(ordered) - 1, int(p * len(ordered)))], 2)
+
+
+async def scenario(base: str, name: str, match_id: str | None, seconds: float, warmup: float,
+                   seed: int) -> dict[str, Any]:
+    stop = asyncio.Event()
+    victim = Victim(base, seed)
+    abuse = Abuse()
+    tasks = [asyncio.create_task(victim.run(stop))]
+    if name == "replay":
+        assert match_id is not None
+        tasks.append(asyncio.create_task(abuse_replay(base, match_id, stop, abuse)))
+    elif name == "hint":
+        tasks.append(asyncio.create_task(abuse_hint(base, stop, abuse)))
+    elif name == "master":
+        tasks.append(asyncio.create_task(abuse_master(base, stop, abuse)))
+    await asyncio.sleep(warmup)  # the measured window starts after the warm-up
+    victim.recording = True
+    started = time.perf_counter()
+    await asyncio.sleep(seconds)
+    victim.recording = False
+    elapsed = time.perf_counter() - started
+    stop.set()
+    done, pending = await asyncio.wait(tasks, timeout=30)
+    for t in pending:
+        t.cancel()
+    failures = [repr(t.exception()) for t in done if not t.cancelled() and t.exception() is not None]
+    lat = victim.latencies
+    return {"scenario": name, "seconds": round(elapsed, 1), "replies": len(lat),
+            "p50_ms": quantile(lat, 0.50), "p99_ms": quantile(lat, 0.99), "max_ms": quantile(lat, 1.0),
+            "victim_tables": victim.tables, "victim_moves": victim.moves, "victim_errors": victim.errors,
+            "abuse": abuse.counts, "failures": failures}
+
+
+def _run(coro: Any) -> Any:
+    try:
+        import uvloop
+    except ImportError:
+        return asyncio.run(coro)
+    return uvloop.run(coro)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--scenarios", default=",".join(SCENARIOS), help=f"comma-separated: {', '.join(SCENARIOS)}")
+    ap.add_argument("--seconds", type=float, default=15.0, help="measured seconds per scenario")
+    ap.add_argument("--warmup", type=float, default=3.0)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--server-arg", action="append", default=[], help="an extra option for every xeri serve")
+    ap.add_argument("--json", help="also write the results as JSON to this path")
+    args = ap.parse_args()
+    names = [s.strip() for s in args.scenarios.split(",") if s.strip()]
+    unknown = sorted(set(names) - set(SCENARIOS))
+    if unknown or not 1 <= args.seconds <= 300:
+        ap.error(f"unknown scenario(s) {unknown}" if unknown else "--seconds must be 1..300")
+    import xeri
+
+    results: list[dict[str, Any]] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        seed_db = os.path.join(tmp, "seed.sqlite3")
+        match_id = None
+        if "replay" in names:
+            raise_cap = ["--max-rounds", "99"] if "--max-rounds" in serve_options() else []
+            with server(seed_db, raise_cap) as base:
+                match_id = _run(build_long_match(base))
+        for i, name in enumerate(names):
+            db = os.path.join(tmp, f"{name}.sqlite3")
+            if os.path.exists(seed_db):
+                shutil.copy(seed_db, db)
+            with server(db, args.server_arg) as base:
+                out = _run(scenario(base, name, match_id, args.seconds, args.warmup, args.seed + i))
+            results.append(out)
+            print(json.dumps(out), file=sys.stderr, flush=True)
+    print(f"{'scenario':<8} {'replies':>7} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8}  abuse")
+    for r in results:
+        print(f"{r['scenario']:<8} {r['replies']:>7} {r['p50_ms']!s:>8} {r['p99_ms']!s:>8} {r['max_ms']!s:>8}  "
+              f"{json.dumps(r['abuse'])}")
+    if args.json:
+        meta = {"xeri": os.path.dirname(xeri.__file__), "cpus": os.cpu_count(), "python": sys.version.split()[0],
+                "load_average": os.getloadavg(), "at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+                "server_args": args.server_arg, "seconds": args.seconds, "warmup": args.warmup}
+        os.makedirs(os.path.dirname(os.path.abspath(args.json)), exist_ok=True)
+        with open(args.json, "w") as f:
+            json.dump({"meta": meta, "results": results}, f, indent=1)
+            f.write("\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,171 @@
+"""The server's caps on what one client may hold: tables, connections, hints, the lobby's view.
+
+One client address may hold only so many waiting and playing tables and so
+many WebSocket connections (and one seat only so many), a seat asks for a
+hint at most once per cooldown, a waiting table expires, and the lobby lists
+at most a few tables per address, so one client can neither crowd the server
+nor flood the lobby out of view. Every number is a :class:`Limits` field and a
+``xeri serve`` option (docs/security.md). The counts live in memory: after a
+restart a table's creator is no longer known, and its table counts for nobody.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, fields
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+
+class LimitExceeded(Exception):
+    """A cap was reached: ``code`` is the protocol's error code, and nothing changed."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Every cap; ``None`` (where allowed) lifts one."""
+
+    #: waiting tables (seats still free) one address may have created
+    waiting_per_address: int = 5
+    #: tables in play one address may have created
+    playing_per_address: int = 5
+    #: WebSocket connections at once from one address
+    ws_per_address: int = 32
+    #: WebSocket connections at once on one seat
+    ws_per_seat: int = 4
+    #: seconds between two hints for one seat
+    hint_cooldown: float = 2.0
+    #: seconds a table may wait for players before it is closed
+    waiting_ttl: float = 1800.0
+    #: tables of one address that the lobby lists (the newest)
+    lobby_per_address: int = 3
+    #: rounds in a match that ends by rounds
+    max_rounds: int = 30
+    #: the target score of a match that ends by a target
+    max_target: int = 301
+    #: the largest replay served, in bytes of JSON
+    max_replay_bytes: int = 8 << 20
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
+                raise ValueError(f"{f.name} must be a non-negative number, not {value!r}")
+        if self.max_rounds < 1:
+            raise ValueError("max_rounds must be at least 1")
+
+
+class AddressBook:
+    """Which address created which table, and how many connections each address and seat holds."""
+
+    def __init__(self, limits: Limits, clock: Callable[[], float] = time.monotonic) -> None:
+        self.limits = limits
+        self.clock = clock
+        self.owners: dict[str, str] = {}  # table id -> the address that created it
+        self.sockets: dict[str, int] = {}  # address -> open WebSocket connections
+        self.seat_sockets: dict[tuple[str, int], int] = {}  # (table id, seat) -> open connections
+        self.last_hint: dict[tuple[str, int], float] = {}
+
+    # --- tables -------------------------------------------------------------
+
+    def check_create(self, address: str, statuses: Callable[[str], str | None]) -> None:
+        """Refuse a new table if ``address`` already holds its share; ``statuses(id)`` is a table's status now."""
+        held = self.tables_of(address, statuses)
+        waiting = sum(1 for s in held if s == "waiting")
+        playing = sum(1 for s in held if s == "playing")
+        if waiting >= self.limits.waiting_per_address:
+            raise LimitExceeded("too_many_tables", f"one address may have at most {self.limits.waiting_per_address} "
+                                "tables waiting for players: start or leave one first")
+        if playing >= self.limits.playing_per_address:
+            raise LimitExceeded("too_many_tables", f"one address may have at most {self.limits.playing_per_address} "
+                                "tables in play: finish or leave one first")
+
+    def tables_of(self, address: str, statuses: Callable[[str], str | None]) -> list[str]:
+        """The statuses of the live tables ``address`` created; forgets those that ended."""
+        out = []
+        for table_id, owner in list(self.owners.items()):
+            status = statuses(table_id)
+            if status not in ("waiting", "playing"):
+                del self.owners[table_id]
+            elif owner == address:
+                out.append(status)
+        return out
+
+    def created(self, table_id: str, address: str) -> None:
+        self.owners[table_id] = address
+
+    def owner(self, table_id: str) -> str | None:
+        return self.owners.get(table_id)
+
+    # --- connections ----------------------------------------------------------
+
+    def connect(self, address: str, table_id: str, seat: int | None) -> None:
+        """Count one more connection, or refuse it (nothing counted)."""
+        if self.sockets.get(address, 0) >= self.limits.ws_per_address:
+            raise LimitExceeded("too_many_connections",
+                                f"one address may hold at most {self.limits.ws_per_address} connections")
+        key = (table_id, seat) if seat is not None else None
+        if key is not None and self.seat_sockets.get(key, 0) >= self.limits.ws_per_seat:
+            raise LimitExceeded("too_many_connections",
+                                f"one seat may hold at most {self.limits.ws_per_seat} connections")
+        self.sockets[address] = self.sockets.get(address, 0) + 1
+        if key is not None:
+            self.seat_sockets[key] = self.seat_sockets.get(key, 0) + 1
+
+    def disconnect(self, address: str, table_id: str, seat: int | None) -> None:
+        _decrement(self.sockets, address)
+        if seat is not None:
+            _decrement(self.seat_sockets, (table_id, seat))
+
+    # --- hints ----------------------------------------------------------------
+
+    def take_hint(self, table_id: str, seat: int) -> None:
+        """Allow one hint for the seat now, or refuse it until the cooldown has passed."""
+        now = self.clock()
+        key = (table_id, seat)
+        last = self.last_hint.get(key)
+        if last is not None and now - last < self.limits.hint_cooldown:
+            wait = self.limits.hint_cooldown - (now - last)
+            raise LimitExceeded("hint_cooldown", f"one hint every {self.limits.hint_cooldown:g} s: "
+                                f"ask again in {wait:.1f} s")
+        self.last_hint[key] = now
+        if len(self.last_hint) > 10_000:
+            cutoff = now - self.limits.hint_cooldown
+            self.last_hint = {k: t for k, t in self.last_hint.items() if t >= cutoff}
+
+    # --- the lobby --------------------------------------------------------------
+
+    def listed(self, newest_first: Iterable[T], table_id: Callable[[T], str], limit: int) -> list[T]:
+        """At most ``lobby_per_address`` tables of each creator, newest first, ``limit`` in all."""
+        shown: dict[str, int] = {}
+        out: list[T] = []
+        for item in newest_first:
+            owner = self.owners.get(table_id(item))
+            if owner is not None:
+                if shown.get(owner, 0) >= self.limits.lobby_per_address:
+                    continue
+                shown[owner] = shown.get(owner, 0) + 1
+            out.append(item)
+            if len(out) >= limit:
+                break
+        return out
+
+
+def _decrement(counts: dict[Any, int], key: Any) -> None:
+    left = counts.get(key, 0) - 1
+    if left > 0:
+        counts[key] = left
+    else:
+        counts.pop(key, None)
+
+
+def expired(created_at: float, now: float, ttl: float) -> bool:
+    """Whether a table created at ``created_at`` (wall-clock seconds) has waited past ``ttl``."""
+    return now - created_at >= ttl

@@ -1,0 +1,87 @@
+"""Replays of finished matches, built off the event loop, kept in a small cache and capped in size.
+
+Building a long match's replay takes the better part of a second of Python
+(every step carries the whole table): it runs in the worker pool and comes
+back as the finished JSON bytes. A finished match never changes, so its
+replay is cached (least recently used first out, ``max_bytes`` in all), and
+two requests for the same match wait on one build.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+
+from .history import replay_steps
+
+
+class ReplayTooLarge(Exception):
+    """The match's replay is over the size the server serves."""
+
+
+def build_replay(record_text: str, match_id: str) -> bytes:
+    """The pool's job: a finished record's replay as compact JSON bytes."""
+    out = replay_steps(json.loads(record_text))
+    out["id"] = match_id
+    return json.dumps(out, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+class ReplayCache:
+    """Built replays by match id; ``run(fn, *args)`` runs a build (the worker pool's ``run``)."""
+
+    def __init__(self, run: Callable[..., Awaitable[bytes]], *, max_bytes: int = 64 << 20,
+                 max_replay: int = 8 << 20) -> None:
+        self.run = run
+        self.max_bytes = max_bytes
+        self.max_replay = max_replay
+        self.size = 0
+        self.built = 0
+        self._cache: OrderedDict[str, bytes] = OrderedDict()
+        self._building: dict[str, asyncio.Future[bytes]] = {}
+        self._too_large: dict[str, str] = {}  # a match too long to replay stays so: never rebuilt
+
+    async def get(self, match_id: str, record_text: Callable[[], Awaitable[str]]) -> bytes:
+        """The replay of ``match_id``, built from ``record_text()`` unless cached or being built."""
+        if match_id in self._too_large:
+            raise ReplayTooLarge(self._too_large[match_id])
+        cached = self._cache.get(match_id)
+        if cached is not None:
+            self._cache.move_to_end(match_id)
+            return cached
+        pending = self._building.get(match_id)
+        if pending is not None:
+            return await asyncio.shield(pending)
+        future: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
+        self._building[match_id] = future
+        try:
+            text = await record_text()
+            data = await self.run(build_replay, text, match_id)
+            self.built += 1
+            if len(data) > self.max_replay:
+                raise ReplayTooLarge(f"this match's replay is {len(data) >> 20} MiB, over the "
+                                     f"{self.max_replay >> 20} MiB served: download its record instead")
+            self._keep(match_id, data)
+            future.set_result(data)
+            return data
+        except asyncio.CancelledError:
+            future.cancel()
+            raise
+        except Exception as exc:
+            if isinstance(exc, ReplayTooLarge):
+                self._too_large[match_id] = str(exc)
+            future.set_exception(exc)
+            future.exception()  # retrieved: a failure with no other waiter is not reported twice
+            raise
+        finally:
+            self._building.pop(match_id, None)
+
+    def _keep(self, match_id: str, data: bytes) -> None:
+        if len(data) > self.max_bytes:
+            return
+        self._cache[match_id] = data
+        self.size += len(data)
+        while self.size > self.max_bytes:
+            _, dropped = self._cache.popitem(last=False)
+            self.size -= len(dropped)

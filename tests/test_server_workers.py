@@ -1,0 +1,207 @@
+"""The bot pool, the replay cache and the request deadline: off the event loop, bounded, capped."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import uvicorn
+
+from xeri.bots import make_bot
+from xeri.match import Match
+from xeri.rules import find_ruleset
+from xeri.server.http_timeouts import timed_protocol
+from xeri.server.replays import ReplayCache, ReplayTooLarge
+from xeri.server.workers import BotBudget, PoolBusy, Workers, capped_spec, choose_card, is_inline
+
+
+def _pid() -> int:
+    return os.getpid()
+
+
+def _wait(event: Any) -> str:
+    assert event.wait(30), "the test never released the job"
+    return "done"
+
+
+def test_the_budget_caps_every_search_bot_whatever_its_spec_asks() -> None:
+    budget = BotBudget(seconds=0.3, iterations=800)
+    assert "seconds=0.3" in capped_spec("pimc:iterations=100000,seconds=30", budget)
+    assert "iterations=800" in capped_spec("pimc:iterations=100000,seconds=30", budget)
+    assert "seconds=0.3" in capped_spec("ismcts:iterations=200", budget)  # no seconds asked: one is set
+    assert "seconds=0.1" in capped_spec("pimc:seconds=0.1", budget)  # a smaller budget stays
+    assert "seconds=0.3" in capped_spec("master", budget)  # a level resolves to its spec first
+    make_bot(capped_spec("master", budget))  # and the capped spec is still a valid bot
+    assert capped_spec("expert", budget) == "expert"
+    assert is_inline("hard") and is_inline("random") and not is_inline("master")
+    with pytest.raises(ValueError):
+        BotBudget(seconds=0)
+
+
+def test_a_pool_job_runs_in_another_process_and_is_a_pure_function_of_its_inputs() -> None:
+    match = Match(find_ruleset("classic"), seed=5)
+    seat = match.turn
+    assert seat is not None
+    view, history = match.view(seat), match.round.log_for(seat)
+    spec = "pimc:iterations=60"
+
+    async def run() -> tuple[int, Any]:
+        workers = Workers(workers=1, queue=1)
+        try:
+            await workers.warm()
+            pid = await workers.run(_pid)
+            card = await workers.choose(spec, 1234, view, history)
+            return pid, card
+        finally:
+            workers.close()
+
+    pid, card = asyncio.run(run())
+    assert pid != os.getpid()
+    assert card == choose_card(capped_spec(spec, BotBudget()), 1234, view, history)
+    assert card in view.legal_moves
+
+
+def test_a_full_pool_refuses_at_once_and_a_bot_move_falls_back() -> None:
+    match = Match(find_ruleset("classic"), seed=6)
+    seat = match.turn
+    assert seat is not None
+    view, history = match.view(seat), match.round.log_for(seat)
+    release = threading.Event()
+
+    async def run() -> None:
+        workers = Workers(workers=0, queue=1)  # a thread: two jobs at most (one running, one queued)
+        try:
+            held = [workers.submit(_wait, release) for _ in range(2)]
+            assert workers.in_flight == 2
+            with pytest.raises(PoolBusy):
+                await workers.run(_pid)
+            with pytest.raises(PoolBusy):
+                await workers.choose("master", 1, view, history)
+            card = await workers.choose_or_fallback("master", 1, view, history)
+            assert card == choose_card("expert", 1, view, history)
+            assert await workers.choose("hard", 1, view, history) in view.legal_moves  # inline: no slot needed
+            assert workers.refused == 3
+            release.set()
+            assert await asyncio.gather(*held) == ["done", "done"]
+            await workers.run(_pid)  # the slots came back: a new job is taken
+        finally:
+            release.set()
+            workers.close()
+
+    asyncio.run(run())
+
+
+def test_replays_are_built_once_cached_and_capped() -> None:
+    builds: list[str] = []
+    gate: asyncio.Event
+    building: asyncio.Event
+
+    async def run_job(fn: Any, text: str, match_id: str) -> bytes:
+        builds.append(match_id)
+        building.set()
+        await gate.wait()
+        return text.encode()
+
+    async def run() -> None:
+        nonlocal gate, building
+        gate, building = asyncio.Event(), asyncio.Event()
+        cache = ReplayCache(run_job, max_bytes=10, max_replay=6)
+
+        async def text(value: str) -> str:
+            return value
+
+        first = asyncio.ensure_future(cache.get("a", lambda: text("aaaa")))
+        second = asyncio.ensure_future(cache.get("a", lambda: text("aaaa")))
+        await asyncio.wait_for(building.wait(), 10)  # the first is building; the second started beside it
+        gate.set()
+        assert await asyncio.gather(first, second) == [b"aaaa", b"aaaa"]
+        assert builds == ["a"]  # two requests, one build
+        assert await cache.get("a", lambda: text("zzzz")) == b"aaaa" and builds == ["a"]  # then cached
+        with pytest.raises(ReplayTooLarge):
+            await cache.get("big", lambda: text("bbbbbbbbb"))
+        with pytest.raises(ReplayTooLarge):
+            await cache.get("big", lambda: text("bbbbbbbbb"))
+        assert builds == ["a", "big"]  # a replay too large is not built again
+        await cache.get("c", lambda: text("cccc"))
+        await cache.get("d", lambda: text("dddd"))
+        assert cache.size <= 10 and "a" not in cache._cache  # the least recently used went first
+
+    asyncio.run(run())
+
+
+# --- the request deadline -------------------------------------------------------------
+
+
+async def _ok_app(scope: Any, receive: Any, send: Any) -> None:
+    if scope["type"] == "lifespan":
+        while True:
+            message = await receive()
+            if message["type"] == "lifespan.startup":
+                await send({"type": "lifespan.startup.complete"})
+            else:
+                await send({"type": "lifespan.shutdown.complete"})
+                return
+    await send({"type": "http.response.start", "status": 200, "headers": []})
+    await send({"type": "http.response.body", "body": b"ok"})
+
+
+@pytest.fixture(scope="module")
+def timed_server() -> Iterator[int]:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = int(s.getsockname()[1])
+    server = uvicorn.Server(uvicorn.Config(_ok_app, host="127.0.0.1", port=port, http=timed_protocol(0.5),
+                                           log_level="error"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        assert time.monotonic() < deadline and thread.is_alive(), "the server did not start"
+        time.sleep(0.01)  # polling another thread's start-up
+    yield port
+    server.should_exit = True
+    thread.join(20)
+
+
+def _closed_after(port: int, payload: bytes) -> tuple[float, bytes]:
+    """Send ``payload`` and read until the server closes: (seconds it took, what came back)."""
+    with socket.create_connection(("127.0.0.1", port)) as c:
+        c.sendall(payload)
+        c.settimeout(10)  # far above the server's 0.5 s: the assertion below is the real check
+        started = time.monotonic()
+        data = b""
+        while chunk := c.recv(4096):
+            data += chunk
+        return time.monotonic() - started, data
+
+
+@pytest.mark.parametrize("payload", [
+    b"",  # connected, said nothing
+    b"GET / HTTP/1.1\r\nHost: x\r\n",  # headers never finished
+    b"GET / HTTP/1.1\r\nHost: x\r\n\r\nGET / HT",  # a second request left half-sent
+])
+def test_a_half_sent_request_is_closed_within_the_deadline(timed_server: int, payload: bytes) -> None:
+    took, data = _closed_after(timed_server, payload)
+    assert took < 3, f"the connection stayed open {took:.1f} s"
+    assert data.count(b"200 OK") == payload.count(b"\r\n\r\n")
+
+
+def test_many_slow_connections_are_all_closed(timed_server: int) -> None:
+    conns = [socket.create_connection(("127.0.0.1", timed_server)) for _ in range(50)]
+    try:
+        for c in conns:
+            c.sendall(b"GET / HTTP/1.1\r\nX-a: ")
+            c.settimeout(10)
+        started = time.monotonic()
+        assert all(c.recv(10) == b"" for c in conns)
+        assert time.monotonic() - started < 5
+    finally:
+        for c in conns:
+            c.close()
+    assert _closed_after(timed_server, b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")[1].startswith(b"HTTP/1.1 200")
