@@ -48,12 +48,10 @@ def _check_services(db: str | None, redis_url: str | None) -> None:
     """Open the database (creating its tables) and ping Redis once, so a bad one is a one-line error."""
     import asyncio
 
-    from sqlalchemy.engine import make_url
-
-    from ..server.store import Store
+    from ..server.store import Store, display_url
 
     store = Store(db)
-    shown = make_url(store.url).render_as_string(hide_password=True)
+    shown = display_url(store.url)
 
     async def probe() -> None:
         try:

@@ -6,8 +6,10 @@ The routes and messages are documented in docs/protocol.md.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -25,18 +27,19 @@ from ..errors import XeriError
 from ..record import deal_from_dict, deal_to_dict
 from ..rules import PRESET_HELP, PRESETS, Ruleset, find_ruleset
 from .connection import BURST, MAX_MESSAGE, RATE, TokenBucket, serve_socket
+from .errors import ProtocolError
 from .history import replay_steps, summary
 from .lobby import NAME_LENGTH, TAKEOVER_AFTER, TURN_TIMER, Lobby, check_name, options_help, parse_json
 from .pubsub import Broker, InProcessBroker
-from .store import Store
-from .table import ProtocolError
+from .store import Store, StoreError
+from .table import Table, unavailable
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 MAX_BODY = 256 * 1024
 
 _STATUS = {"no_such_table": 404, "no_such_match": 404, "no_such_player": 404, "bad_token": 403,
            "table_full": 409, "seat_taken": 409, "not_waiting": 409, "not_finished": 409, "too_large": 413,
-           "rate_limited": 429}
+           "rate_limited": 429, "unavailable": 503}
 
 #: HTTP requests per second (average, burst) from one client address
 HTTP_RATE, HTTP_BURST = 50.0, 200.0
@@ -46,6 +49,24 @@ HTTP_CLIENTS = 10_000
 PLACEHOLDER = """<!doctype html><html lang="en"><meta charset="utf-8"><title>Xeri</title>
 <body><h1>Xeri server</h1><p>The browser page is not installed. The API is described in docs/protocol.md:
 try <a href="/api/meta">/api/meta</a> and <a href="/api/tables">/api/tables</a>.</p></body></html>"""
+
+
+@dataclass
+class Context:
+    """What the route handlers share, kept on ``app.state.ctx``."""
+
+    store: Store
+    lobby: Lobby
+    rate: float = RATE
+    burst: float = BURST
+    http_rate: float = HTTP_RATE
+    http_burst: float = HTTP_BURST
+    #: per client address, its HTTP request bucket (in order of last use)
+    buckets: dict[str, TokenBucket] = field(default_factory=dict)
+
+
+def ctx(request: Request | WebSocket) -> Context:
+    return request.app.state.ctx  # type: ignore[no-any-return]
 
 
 def _error(exc: ProtocolError) -> JSONResponse:
@@ -80,6 +101,253 @@ def _limit(request: Request, default: int = 50) -> int:
     return max(1, min(value, 500))
 
 
+def _allowed(request: Request) -> bool:
+    """Take one request from the client address's bucket."""
+    c = ctx(request)
+    host = request.client.host if request.client else "-"
+    bucket = c.buckets.pop(host, None)
+    if bucket is None:
+        bucket = TokenBucket(c.http_rate, c.http_burst)
+        if len(c.buckets) >= HTTP_CLIENTS:
+            del c.buckets[next(iter(c.buckets))]
+    c.buckets[host] = bucket  # re-inserted last: the dict stays in order of last use
+    return bucket.take()
+
+
+Handler = Callable[[Request], Awaitable[Response]]
+
+
+def api(handler: Handler) -> Handler:
+    """An API route: rate-limited per client address; a refusal becomes its 4xx (or 503) JSON error."""
+
+    @functools.wraps(handler)
+    async def wrapped(request: Request) -> Response:
+        try:
+            if not _allowed(request):
+                raise ProtocolError("rate_limited", f"slow down: at most {ctx(request).http_rate:g} requests a second")
+            return await handler(request)
+        except ProtocolError as exc:
+            return _error(exc)
+        except StoreError as exc:
+            return _error(unavailable(exc, "the request"))
+
+    return wrapped
+
+
+async def _table_of(request: Request) -> Table:
+    table = await ctx(request).lobby.get(request.path_params["table_id"])
+    if table is None:
+        raise ProtocolError("no_such_table", "there is no such table")
+    return table
+
+
+# --- pages ---------------------------------------------------------------
+
+
+async def index(_request: Request) -> Response:
+    page = WEB_DIR / "index.html"
+    return FileResponse(page) if page.is_file() else HTMLResponse(PLACEHOLDER)
+
+
+async def invite(request: Request) -> Response:
+    return RedirectResponse(f"/#/t/{request.path_params['table_id']}", status_code=302)
+
+
+# --- lobby ---------------------------------------------------------------
+
+
+async def health(_request: Request) -> Response:
+    return JSONResponse({"ok": True})
+
+
+def _rulesets() -> list[dict[str, Any]]:
+    return [{"name": name, "help": PRESET_HELP.get(name, ""), "options": r.options()}
+            for name, r in PRESETS.items()]
+
+
+async def meta(_request: Request) -> Response:
+    return JSONResponse({
+        "rulesets": _rulesets(), "options": options_help(), "levels": list(LEVELS), "version": _version,
+        "limits": {"turn_timer": list(TURN_TIMER), "takeover_after": list(TAKEOVER_AFTER),
+                   "name_length": NAME_LENGTH, "message_bytes": MAX_MESSAGE},
+    })
+
+
+async def list_rulesets(_request: Request) -> Response:
+    return JSONResponse(_rulesets())
+
+
+async def levels(_request: Request) -> Response:
+    return JSONResponse(list(LEVELS))
+
+
+async def tables(request: Request) -> Response:
+    lobby = ctx(request).lobby
+    if request.method == "POST":
+        table, seat, token = await lobby.create(await _body(request))
+        out: dict[str, Any] = {"table_id": table.id, "table": table.info(), "invite": f"/#/t/{table.id}"}
+        if token is not None:
+            out.update(seat=seat, token=token)
+        return JSONResponse(out, status_code=201)
+    return JSONResponse({"tables": lobby.listed(request.query_params.get("status", "open"))})
+
+
+async def table_info(request: Request) -> Response:
+    return JSONResponse((await _table_of(request)).info())
+
+
+async def join(request: Request) -> Response:
+    table = await _table_of(request)
+    body = await _body(request)
+    if not isinstance(body, dict):
+        raise ProtocolError("bad_request", "the body must be a JSON object")
+    name = check_name(body.get("name"))
+    seat = body.get("seat")
+    if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
+        raise ProtocolError("bad_seat", "seat must be an integer")
+    seat, token = await table.join(name, seat)
+    return JSONResponse({"table_id": table.id, "seat": seat, "token": token, "table": table.info()})
+
+
+async def leave(request: Request) -> Response:
+    table = await _table_of(request)
+    body = await _body(request)
+    token = body.get("token") if isinstance(body, dict) else None
+    if not isinstance(token, str) or not token:
+        raise ProtocolError("bad_token", "leaving needs the seat's token")
+    await table.leave(token)
+    ctx(request).lobby.release(table)
+    return JSONResponse({"ok": True, "table": table.info()})
+
+
+async def table_fairness(request: Request) -> Response:
+    return JSONResponse((await _table_of(request)).fairness_report())
+
+
+# --- history ---------------------------------------------------------------
+
+
+async def matches(request: Request) -> Response:
+    player = request.query_params.get("player") or None
+    rows = await ctx(request).store.finished_matches(player, _limit(request))
+    return JSONResponse({"matches": [summary(r) for r in rows]})
+
+
+async def finished_record(request: Request) -> dict[str, Any]:
+    table_id = request.path_params["table_id"]
+    found = await ctx(request).store.record_text(table_id[:32])
+    if found is None:
+        raise ProtocolError("no_such_match", "there is no such match")
+    status, text = found
+    if status != "finished" or text is None:
+        raise ProtocolError("not_finished", "the match is not finished: its record keeps hidden cards until then")
+    return json.loads(text)  # type: ignore[no-any-return]
+
+
+async def record(request: Request) -> Response:
+    data = await finished_record(request)
+    name = f"xeri-{request.path_params['table_id']}.json"
+    return JSONResponse(data, headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+
+async def replay(request: Request) -> Response:
+    data = await finished_record(request)
+    out = replay_steps(data)
+    out["id"] = request.path_params["table_id"]
+    return JSONResponse(out)
+
+
+async def players(request: Request) -> Response:
+    found = await ctx(request).store.player_stats(None, _limit(request))
+    return JSONResponse({"players": [p.to_dict() for p in found]})
+
+
+async def player(request: Request) -> Response:
+    name = request.path_params["name"]
+    found = await ctx(request).store.player_stats(name)
+    if not found:
+        return JSONResponse({"name": name, "games": 0, "wins": 0, "points": 0, "xeris": 0, "jack_xeris": 0})
+    return JSONResponse(found[0].to_dict())
+
+
+# --- fairness ----------------------------------------------------------------
+
+
+async def verify(request: Request) -> Response:
+    body = await _body(request)
+    if not isinstance(body, dict):
+        raise ProtocolError("bad_request", "the body must be a JSON object")
+    try:
+        if "record" in body:
+            if not isinstance(body["record"], dict):
+                raise ProtocolError("bad_request", "record must be a match record object")
+            checks = fairness.verify_record(body["record"])
+            return JSONResponse({
+                "ok": bool(checks) and all(c.ok for c in checks),
+                "detail": "; ".join(f"round {c.round}: {c.detail}" if c.round else c.detail for c in checks),
+                "rounds": [{"round": c.round, "ok": c.ok, "detail": c.detail} for c in checks if c.round],
+            })
+        rules = body.get("ruleset", "classic")
+        ruleset = find_ruleset(rules) if isinstance(rules, str) else Ruleset.from_dict(rules)
+        seed, dealer, salt = body.get("seed"), body.get("dealer"), body.get("salt")
+        if isinstance(seed, str) and seed.strip().isdigit():
+            seed = int(seed)  # 64-bit seeds may come as text from JavaScript
+        published = body.get("commitment")
+        if not (isinstance(seed, int) and isinstance(dealer, int) and isinstance(salt, str)
+                and isinstance(published, str)) or not 0 <= dealer < ruleset.players:
+            raise ProtocolError("bad_request",
+                                "give ruleset, dealer (a seat), seed (an integer), salt and commitment")
+        deal = deal_from_dict(body["deal"]) if isinstance(body.get("deal"), dict) else None
+        check = fairness.verify_round(ruleset, dealer, seed, salt, published, deal, body.get("round"))
+    except (XeriError, TypeError, AttributeError) as exc:
+        raise ProtocolError("bad_request", str(exc)) from None
+    return JSONResponse({"ok": check.ok, "detail": check.detail,
+                         "rounds": [{"round": check.round, "ok": check.ok, "detail": check.detail}],
+                         "deal": deal_to_dict(check.deal) if check.deal else None})
+
+
+async def socket(ws: WebSocket) -> None:
+    c = ctx(ws)
+    await serve_socket(ws, c.lobby, c.rate, c.burst)
+
+
+ROUTES = [
+    Route("/", index),
+    Route("/t/{table_id}", invite),
+    Route("/api/health", api(health)),
+    Route("/api/meta", api(meta)),
+    Route("/api/rulesets", api(list_rulesets)),
+    Route("/api/levels", api(levels)),
+    Route("/api/tables", api(tables), methods=["GET", "POST"]),
+    Route("/api/tables/{table_id}", api(table_info)),
+    Route("/api/tables/{table_id}/join", api(join), methods=["POST"]),
+    Route("/api/tables/{table_id}/leave", api(leave), methods=["POST"]),
+    Route("/api/tables/{table_id}/fairness", api(table_fairness)),
+    Route("/api/matches", api(matches)),
+    Route("/api/matches/{table_id}/record", api(record)),
+    Route("/api/matches/{table_id}/replay", api(replay)),
+    Route("/api/players", api(players)),
+    Route("/api/players/{name}/stats", api(player)),
+    Route("/api/verify", api(verify), methods=["POST"]),
+    WebSocketRoute("/ws/tables/{table_id}", socket),
+    Mount("/static", StaticFiles(directory=WEB_DIR, check_dir=False), name="static"),
+]
+
+
+@contextlib.asynccontextmanager
+async def lifespan(app: Starlette) -> AsyncIterator[None]:
+    c: Context = app.state.ctx
+    await c.store.open()
+    await c.lobby.broker.start()
+    await c.lobby.start()
+    try:
+        yield
+    finally:
+        c.lobby.stop()
+        await c.lobby.broker.close()
+        await c.store.close()
+
+
 def create_app(db: str | None = None, *, bot_delay: float = 0.4, broker: Broker | None = None,
                rate: float = RATE, burst: float = BURST, hint_level: str | None = None,
                http_rate: float = HTTP_RATE, http_burst: float = HTTP_BURST) -> Starlette:
@@ -91,213 +359,9 @@ def create_app(db: str | None = None, *, bot_delay: float = 0.4, broker: Broker 
     """
     store = Store(db)
     lobby = Lobby(store, broker or InProcessBroker(), bot_delay=bot_delay, hint_level=hint_level)
-
-    @contextlib.asynccontextmanager
-    async def lifespan(_app: Starlette) -> AsyncIterator[None]:
-        await store.open()
-        await lobby.broker.start()
-        await lobby.start()
-        try:
-            yield
-        finally:
-            lobby.stop()
-            await lobby.broker.close()
-            await store.close()
-
-    buckets: dict[str, TokenBucket] = {}
-
-    def allowed(request: Request) -> bool:
-        host = request.client.host if request.client else "-"
-        bucket = buckets.pop(host, None)
-        if bucket is None:
-            bucket = TokenBucket(http_rate, http_burst)
-            if len(buckets) >= HTTP_CLIENTS:
-                del buckets[next(iter(buckets))]
-        buckets[host] = bucket  # re-inserted last: the dict stays in order of last use
-        return bucket.take()
-
-    def api(handler: Any) -> Any:
-        async def wrapped(request: Request) -> Response:
-            try:
-                if not allowed(request):
-                    raise ProtocolError("rate_limited", f"slow down: at most {http_rate:g} requests a second")
-                return await handler(request)  # type: ignore[no-any-return]
-            except ProtocolError as exc:
-                return _error(exc)
-
-        return wrapped
-
-    async def table_of(request: Request) -> Any:
-        table = await lobby.get(request.path_params["table_id"])
-        if table is None:
-            raise ProtocolError("no_such_table", "there is no such table")
-        return table
-
-    # --- pages ---------------------------------------------------------------
-
-    async def index(_request: Request) -> Response:
-        page = WEB_DIR / "index.html"
-        return FileResponse(page) if page.is_file() else HTMLResponse(PLACEHOLDER)
-
-    async def invite(request: Request) -> Response:
-        return RedirectResponse(f"/#/t/{request.path_params['table_id']}", status_code=302)
-
-    # --- lobby ---------------------------------------------------------------
-
-    async def health(_request: Request) -> Response:
-        return JSONResponse({"ok": True})
-
-    def rulesets() -> list[dict[str, Any]]:
-        return [{"name": name, "help": PRESET_HELP.get(name, ""), "options": r.options()}
-                for name, r in PRESETS.items()]
-
-    async def meta(_request: Request) -> Response:
-        return JSONResponse({
-            "rulesets": rulesets(), "options": options_help(), "levels": list(LEVELS), "version": _version,
-            "limits": {"turn_timer": list(TURN_TIMER), "takeover_after": list(TAKEOVER_AFTER),
-                       "name_length": NAME_LENGTH, "message_bytes": MAX_MESSAGE},
-        })
-
-    async def list_rulesets(_request: Request) -> Response:
-        return JSONResponse(rulesets())
-
-    async def levels(_request: Request) -> Response:
-        return JSONResponse(list(LEVELS))
-
-    async def tables(request: Request) -> Response:
-        if request.method == "POST":
-            table, seat, token = await lobby.create(await _body(request))
-            out: dict[str, Any] = {"table_id": table.id, "table": table.info(), "invite": f"/#/t/{table.id}"}
-            if token is not None:
-                out.update(seat=seat, token=token)
-            return JSONResponse(out, status_code=201)
-        return JSONResponse({"tables": lobby.listed(request.query_params.get("status", "open"))})
-
-    async def table_info(request: Request) -> Response:
-        return JSONResponse((await table_of(request)).info())
-
-    async def join(request: Request) -> Response:
-        table = await table_of(request)
-        body = await _body(request)
-        if not isinstance(body, dict):
-            raise ProtocolError("bad_request", "the body must be a JSON object")
-        name = check_name(body.get("name"))
-        seat = body.get("seat")
-        if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
-            raise ProtocolError("bad_seat", "seat must be an integer")
-        seat, token = await table.join(name, seat)
-        return JSONResponse({"table_id": table.id, "seat": seat, "token": token, "table": table.info()})
-
-    async def leave(request: Request) -> Response:
-        table = await table_of(request)
-        body = await _body(request)
-        token = body.get("token") if isinstance(body, dict) else None
-        if not isinstance(token, str) or not token:
-            raise ProtocolError("bad_token", "leaving needs the seat's token")
-        await table.leave(token)
-        lobby.release(table)
-        return JSONResponse({"ok": True, "table": table.info()})
-
-    async def table_fairness(request: Request) -> Response:
-        return JSONResponse((await table_of(request)).fairness_report())
-
-    # --- history ---------------------------------------------------------------
-
-    async def matches(request: Request) -> Response:
-        player = request.query_params.get("player") or None
-        rows = await store.finished_matches(player, _limit(request))
-        return JSONResponse({"matches": [summary(r) for r in rows]})
-
-    async def finished_record(request: Request) -> dict[str, Any]:
-        table_id = request.path_params["table_id"]
-        found = await store.record_text(table_id[:32])
-        if found is None:
-            raise ProtocolError("no_such_match", "there is no such match")
-        status, text = found
-        if status != "finished" or text is None:
-            raise ProtocolError("not_finished", "the match is not finished: its record keeps hidden cards until then")
-        return json.loads(text)  # type: ignore[no-any-return]
-
-    async def record(request: Request) -> Response:
-        data = await finished_record(request)
-        name = f"xeri-{request.path_params['table_id']}.json"
-        return JSONResponse(data, headers={"Content-Disposition": f'attachment; filename="{name}"'})
-
-    async def replay(request: Request) -> Response:
-        data = await finished_record(request)
-        out = replay_steps(data)
-        out["id"] = request.path_params["table_id"]
-        return JSONResponse(out)
-
-    async def players(request: Request) -> Response:
-        return JSONResponse({"players": await store.player_stats(None, _limit(request))})
-
-    async def player(request: Request) -> Response:
-        name = request.path_params["name"]
-        found = await store.player_stats(name)
-        if not found:
-            return JSONResponse({"name": name, "games": 0, "wins": 0, "points": 0, "xeris": 0, "jack_xeris": 0})
-        return JSONResponse(found[0])
-
-    # --- fairness ----------------------------------------------------------------
-
-    async def verify(request: Request) -> Response:
-        body = await _body(request)
-        if not isinstance(body, dict):
-            raise ProtocolError("bad_request", "the body must be a JSON object")
-        try:
-            if "record" in body:
-                if not isinstance(body["record"], dict):
-                    raise ProtocolError("bad_request", "record must be a match record object")
-                checks = fairness.verify_record(body["record"])
-                return JSONResponse({
-                    "ok": bool(checks) and all(c.ok for c in checks),
-                    "detail": "; ".join(f"round {c.round}: {c.detail}" if c.round else c.detail for c in checks),
-                    "rounds": [{"round": c.round, "ok": c.ok, "detail": c.detail} for c in checks if c.round],
-                })
-            rules = body.get("ruleset", "classic")
-            ruleset = find_ruleset(rules) if isinstance(rules, str) else Ruleset.from_dict(rules)
-            seed, dealer, salt = body.get("seed"), body.get("dealer"), body.get("salt")
-            if isinstance(seed, str) and seed.strip().isdigit():
-                seed = int(seed)  # 64-bit seeds may come as text from JavaScript
-            published = body.get("commitment")
-            if not (isinstance(seed, int) and isinstance(dealer, int) and isinstance(salt, str)
-                    and isinstance(published, str)) or not 0 <= dealer < ruleset.players:
-                raise ProtocolError("bad_request",
-                                    "give ruleset, dealer (a seat), seed (an integer), salt and commitment")
-            deal = deal_from_dict(body["deal"]) if isinstance(body.get("deal"), dict) else None
-            check = fairness.verify_round(ruleset, dealer, seed, salt, published, deal, body.get("round"))
-        except (XeriError, TypeError, AttributeError) as exc:
-            raise ProtocolError("bad_request", str(exc)) from None
-        return JSONResponse({"ok": check.ok, "detail": check.detail,
-                             "rounds": [{"round": check.round, "ok": check.ok, "detail": check.detail}],
-                             "deal": deal_to_dict(check.deal) if check.deal else None})
-
-    async def socket(ws: WebSocket) -> None:
-        await serve_socket(ws, lobby, rate, burst)
-
-    routes = [
-        Route("/", index),
-        Route("/t/{table_id}", invite),
-        Route("/api/health", api(health)),
-        Route("/api/meta", api(meta)),
-        Route("/api/rulesets", api(list_rulesets)),
-        Route("/api/levels", api(levels)),
-        Route("/api/tables", api(tables), methods=["GET", "POST"]),
-        Route("/api/tables/{table_id}", api(table_info)),
-        Route("/api/tables/{table_id}/join", api(join), methods=["POST"]),
-        Route("/api/tables/{table_id}/leave", api(leave), methods=["POST"]),
-        Route("/api/tables/{table_id}/fairness", api(table_fairness)),
-        Route("/api/matches", api(matches)),
-        Route("/api/matches/{table_id}/record", api(record)),
-        Route("/api/matches/{table_id}/replay", api(replay)),
-        Route("/api/players", api(players)),
-        Route("/api/players/{name}/stats", api(player)),
-        Route("/api/verify", api(verify), methods=["POST"]),
-        WebSocketRoute("/ws/tables/{table_id}", socket),
-        Mount("/static", StaticFiles(directory=WEB_DIR, check_dir=False), name="static"),
-    ]
-    app = Starlette(routes=routes, lifespan=lifespan)
+    app = Starlette(routes=ROUTES, lifespan=lifespan)
+    app.state.ctx = Context(store=store, lobby=lobby, rate=rate, burst=burst, http_rate=http_rate,
+                            http_burst=http_burst)
     app.state.lobby = lobby
     app.state.store = store
     return app

@@ -15,18 +15,21 @@ from ..events import RoundStarted
 from ..match import Match
 from ..record import deal_from_dict
 from ..rules import Ruleset
+from .store import MatchRow
 from .wire import event_json, full_state_json
 
 
-def summary(row: dict[str, Any]) -> dict[str, Any]:
+def summary(row: MatchRow) -> dict[str, Any]:
     """One finished match as the history list shows it."""
-    result = json.loads(row["result"]) if row.get("result") else {}
+    result = json.loads(row.result) if row.result else {}
     return {
-        "id": row["id"], "title": row.get("title") or "", "names": json.loads(row["names"]) if row.get("names") else [],
-        "ruleset": json.loads(row["ruleset"]), "scores": result.get("scores"), "winner": result.get("winner"),
+        "id": row.id, "title": row.title or "", "names": json.loads(row.names) if row.names else [],
+        "ruleset": json.loads(row.ruleset), "scores": result.get("scores"), "winner": result.get("winner"),
         "winners": result.get("winners", []), "rounds": result.get("rounds"),
-        "finished_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(row["finished_at"]))
-        if row.get("finished_at") else None,
+        # Rounds won decide a match played to a number of rounds; bots are told apart by level, not by name.
+        "round_wins": result.get("round_wins"), "bots": result.get("bots"),
+        "finished_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(row.finished_at))
+        if row.finished_at else None,
     }
 
 
@@ -60,5 +63,8 @@ def replay_steps(record: dict[str, Any]) -> dict[str, Any]:
             if split < len(events):
                 steps.append({"round": number + 1, "seat": None, "card": None,
                               "events": [event_json(e) for e in events[split:]], "state": _state(match, match.round)})
-    return {"id": record.get("table", {}).get("id"), "names": names, "ruleset": ruleset.to_dict(), "steps": steps}
+    table = record.get("table") or {}
+    levels = table.get("bots") or {}
+    bots = [levels.get(str(s)) for s in range(ruleset.players)]
+    return {"id": table.get("id"), "names": names, "bots": bots, "ruleset": ruleset.to_dict(), "steps": steps}
 

@@ -13,9 +13,10 @@ from .. import fairness
 from ..bots import LEVELS
 from ..errors import XeriError
 from ..rules import OPTIONS, find_ruleset
+from .errors import ProtocolError
 from .pubsub import Broker
-from .store import Store, dumps
-from .table import ProtocolError, Table
+from .store import SeatRow, Store, StoreError, TableRow, dumps
+from .table import Table, unavailable
 
 NAME_LENGTH = 32
 TURN_TIMER = (1.0, 600.0)
@@ -66,7 +67,11 @@ class Lobby:
         for table_id in await self.store.unfinished_ids():
             table = await self._load(table_id)
             if table is not None:
-                table._reschedule()
+                # A crash between the last move and the match's end leaves a finished match playing: end it.
+                if await table.finish_stored():
+                    self.release(table)
+                    continue
+                table.reschedule()
                 # A crash between the last join and the start leaves a full table waiting: start it.
                 await table.start_if_full()
 
@@ -78,10 +83,9 @@ class Lobby:
         loaded = await self.store.load_table(table_id)
         if loaded is None:
             return None
-        row, seats, moves = loaded
-        table = Table(row, seats, store=self.store, broker=self.broker, bot_delay=self.bot_delay,
+        table = Table(loaded.table, loaded.seats, store=self.store, broker=self.broker, bot_delay=self.bot_delay,
                       hint_level=self.hint_level)
-        table.replay(moves)
+        table.replay(loaded.moves)
         self.tables[table_id] = table
         return table
 
@@ -166,12 +170,16 @@ class Lobby:
 
         table_id = secrets.token_urlsafe(9)
         match_seed = secrets.randbits(64)
-        row = {"id": table_id, "title": title.strip(), "status": "waiting", "ruleset": dumps(ruleset.to_dict()),
-               "turn_timer": turn_timer, "takeover_after": takeover_after, "takeover_level": takeover_level,
-               "private": private, "match_seed": str(match_seed), "salt_key": fairness.new_key(),
-               "first_dealer": match_seed % n, "created_at": time.time()}
-        seats = [{"table_id": table_id, **r, "name": None, "token_hash": None, "left": False} for r in seat_rows]
-        await self.store.create_table(row, seats)
+        row = TableRow(id=table_id, title=title.strip(), status="waiting", ruleset=dumps(ruleset.to_dict()),
+                       turn_timer=turn_timer, takeover_after=takeover_after, takeover_level=takeover_level,
+                       private=private, match_seed=str(match_seed), salt_key=fairness.new_key(),
+                       first_dealer=match_seed % n, created_at=time.time())
+        seats = [SeatRow(table_id=table_id, seat=r["seat"], human=r["human"], bot_level=r["bot_level"])
+                 for r in seat_rows]
+        try:
+            await self.store.create_table(row, seats)
+        except StoreError as exc:
+            raise unavailable(exc, "the table") from None
         table = Table(row, seats, store=self.store, broker=self.broker, bot_delay=self.bot_delay,
                       hint_level=self.hint_level)
         self.tables[table_id] = table

@@ -4,15 +4,21 @@ One code path serves SQLite (aiosqlite, the default) and PostgreSQL
 (asyncpg). Writes of moves go through a group commit: concurrent writers
 share one transaction, and each awaits the commit before its move is
 announced, so whatever a client saw survives a restart.
+
+This is the only module that imports SQLAlchemy (tests/test_server_store.py
+checks it): the rest of the server sees typed rows (dataclasses) and typed
+errors (``StoreError``: ``StaleMove``, ``StoreUnavailable``).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import dataclasses
 import json
 import os
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -32,14 +38,11 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError
+from sqlalchemy.exc import ArgumentError, IntegrityError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 from ..errors import XeriError
 from ..paths import data_dir
-
-#: a table's row, its seats and its moves
-Loaded = tuple[dict[str, Any], list[dict[str, Any]], list[dict[str, Any]]]
 
 metadata = MetaData()
 
@@ -104,8 +107,148 @@ results_t = Table(
 _INSERT_MOVE = insert(moves_t)
 
 
+# --- typed errors -------------------------------------------------------------
+
+
+class StoreError(Exception):
+    """A write or read the database did not do; nothing was changed by it."""
+
+
+class StoreConflict(StoreError):
+    """A row that another writer stored first (a unique key taken)."""
+
+
+class StaleMove(StoreConflict):
+    """Another process stored this version's move first: the move is stale."""
+
+
+class StoreUnavailable(StoreError):
+    """The database cannot be reached or written (down, read-only, full)."""
+
+
 class DatabaseURLError(XeriError):
     """A --db value that names no supported database."""
+
+
+# --- typed rows -----------------------------------------------------------------
+
+
+@dataclass
+class TableRow:
+    """One table as stored; ``ruleset``, ``names``, ``result`` and ``record`` are JSON text."""
+
+    id: str
+    status: str
+    ruleset: str
+    takeover_level: str
+    match_seed: str
+    salt_key: str
+    created_at: float
+    title: str = ""
+    turn_timer: float | None = None
+    takeover_after: float | None = None
+    private: bool = False
+    first_dealer: int = 0
+    names: str | None = None
+    started_at: float | None = None
+    finished_at: float | None = None
+    result: str | None = None
+    record: str | None = None
+
+
+@dataclass
+class SeatRow:
+    """One seat as stored: a bot (``bot_level``) or a person's (``name`` once joined)."""
+
+    table_id: str
+    seat: int
+    human: bool
+    bot_level: str | None = None
+    name: str | None = None
+    token_hash: str | None = None
+    left: bool = False
+
+
+@dataclass
+class MoveRow:
+    """Move ``idx`` (0-based, the table's version before it) of a table."""
+
+    table_id: str
+    idx: int
+    seat: int
+    card: str
+    auto: str | None
+    at: float
+
+
+@dataclass
+class ResultRow:
+    """One seat's result in a finished match (the players' statistics)."""
+
+    table_id: str
+    seat: int
+    name: str
+    human: bool
+    side: int
+    won: bool
+    points: int
+    xeris: int
+    jack_xeris: int
+    finished_at: float
+
+
+@dataclass
+class Finish:
+    """The end of a match: written with its last move, in one transaction."""
+
+    finished_at: float
+    result: str
+    record: str
+    results: list[ResultRow] = field(default_factory=list)
+
+
+@dataclass
+class Start:
+    """The start of a match: written with the seat that filled the table, in one transaction."""
+
+    started_at: float
+    names: str
+
+
+@dataclass
+class MatchRow:
+    """A finished match as the history list needs it."""
+
+    id: str
+    title: str
+    ruleset: str
+    names: str | None
+    result: str | None
+    finished_at: float | None
+
+
+@dataclass
+class PlayerStats:
+    """One person's totals over finished matches."""
+
+    name: str
+    games: int
+    wins: int
+    points: int
+    xeris: int
+    jack_xeris: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+
+@dataclass
+class LoadedTable:
+    """A table's row, its seats in order and its moves in order."""
+
+    table: TableRow
+    seats: list[SeatRow]
+    moves: list[MoveRow]
 
 
 def normalize_url(db: str | None) -> str:
@@ -126,10 +269,44 @@ def normalize_url(db: str | None) -> str:
     raise DatabaseURLError(f"unsupported database {backend!r}: use sqlite:///PATH or postgresql://...")
 
 
+def display_url(url: str) -> str:
+    """A database URL fit to show: its password hidden."""
+    return make_url(url).render_as_string(hide_password=True)
+
+
+def sqlite_path(url: str) -> str | None:
+    """The file of a SQLite URL (None for another database or an in-memory one)."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite" or not parsed.database or parsed.database == ":memory:":
+        return None
+    return os.path.abspath(parsed.database)
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(getattr(exc, "orig", None) or exc).strip()
+    return (text.splitlines() or [type(exc).__name__])[0][:200]
+
+
+def _translated(exc: BaseException, stale: bool = False) -> StoreError:
+    """A driver's exception as this module's typed error."""
+    if isinstance(exc, StoreError):
+        return exc
+    if isinstance(exc, IntegrityError):
+        return (StaleMove if stale else StoreConflict)(_first_line(exc))
+    return StoreUnavailable(f"the database is unavailable: {_first_line(exc)}")
+
+
+_DB_ERRORS = (SQLAlchemyError, OSError, ConnectionError, asyncio.TimeoutError)
+
+
 @dataclass
 class _Write:
     statements: list[tuple[Any, Any]]
     done: asyncio.Future[None]
+
+
+def _row(value: Any) -> dict[str, Any]:
+    return dataclasses.asdict(value)
 
 
 class Store:
@@ -157,8 +334,11 @@ class Store:
         self.engine = create_async_engine(self.url, **kwargs)
         if self.is_sqlite:
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
-        async with self.engine.begin() as conn:
-            await conn.run_sync(metadata.create_all)
+        try:
+            async with self.engine.begin() as conn:
+                await conn.run_sync(metadata.create_all)
+        except _DB_ERRORS as exc:
+            raise _translated(exc) from None
         self._writer = asyncio.create_task(self._write_loop())
         if self.is_sqlite:
             self._checkpointer = asyncio.create_task(self._checkpoint_loop())
@@ -189,11 +369,17 @@ class Store:
 
     # --- writing: group commit ------------------------------------------------
 
-    async def write(self, *statements: tuple[Any, Any]) -> None:
-        """Run ``(statement, params)`` pairs in a shared transaction; return once committed."""
+    async def write(self, *statements: tuple[Any, Any], stale: bool = False) -> None:
+        """Run ``(statement, params)`` pairs in one transaction (shared with other writes); return once committed.
+
+        Raises a ``StoreError`` (``StaleMove`` for a taken key when ``stale``) and then nothing of it was written.
+        """
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._queue.put_nowait(_Write(list(statements), done))
-        await done
+        try:
+            await done
+        except _DB_ERRORS as exc:
+            raise _translated(exc, stale) from None
 
     async def _write_loop(self) -> None:
         """Commit queued writes in batches, on one connection kept for the purpose (fewer round trips)."""
@@ -234,58 +420,103 @@ class Store:
 
     # --- statements ----------------------------------------------------------
 
-    async def create_table(self, row: dict[str, Any], seats: Sequence[dict[str, Any]]) -> None:
-        await self.write((insert(tables_t), row), (insert(seats_t), list(seats)))
+    @staticmethod
+    def _table(table_id: str, **values: Any) -> tuple[Any, Any]:
+        return (update(tables_t).where(tables_t.c.id == table_id).values(**values), None)
 
-    async def update_table(self, table_id: str, **values: Any) -> None:
-        await self.write((update(tables_t).where(tables_t.c.id == table_id).values(**values), None))
-
-    async def update_seat(self, table_id: str, seat: int, **values: Any) -> None:
+    @staticmethod
+    def _seat(table_id: str, seat: int, **values: Any) -> tuple[Any, Any]:
         stmt = update(seats_t).where(seats_t.c.table_id == table_id, seats_t.c.seat == seat).values(**values)
-        await self.write((stmt, None))
+        return (stmt, None)
 
-    async def add_move(self, table_id: str, idx: int, seat: int, card: str, auto: str | None, at: float) -> None:
-        row = {"table_id": table_id, "idx": idx, "seat": seat, "card": card, "auto": auto, "at": at}
-        await self.write((_INSERT_MOVE, row))
+    @classmethod
+    def _finish(cls, table_id: str, finish: Finish) -> list[tuple[Any, Any]]:
+        stmts = [cls._table(table_id, status="finished", finished_at=finish.finished_at, result=finish.result,
+                            record=finish.record)]
+        if finish.results:
+            stmts.append((insert(results_t), [_row(r) for r in finish.results]))
+        return stmts
 
-    async def finish(self, table_id: str, values: dict[str, Any], results: Sequence[dict[str, Any]]) -> None:
-        stmts: list[tuple[Any, Any]] = [(update(tables_t).where(tables_t.c.id == table_id).values(**values), None)]
-        if results:
-            stmts.append((insert(results_t), list(results)))
+    async def create_table(self, table: TableRow, seats: Sequence[SeatRow]) -> None:
+        """A new table and its seats (a creator's seat may be taken already, and the match started)."""
+        await self.write((insert(tables_t), _row(table)), (insert(seats_t), [_row(s) for s in seats]))
+
+    async def take_seat(self, table_id: str, seat: int, name: str, token_hash: str, start: Start | None) -> None:
+        """A person joins ``seat``; with ``start``, the table that is now full starts in the same transaction."""
+        stmts = [self._seat(table_id, seat, name=name, token_hash=token_hash)]
+        if start is not None:
+            stmts.append(self._table(table_id, status="playing", started_at=start.started_at, names=start.names))
         await self.write(*stmts)
+
+    async def start(self, table_id: str, start: Start) -> None:
+        await self.write(self._table(table_id, status="playing", started_at=start.started_at, names=start.names))
+
+    async def free_seat(self, table_id: str, seat: int, close: bool) -> None:
+        """A seat given up before the start; ``close`` closes the table too (nobody is left at it)."""
+        stmts = [self._seat(table_id, seat, name=None, token_hash=None)]
+        if close:
+            stmts.append(self._table(table_id, status="closed"))
+        await self.write(*stmts)
+
+    async def leave_seat(self, table_id: str, seat: int) -> None:
+        """A seat given up after the start: a bot plays it, and its token opens nothing any more."""
+        await self.write(self._seat(table_id, seat, left=True, token_hash=None))
+
+    async def add_move(self, move: MoveRow, finish: Finish | None = None) -> None:
+        """Store a move (and, with ``finish``, the end of the match in the same transaction).
+
+        Raises ``StaleMove`` if this version's move is stored already.
+        """
+        stmts: list[tuple[Any, Any]] = [(_INSERT_MOVE, _row(move))]
+        if finish is not None:
+            stmts += self._finish(move.table_id, finish)
+        await self.write(*stmts, stale=True)
+
+    async def finish(self, table_id: str, finish: Finish) -> None:
+        """The end of a match whose last move is stored already (found so at startup)."""
+        await self.write(*self._finish(table_id, finish))
 
     # --- reading --------------------------------------------------------------
 
+    @contextlib.asynccontextmanager
+    async def _reading(self) -> AsyncIterator[AsyncConnection]:
+        if self.engine is None:
+            raise StoreUnavailable("the database is not open")
+        try:
+            async with self.engine.connect() as conn:
+                yield conn
+        except _DB_ERRORS as exc:
+            raise _translated(exc) from None
+
     async def _rows(self, stmt: Any) -> list[dict[str, Any]]:
-        assert self.engine is not None
-        async with self.engine.connect() as conn:
+        async with self._reading() as conn:
             result = await conn.execute(stmt)
             return [dict(r._mapping) for r in result]
 
-    async def load_table(self, table_id: str) -> Loaded | None:
+    async def load_table(self, table_id: str) -> LoadedTable | None:
         """A table's row, its seats and its moves in order; None if there is no such table."""
-        assert self.engine is not None
-        async with self.engine.connect() as conn:
+        async with self._reading() as conn:
             return await _load(conn, table_id)
 
     async def unfinished_ids(self) -> list[str]:
         rows = await self._rows(select(tables_t.c.id).where(tables_t.c.status.in_(("waiting", "playing"))))
         return [r["id"] for r in rows]
 
-    async def finished_matches(self, player: str | None, limit: int) -> list[dict[str, Any]]:
+    async def finished_matches(self, player: str | None, limit: int) -> list[MatchRow]:
         stmt = select(tables_t.c.id, tables_t.c.title, tables_t.c.ruleset, tables_t.c.names, tables_t.c.result,
                       tables_t.c.finished_at).where(tables_t.c.status == "finished")
         if player:
             ids = select(results_t.c.table_id).where(func.lower(results_t.c.name) == player.lower(),
                                                      results_t.c.human.is_(True))
             stmt = stmt.where(tables_t.c.id.in_(ids))
-        return await self._rows(stmt.order_by(tables_t.c.finished_at.desc()).limit(limit))
+        return [MatchRow(**r) for r in await self._rows(stmt.order_by(tables_t.c.finished_at.desc()).limit(limit))]
 
     async def record_text(self, table_id: str) -> tuple[str, str | None] | None:
+        """(status, record JSON) of a table; None if there is no such table."""
         rows = await self._rows(select(tables_t.c.status, tables_t.c.record).where(tables_t.c.id == table_id))
         return (rows[0]["status"], rows[0]["record"]) if rows else None
 
-    async def player_stats(self, name: str | None, limit: int = 50) -> list[dict[str, Any]]:
+    async def player_stats(self, name: str | None, limit: int = 50) -> list[PlayerStats]:
         r = results_t.c
         key = func.lower(r.name)
         stmt = (
@@ -298,7 +529,9 @@ class Store:
             stmt = stmt.where(key == name.lower())
         else:
             stmt = stmt.order_by(func.sum(func.cast(r.won, Integer)).desc(), func.count().desc()).limit(limit)
-        return [{k: (int(v) if k != "name" and v is not None else v) for k, v in row.items()}
+        return [PlayerStats(name=row["name"], games=int(row["games"] or 0), wins=int(row["wins"] or 0),
+                            points=int(row["points"] or 0), xeris=int(row["xeris"] or 0),
+                            jack_xeris=int(row["jack_xeris"] or 0))
                 for row in await self._rows(stmt)]
 
 
@@ -328,13 +561,14 @@ async def _execute(conn: AsyncConnection, statements: Sequence[tuple[Any, Any]])
             await conn.execute(stmt, params)
 
 
-async def _load(conn: AsyncConnection, table_id: str) -> Loaded | None:
+async def _load(conn: AsyncConnection, table_id: str) -> LoadedTable | None:
     rows = (await conn.execute(select(tables_t).where(tables_t.c.id == table_id))).all()
     if not rows:
         return None
     seats = (await conn.execute(select(seats_t).where(seats_t.c.table_id == table_id).order_by(seats_t.c.seat))).all()
     moves = (await conn.execute(select(moves_t).where(moves_t.c.table_id == table_id).order_by(moves_t.c.idx))).all()
-    return dict(rows[0]._mapping), [dict(s._mapping) for s in seats], [dict(m._mapping) for m in moves]
+    return LoadedTable(TableRow(**rows[0]._mapping), [SeatRow(**s._mapping) for s in seats],
+                       [MoveRow(**m._mapping) for m in moves])
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:

@@ -1,13 +1,16 @@
-"""JSON shapes of views and events (docs/protocol.md). Built only from redacted values.
+"""The protocol's messages (docs/protocol.md): views, events, and each table message as one seat may see it.
 
-Every function here takes a ``SeatView`` or events that were already
-redacted for the receiving seat, so nothing hidden can reach the output.
+Every message is built from a ``SeatView`` or from events redacted for the
+receiving seat (``redact`` here, before ``event_json``), so nothing hidden can
+reach the output.
 """
 
 from __future__ import annotations
 
+import json
+import time
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..cards import Card
 from ..engine import SeatView
@@ -25,7 +28,11 @@ from ..events import (
     RoundStarted,
     ThresholdRaised,
     Xeri,
+    redact,
 )
+
+if TYPE_CHECKING:
+    from .table import Table
 
 
 def codes(cards: Iterable[Card | None]) -> list[str | None]:
@@ -108,3 +115,110 @@ def full_state_json(view: SeatView, hands: Sequence[Sequence[Card]], pile: Seque
     out["pile"] = codes(pile)
     out["top"] = pile[-1].code if pile else None
     return out
+
+
+# --- messages of a table ------------------------------------------------------------
+
+
+def envelope(head: str, message: dict[str, Any]) -> str:
+    """A message as it travels through the broker: ``"{head} {json}"``.
+
+    ``head`` is ``-`` (deliver as is), ``s{v}`` (a sync at version v) or ``{v}`` (the update to version v).
+    """
+    return f"{head} {json.dumps(message, ensure_ascii=False, separators=(',', ':'))}"
+
+
+def channel(table_id: str, seat: int | None) -> str:
+    """The pub/sub channel of one seat's messages (``spectator`` for seat None)."""
+    return f"xeri:{table_id}:{'spectator' if seat is None else seat}"
+
+
+def iso(ts: float | None) -> str | None:
+    if ts is None:
+        return None
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(ts))
+
+
+def table_info(table: Table) -> dict[str, Any]:
+    """The protocol's TABLE object: public, the same for everyone."""
+    m = table.match
+    seats = []
+    for s in table.seats:
+        seats.append({
+            "seat": s.seat, "side": table.ruleset.side_of(s.seat), "name": s.display_name() if s.taken else None,
+            "bot": table.autoplay.playing_level(s), "human": s.human, "taken": s.taken,
+            "connected": (not s.human) or s.left or s.connections > 0,
+            "away": s.human and not s.left and s.name is not None and s.connections == 0,
+        })
+    return {
+        "id": table.id, "title": table.title, "status": table.status, "ruleset": table.ruleset.to_dict(),
+        "players": table.ruleset.players, "seats": seats,
+        "free_seats": [s.seat for s in table.seats if not s.taken],
+        "turn_timer": table.turn_timer, "takeover_after": table.takeover_after,
+        "takeover_level": table.takeover_level, "private": table.private, "version": table.version,
+        "created_at": iso(table.created_at), "finished_at": iso(table.finished_at),
+        "invite": f"/#/t/{table.id}",
+        "scores": list(m.scores) if m else [0] * table.ruleset.sides,
+        "winner": m.winner if m else None,
+    }
+
+
+def table_message(table: Table) -> dict[str, Any]:
+    return {"type": "table", "table": table_info(table)}
+
+
+def wire_events(table: Table, events: Sequence[Event], seat: int | None, round_number: int) -> list[dict[str, Any]]:
+    """Events as ``seat`` may see them, with the commitment after each round start and the reveal
+    after each round's score. ``round_number`` is the round the first event belongs to."""
+    m = table.match
+    assert m is not None
+    out: list[dict[str, Any]] = []
+    for e in redact(events, seat):
+        out.append(event_json(e))
+        if isinstance(e, RoundStarted):
+            round_number = e.number
+            out.append({"kind": "commitment", "round": e.number,
+                        "commitment": table.commitments.of_round(m, e.number)})
+        elif isinstance(e, RoundScored):
+            out.append(table.commitments.reveal(m, round_number))
+    return out
+
+
+def seat_view(table: Table, seat: int | None) -> dict[str, Any] | None:
+    m = table.match
+    if m is None:
+        return None
+    return view_json(m.view(seat), winner=m.winner, match_over=m.is_over)
+
+
+def sync_message(table: Table, seat: int | None) -> dict[str, Any]:
+    """Everything ``seat`` may know of the table now: the current round's events since its start (or since
+    the last round's score), the finished rounds, the match commitment and the timer."""
+    m = table.match
+    events: list[dict[str, Any]] = []
+    if m is not None:
+        log = m.events
+        starts = [i for i, e in enumerate(log) if isinstance(e, RoundStarted)]
+        begin, number = starts[-1], len(starts)
+        if len(starts) > 1:
+            scored = [i for i in range(starts[-2], starts[-1]) if isinstance(log[i], RoundScored)]
+            if scored:
+                begin, number = scored[-1], len(starts) - 1
+        events = wire_events(table, log[begin:], seat, number)
+    return {"type": "sync", "table": table_info(table), "seat": seat, "version": table.version,
+            "view": seat_view(table, seat), "events": events, "history": table.commitments.history(m),
+            "fairness": {"match_commitment": table.commitments.of_match()}, "timer": table.autoplay.timer()}
+
+
+def update_message(table: Table, seat: int | None, events: Sequence[Event], round_number: int, *,
+                   auto: tuple[int, str] | None, timer: dict[str, Any] | None,
+                   history: list[dict[str, Any]] | None) -> dict[str, Any]:
+    """The update after one move, as ``seat`` may see it (``auto``: the seat a bot played for, and why)."""
+    evs = wire_events(table, events, seat, round_number)
+    if auto is not None:
+        evs.insert(0, {"kind": "auto_move", "seat": auto[0], "reason": auto[1]})
+    msg = {"type": "update", "version": table.version, "events": evs, "view": seat_view(table, seat),
+           "timer": timer}
+    if history is not None:
+        msg["history"] = history
+    return msg

@@ -1,0 +1,140 @@
+"""Who plays when no person does: bot seats, turn timers, and stand-ins for players who are away or left.
+
+One task per table waits for the next automatic move and plays it through
+the table's own ``move``, so a bot's move is checked like anyone's. Each bot
+move gets a fresh bot seeded one-way from the match seed and the move number
+(``xeri.seeds.bot_seed``): the seed opens nothing of the deal, and a restart
+replays the same choices.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from typing import TYPE_CHECKING, Any
+
+from ..bots import Bot, make_bot
+from ..bots.hint import HintReason, suggest
+from ..cards import Card
+from ..engine import SeatView
+from ..events import Event
+from ..seeds import bot_seed
+from .errors import ProtocolError
+from .seats import Seat
+
+if TYPE_CHECKING:
+    from .table import Table
+
+log = logging.getLogger("xeri.server")
+
+#: the domain tag of server bots' seeds (xeri.seeds)
+SEED_DOMAIN = "server"
+
+
+def server_bot(level: str, match_seed: int, seat: int, version: int) -> Bot:
+    """The bot that plays move ``version`` for ``seat``: seeded one-way, never with the match seed itself."""
+    return make_bot(level, seed=bot_seed(match_seed, seat, domain=SEED_DOMAIN, generation=version))
+
+
+class Autoplay:
+    """The bots and timers of one table."""
+
+    def __init__(self, table: Table, bot_delay: float, hint_level: str | None = None) -> None:
+        self.table = table
+        self.bot_delay = bot_delay
+        self.hint_level = hint_level
+        self._driver: asyncio.Task[None] | None = None
+
+    def playing_level(self, s: Seat) -> str | None:
+        """The bot level playing a seat now, or None when a person plays it."""
+        t = self.table
+        if not s.human:
+            return s.bot_level
+        if s.left:
+            return t.takeover_level
+        if (s.name is not None and s.connections == 0 and t.takeover_after is not None
+                and t.status == "playing" and time.monotonic() >= s.away_since + t.takeover_after):
+            return t.takeover_level
+        return None
+
+    def plan(self, s: Seat, now: float) -> tuple[float, str | None, str] | None:
+        """(delay, reason, level) of the next bot move for seat ``s`` to play, or None if a person plays."""
+        t = self.table
+        if not s.human:
+            return (self.bot_delay, None, s.bot_level or t.takeover_level)
+        if s.left:
+            return (self.bot_delay, "left", t.takeover_level)
+        options: list[tuple[float, str]] = []
+        if t.turn_timer is not None:
+            options.append((t.turn_started + t.turn_timer - now, "timer"))
+        if t.takeover_after is not None and s.connections == 0:
+            options.append((max(s.away_since + t.takeover_after - now, self.bot_delay), "away"))
+        if not options:
+            return None
+        delay, reason = min(options)
+        return (max(delay, 0.0), reason, t.takeover_level)
+
+    def timer(self) -> dict[str, Any] | None:
+        """When a bot will play for a human seat to move (a turn timer or an away player), else None."""
+        t = self.table
+        m = t.match
+        if m is None or m.turn is None or t.status != "playing":
+            return None
+        s = t.seats[m.turn]
+        if not s.human or s.left:
+            return None
+        plan = self.plan(s, time.monotonic())
+        if plan is None:
+            return None
+        return {"seat": s.seat, "remaining": round(plan[0], 2), "reason": plan[1]}
+
+    def reschedule(self) -> None:
+        """Plan the next bot move (a bot seat, a timed-out or away player) after any change."""
+        current = asyncio.current_task()
+        if self._driver is not None and self._driver is not current:
+            self._driver.cancel()
+        self._driver = None
+        t = self.table
+        m = t.match
+        if t.status != "playing" or m is None or m.turn is None:
+            return
+        plan = self.plan(t.seats[m.turn], time.monotonic())
+        if plan is not None:
+            self._driver = asyncio.create_task(self._drive(t.version, *plan))
+
+    async def _drive(self, version: int, delay: float, reason: str | None, level: str) -> None:
+        t = self.table
+        if delay > 0:
+            await asyncio.sleep(delay)  # the timer itself, not synchronisation
+        async with t.lock:
+            m = t.match
+            if m is None or t.version != version or m.turn is None or t.status != "playing":
+                return
+            seat = m.turn
+            view, history = m.view(seat), m.round.log_for(seat)
+        card = await self.choose(level, seat, version, view, history)
+        try:
+            await t.move(seat, card.code, version, auto=reason)
+        except ProtocolError:
+            pass  # the player moved first, or the table changed: the newer state wins
+
+    async def choose(self, level: str, seat: int, version: int, view: SeatView,
+                     history: tuple[Event, ...]) -> Card:
+        """A bot's card for ``seat`` at ``version``, off the event loop."""
+        bot = server_bot(level, self.table.match_seed, seat, version)
+        try:
+            return await asyncio.to_thread(bot.choose, view, history)
+        except Exception:
+            # A faulty bot must not stall the table: play its seat's first legal card instead.
+            log.exception("bot %s failed at table %s; playing the first legal card", level, self.table.id)
+            return view.legal_moves[0]
+
+    async def hint(self, view: SeatView, history: tuple[Event, ...]) -> tuple[Card, HintReason]:
+        """A suggested card and why, off the event loop."""
+        return await asyncio.to_thread(suggest, view, history, self.hint_level)
+
+    def stop(self) -> None:
+        if self._driver is not None:
+            self._driver.cancel()
+            self._driver = None

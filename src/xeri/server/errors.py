@@ -1,0 +1,15 @@
+"""The protocol's refusals: one typed error with the code a client reads (docs/protocol.md)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class ProtocolError(Exception):
+    """A request that is refused; ``code`` is the protocol's error code, and nothing changed."""
+
+    def __init__(self, code: str, message: str, **extra: Any) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.extra = extra

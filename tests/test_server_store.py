@@ -1,0 +1,79 @@
+"""The server's store: the only importer of SQLAlchemy, with typed rows and typed errors; server bots' seeds."""
+
+from __future__ import annotations
+
+import ast
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from xeri.seeds import bot_seed
+from xeri.server.autoplay import SEED_DOMAIN, server_bot
+from xeri.server.store import (
+    LoadedTable,
+    MoveRow,
+    SeatRow,
+    StaleMove,
+    Store,
+    StoreError,
+    StoreUnavailable,
+    TableRow,
+)
+
+SRC = Path(__file__).resolve().parent.parent / "src" / "xeri"
+
+
+def _imports(path: Path) -> set[str]:
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module)
+    return found
+
+
+def test_only_the_store_imports_sqlalchemy() -> None:
+    importers = sorted(str(p.relative_to(SRC)) for p in SRC.rglob("*.py")
+                       if any(m == "sqlalchemy" or m.startswith("sqlalchemy.") for m in _imports(p)))
+    assert importers == ["server/store.py"]
+
+
+def _table(table_id: str = "t1") -> TableRow:
+    return TableRow(id=table_id, status="playing", ruleset="{}", takeover_level="easy", match_seed="12",
+                    salt_key="k", created_at=1.0)
+
+
+def test_store_returns_typed_rows_and_raises_typed_errors(tmp_path: Path) -> None:
+    async def run() -> None:
+        store = Store(str(tmp_path / "db.sqlite3"))
+        await store.open()
+        try:
+            await store.create_table(_table(), [SeatRow("t1", 0, True), SeatRow("t1", 1, False, "easy")])
+            await store.add_move(MoveRow("t1", 0, 0, "TD", None, 2.0))
+            with pytest.raises(StaleMove):
+                await store.add_move(MoveRow("t1", 0, 1, "2C", None, 3.0))
+            loaded = await store.load_table("t1")
+            assert isinstance(loaded, LoadedTable)
+            assert loaded.table.match_seed == "12" and [s.seat for s in loaded.seats] == [0, 1]
+            assert loaded.moves == [MoveRow("t1", 0, 0, "TD", None, 2.0)]
+        finally:
+            await store.close()
+        with pytest.raises(StoreUnavailable):
+            await store.load_table("t1")
+
+    asyncio.run(run())
+    assert issubclass(StaleMove, StoreError) and issubclass(StoreUnavailable, StoreError)
+
+
+def test_a_server_bot_is_seeded_one_way_never_from_the_match_seed_by_arithmetic() -> None:
+    match_seed = 123456789
+    seeds = {bot_seed(match_seed, seat, domain=SEED_DOMAIN, generation=v) for seat in range(4) for v in range(20)}
+    assert len(seeds) == 80  # a fresh seed per seat and move
+    old = {(match_seed + 7919 * (seat + 1)) % 2**63 for seat in range(4)}
+    assert not seeds & old
+    # No fixed offset leads back: the differences to the match seed are all distinct.
+    assert len({s - match_seed for s in seeds}) == len(seeds)
+    bot = server_bot("easy", match_seed, 1, 7)
+    assert match_seed not in {v for v in vars(bot).values() if isinstance(v, int)}
