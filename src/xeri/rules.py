@@ -107,6 +107,13 @@ class Ruleset:
             raise RulesetError(
                 f"pile_face_down={self.pile_face_down} must be smaller than pile_size={self.pile_size}"
             )
+        if self.pile_face_down and self.initial_pile in ("redeal", "redeal_any_jack"):
+            # A redeal rule judges the dealt pile and turns a bad one back into the deck in view of all;
+            # face-down cards may be seen only by whoever captures them (docs/pisti.md).
+            raise RulesetError(
+                f"pile_face_down={self.pile_face_down} cannot go with initial_pile={self.initial_pile}: a redeal "
+                "would show the face-down cards to everyone; use initial_pile=jack_under or keep"
+            )
         if self.players * self.hand_size + self.pile_size > 52:
             raise RulesetError(
                 f"{self.players} players x {self.hand_size} cards + {self.pile_size} pile cards exceed 52"
