@@ -139,3 +139,36 @@ def test_a_dealt_card_cannot_be_dealt_again() -> None:
     state = pyspiel.load_game("python_xeri").new_initial_state()
     state.apply_action(DECK[0].index)
     assert 0 not in [a for a, _ in state.chance_outcomes()]
+
+
+@pytest.mark.parametrize("ruleset", ["classic", "berman"])
+def test_max_game_length_is_a_true_bound(ruleset: str) -> None:
+    """Force a faulty initial pile every time: after MAX_REDEALS redeals the pile stands and the game fits."""
+    game = pyspiel.load_game("python_xeri", {"players": 2, "ruleset": ruleset})
+    rs = game.ruleset
+    assert game.max_game_length() == 52 + xos.MAX_REDEALS * rs.pile_size + 52 - rs.pile_size
+    state = game.new_initial_state()
+    in_hands = rs.players * rs.hand_size
+    hands = [c.index for c in DECK if c.rank.value != 11][:in_hands]  # no Jack in a hand
+    for a in hands:
+        state.apply_action(a)
+    while state.is_chance_node():
+        outcomes = [a for a, _ in state.chance_outcomes()]
+        drawn = len(state._drawn) - in_hands
+        jacks = [a for a in outcomes if DECK[a].rank.value == 11]
+        if len(state._redealt) < xos.MAX_REDEALS and 0 <= drawn < rs.pile_size:
+            # the top of the pile is a Jack whenever one is left: a redeal every time
+            state.apply_action(jacks[0] if drawn == rs.pile_size - 1 else outcomes[0])
+        else:
+            if 0 <= drawn < rs.pile_size and (drawn == rs.pile_size - 1 or ruleset == "berman"):
+                assert not jacks  # only cards that make the pile stand
+            state.apply_action(outcomes[0])
+    assert len(state._redealt) == xos.MAX_REDEALS
+    with pytest.raises(pyspiel.SpielError, match="cannot be drawn"):
+        forced = game.new_initial_state()
+        for a in state.history()[: in_hands + xos.MAX_REDEALS * rs.pile_size + rs.pile_size - 1]:
+            forced.apply_action(a)
+        forced.apply_action(next(a for a in forced._pool if DECK[a].rank.value == 11))
+    while not state.is_terminal():
+        state.apply_action(state.legal_actions()[0])
+    assert len(state.history()) == game.max_game_length()

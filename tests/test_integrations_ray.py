@@ -60,3 +60,27 @@ def test_a_bad_address_fails_fast_with_one_line(address: str, text: str, capsys:
     assert main(["arena", "random", "greedy", "--deals", "2", "--backend", "ray", "--address", address]) == 2
     err = capsys.readouterr().err.strip()
     assert text in err and "\n" not in err
+
+
+def test_an_authentication_refusal_says_so_and_names_rays_setting(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """A cluster that refuses this client's token: the one-line error says authentication, not 'could not reach'."""
+    import ray
+    from ray.exceptions import AuthenticationError
+
+    from xeri.cli import main
+
+    ray_backend.shutdown()
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AuthenticationError("Token authentication failed: invalid or missing token")
+
+    monkeypatch.setattr(ray_backend, "_check_reachable", lambda address, timeout=5.0: None)
+    monkeypatch.setattr(ray, "init", refuse)
+    assert main(["arena", "random", "greedy", "--deals", "2", "--backend", "ray", "--address", "127.0.0.1:6379"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "authentication failed" in err and "RAY_AUTH_TOKEN" in err and "could not" not in err
+    assert "\n" not in err
+    monkeypatch.setattr(ray, "init", lambda *a, **k: (_ for _ in ()).throw(ConnectionError("no route\nmore")))
+    with pytest.raises(ray_backend.RayBackendError, match=r"could not start or reach .*: no route$"):
+        ray_backend.connect("127.0.0.1:6379")

@@ -12,6 +12,7 @@ from pettingzoo.test import api_test, seed_test
 import xeri.integrations.gym  # registers xeri/Xeri-v0
 import xeri.integrations.openspiel  # registers python_xeri, for resampled states
 from xeri.bots import BotSpecError
+from xeri.engine import Round
 from xeri.errors import IllegalMoveError
 from xeri.integrations import encoding
 from xeri.integrations.pettingzoo import XeriAECEnv, env
@@ -113,3 +114,66 @@ def test_gymnasium_module_prefix_and_bad_opponent() -> None:
     assert isinstance(e.unwrapped, xeri.integrations.gym.XeriEnv)
     with pytest.raises(BotSpecError):
         gymnasium.make("xeri/Xeri-v0", opponent="nonsense-bot")
+
+
+def _lowest(observation: np.ndarray, mask: np.ndarray) -> int:
+    return int(np.flatnonzero(mask)[0])
+
+
+class _Highest:
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def act(self, observation: np.ndarray, mask: np.ndarray) -> int:
+        self.calls += 1
+        assert observation.shape == (236,) and observation[:52].sum() == mask.sum()  # its own hand only
+        return int(np.flatnonzero(mask)[-1])
+
+
+def test_gymnasium_action_masks_terminal_mask_and_step_after_the_end() -> None:
+    e = xeri.integrations.gym.XeriEnv(opponent="random", players=2)
+    with pytest.raises(xeri.integrations.gym.EpisodeOverError):
+        e.step(0)
+    _obs, info = e.reset(seed=4)
+    done = False
+    while not done:
+        assert (e.action_masks() == info["action_mask"]).all() and 1 <= e.action_masks().sum() <= 6
+        _obs, _r, done, _t, info = e.step(int(np.flatnonzero(e.action_masks())[0]))
+    assert (info["action_mask"] == 1).all() and (e.action_masks() == 1).all()  # safe for vector envs
+    with pytest.raises(xeri.integrations.gym.EpisodeOverError, match="reset"):
+        e.step(0)
+    _obs, info = e.reset(seed=4)
+    e.step(int(np.flatnonzero(info["action_mask"] == 0)[0]))  # an illegal card ends the episode...
+    with pytest.raises(xeri.integrations.gym.EpisodeOverError):
+        e.step(int(np.flatnonzero(info["action_mask"])[0]))  # ... and nothing is played after it
+
+
+def test_gymnasium_opponents_are_callables_policies_or_specs_per_seat() -> None:
+    highest = _Highest()
+    e = xeri.integrations.gym.XeriEnv(opponent=[_lowest, highest, "greedy"], players=4, seat=2)
+    assert [type(b).__name__ if b else None for b in (e.reset(seed=1) and e._bots)] == [
+        "_PolicySeat", "_PolicySeat", None, "GreedyBot"]
+    rnd = e._round
+    done = False
+    info: dict[str, np.ndarray] = {"action_mask": e.action_masks()}
+    while not done:
+        _obs, _r, done, _t, info = e.step(int(np.flatnonzero(info["action_mask"])[0]))
+    assert highest.calls == 12
+    # Replayed: seat 0 always played its lowest card index, seat 1 its highest.
+    replay = Round(rnd.ruleset, rnd.dealer, rnd.deal)
+    for seat, card in rnd.played:
+        hand = [c.index for c in replay.hand(seat)]
+        if seat < 2:
+            assert card.index == (min(hand) if seat == 0 else max(hand))
+        replay.play(card, seat=seat)
+    check_env(xeri.integrations.gym.XeriEnv(opponent=_lowest, players=2))
+
+
+def test_gymnasium_bad_opponents_are_refused_clearly() -> None:
+    with pytest.raises(xeri.integrations.gym.OpponentError, match="bot spec, a callable"):
+        xeri.integrations.gym.XeriEnv(opponent=42)  # type: ignore[arg-type]
+    with pytest.raises(xeri.integrations.gym.OpponentError, match="one opponent per other seat"):
+        xeri.integrations.gym.XeriEnv(opponent=["random", "random"], players=2)
+    e = xeri.integrations.gym.XeriEnv(opponent=lambda obs, mask: 52, seat=1)
+    with pytest.raises(xeri.integrations.gym.OpponentError, match="seat 0 chose 52"):
+        e.reset(seed=0)

@@ -29,8 +29,9 @@ from ..scoring import card_values
 from . import encoding
 
 SHORT_NAME = "python_xeri"
-#: Redeals counted in ``max_game_length``: more happen with probability below 1e-12.
-MAX_REDEALS_COUNTED = 14
+#: Redealt piles at most: after this many, the pile is drawn only among cards that make it stand,
+#: so ``max_game_length`` is a true bound (more would happen with probability below 1e-13 for every preset).
+MAX_REDEALS = 50
 
 _GAME_TYPE = pyspiel.GameType(
     short_name=SHORT_NAME,
@@ -79,7 +80,8 @@ class XeriGame(pyspiel.Game):  # type: ignore[misc]
             min_utility=-bound,
             max_utility=bound,
             utility_sum=0.0,
-            max_game_length=52 + 52 + MAX_REDEALS_COUNTED * rs.pile_size + (52 - rs.pile_size),
+            # 52 dealt cards, the redrawn piles, and one move for every card not in the initial pile.
+            max_game_length=52 + MAX_REDEALS * rs.pile_size + (52 - rs.pile_size),
         )
         super().__init__(_GAME_TYPE, info, {"players": rs.players, "ruleset": rs.name})
 
@@ -116,9 +118,25 @@ class XeriState(pyspiel.State):  # type: ignore[misc]
         return turn
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        outcomes = sorted(self._pool)
+        outcomes = [c for c in sorted(self._pool) if self._may_draw(c)]
         p = 1.0 / len(outcomes)
         return [(o, p) for o in outcomes]
+
+    def _may_draw(self, card: int) -> bool:
+        """Whether ``card`` may be drawn next: any card, but after ``MAX_REDEALS`` redeals the pile must stand."""
+        rs = self._rs
+        if len(self._redealt) < MAX_REDEALS or rs.initial_pile not in ("redeal", "redeal_any_jack"):
+            return True
+        at = len(self._drawn) - rs.players * rs.hand_size  # position in the pile being drawn
+        if not 0 <= at < rs.pile_size:
+            return True
+        jack = DECK[card].rank is Rank.JACK
+        if rs.initial_pile == "redeal_any_jack" and jack:
+            return False
+        if at == rs.pile_size - 1:
+            below = DECK[self._drawn[-1]].rank if at > 0 else None
+            return not jack and DECK[card].rank is not below
+        return True
 
     def _legal_actions(self, player: int) -> list[int]:
         assert self._round is not None
@@ -130,6 +148,8 @@ class XeriState(pyspiel.State):  # type: ignore[misc]
             return
         if action not in self._pool:
             raise pyspiel.SpielError(f"card {action} was already dealt")
+        if not self._may_draw(action):
+            raise pyspiel.SpielError(f"card {action} cannot be drawn: the pile was redealt {MAX_REDEALS} times")
         self._pool.discard(action)
         self._drawn.append(action)
         rs = self._rs

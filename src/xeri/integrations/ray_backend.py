@@ -54,10 +54,32 @@ def connect(address: str | None = None, num_cpus: int | None = None) -> Any:
             )
         else:
             ray.init(address=address, log_to_driver=False, configure_logging=False)
-    except (ConnectionError, ValueError, RuntimeError) as exc:
+    except Exception as exc:
         where = "a local Ray instance" if address is None else f"the Ray cluster at {address}"
-        raise RayBackendError(f"could not start or reach {where}: {exc}") from None
+        if _is_auth_error(ray, exc):
+            raise RayBackendError(
+                f"{where} refused the connection: authentication failed ({_first_line(exc)}). Give this client "
+                f"the cluster's token with Ray's setting RAY_AUTH_TOKEN (or RAY_AUTH_TOKEN_PATH, with "
+                f"RAY_AUTH_MODE=token); see Ray's token authentication guide"
+            ) from None
+        if not isinstance(exc, ConnectionError | ValueError | RuntimeError):
+            raise
+        raise RayBackendError(f"could not start or reach {where}: {_first_line(exc)}") from None
     return ray
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
+def _is_auth_error(ray: Any, exc: BaseException) -> bool:
+    """Ray's own AuthenticationError, or a refusal whose message says the token or authentication failed."""
+    auth_error = getattr(getattr(ray, "exceptions", None), "AuthenticationError", None)
+    if isinstance(auth_error, type) and isinstance(exc, auth_error):
+        return True
+    text = str(exc).lower()
+    return any(word in text for word in ("unauthenticated", "authentication", "auth token", "permission denied"))
 
 
 def _check_reachable(address: str, timeout: float = 5.0) -> None:
