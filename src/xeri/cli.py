@@ -16,6 +16,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "history": ("xeri.commands.history", "list saved matches"),
     "rules": ("xeri.commands.rules", "list the rule presets and every option"),
     "replay": ("xeri.commands.replay", "replay a saved match record round by round"),
+    "review": ("xeri.commands.review", "weigh one seat's every move with the master: where the points went"),
     "bench": ("xeri.commands.bench", "measure throughput (engine, ...)"),
     "serve": ("xeri.commands.serve", "run the game server for browsers and other clients"),
     "verify": ("xeri.commands.verify", "check a match's fair shuffle: commitments, seeds and deals"),
