@@ -281,7 +281,11 @@ async def verify(request: Request) -> Response:
         if "record" in body:
             if not isinstance(body["record"], dict):
                 raise ProtocolError("bad_request", "record must be a match record object")
-            checks = fairness.verify_record(body["record"])
+            seen = body.get("match_commitment")
+            if seen is not None and not (isinstance(seen, str) and len(seen.strip()) == 64
+                                         and all(ch in "0123456789abcdef" for ch in seen.strip().lower())):
+                raise ProtocolError("bad_request", "match_commitment must be the 64 hex digits shown at the table")
+            checks = fairness.verify_record(body["record"], seen)
             return JSONResponse({
                 "ok": bool(checks) and all(c.ok for c in checks),
                 "detail": "; ".join(f"round {c.round}: {c.detail}" if c.round else c.detail for c in checks),
