@@ -20,7 +20,7 @@ from .bots.registry import LEVELS, make_bot, parse_spec
 from .cards import Card, Rank
 from .engine import SeatView
 from .errors import RecordError, XeriError
-from .events import Event, Played
+from .events import Event
 from .match import Match
 from .record import from_record
 from .scoring import ScoreBreakdown, card_values, xeri_value
@@ -240,19 +240,55 @@ def default_seat(data: Mapping[str, Any]) -> int:
     return 0
 
 
-def review_record(
-    data: Any,
-    seat: int | None = None,
-    *,
-    iterations: int | None = None,
-    level: str = "master",
-    progress: Callable[[int, int], None] | None = None,
-) -> MatchReview:
-    """Review every move of ``seat`` in a record (a parsed JSON object); RecordError/ReviewError on bad input.
+@dataclass(frozen=True)
+class MoveTask:
+    """One move to weigh: the seat's view and redacted log at that move, and nothing else. Picklable, so a
+    server's worker process can run it (``run_task``)."""
 
-    ``iterations`` overrides the evaluator's playout budget (tests use small ones).
-    ``progress(done, total)`` is called after each of the seat's moves.
-    """
+    round: int
+    move: int
+    played: Card
+    view: SeatView
+    history: tuple[Event, ...]
+    spec: str
+
+    def run(self) -> MoveReview:
+        assert self.view.seat is not None
+        evaluator = make_evaluator(self.spec, move_seed(self.round, self.move, self.view.seat))
+        return review_move(self.view, self.history, self.played, evaluator, self.round, self.move)
+
+
+def run_task(task: MoveTask) -> MoveReview:
+    """A worker pool's job: weigh one move."""
+    return task.run()
+
+
+@dataclass(frozen=True)
+class ReviewPlan:
+    """Everything a review needs, read off the replayed record: one task per move of the seat."""
+
+    seat: int
+    name: str
+    side: int
+    spec: str
+    tasks: tuple[MoveTask, ...]
+    margins: tuple[float | None, ...]  # per played round
+
+    def assemble(self, moves: Sequence[MoveReview]) -> MatchReview:
+        """The review from the tasks' results, in task order."""
+        if len(moves) != len(self.tasks):
+            raise ValueError(f"{len(moves)} move reviews for {len(self.tasks)} tasks")
+        rounds = tuple(
+            RoundReview(n, tuple(m for m in moves if m.round == n), margin)
+            for n, margin in enumerate(self.margins, start=1)
+        )
+        return MatchReview(self.seat, self.name, self.side, self.spec, rounds)
+
+
+def plan_review(data: Any, seat: int | None = None, *, iterations: int | None = None,
+                level: str = "master") -> ReviewPlan:
+    """Replay a record (a parsed JSON object) and list the seat's moves to weigh; RecordError/ReviewError on bad
+    input. ``iterations`` overrides the evaluator's playout budget (tests use small ones)."""
     checked = from_record(data)  # validates the whole record: deals, moves, scores
     if seat is None:
         seat = default_seat(data)
@@ -263,25 +299,39 @@ def review_record(
     make_evaluator(spec, 0)  # fail early on a bot that cannot weigh moves
     match = Match(checked.ruleset, seed=checked.seed, names=checked.names, first_dealer=checked.first_dealer,
                   deals=[r.deal for r in checked.rounds])
-    total = sum(1 for e in checked.events if isinstance(e, Played) and e.seat == seat)
-    done = 0
-    rounds: list[RoundReview] = []
     side = checked.ruleset.side_of(seat)
+    tasks: list[MoveTask] = []
+    margins: list[float | None] = []
     for number, original in enumerate(checked.rounds, start=1):
         if not original.moves:
             break  # the next round had been dealt when the record was written, but not played
-        moves: list[MoveReview] = []
         for k, card in enumerate(original.moves, start=1):
             if match.turn == seat:
-                view, history = match.view(seat), match.round.log_for(seat)
-                evaluator = make_evaluator(spec, move_seed(number, k, seat))
-                moves.append(review_move(view, history, card, evaluator, number, k))
-                done += 1
-                if progress is not None:
-                    progress(done, total)
+                tasks.append(MoveTask(number, k, card, match.view(seat), match.round.log_for(seat), spec))
             match.play(card)
-        rounds.append(RoundReview(number, tuple(moves), _margin(original.scores, side)))
-    return MatchReview(seat, checked.names[seat], side, spec, tuple(rounds))
+        margins.append(_margin(original.scores, side))
+    return ReviewPlan(seat, checked.names[seat], side, spec, tuple(tasks), tuple(margins))
+
+
+def review_record(
+    data: Any,
+    seat: int | None = None,
+    *,
+    iterations: int | None = None,
+    level: str = "master",
+    progress: Callable[[int, int], None] | None = None,
+) -> MatchReview:
+    """Review every move of ``seat`` in a record (a parsed JSON object); RecordError/ReviewError on bad input.
+
+    ``progress(done, total)`` is called after each of the seat's moves.
+    """
+    plan = plan_review(data, seat, iterations=iterations, level=level)
+    moves: list[MoveReview] = []
+    for task in plan.tasks:
+        moves.append(task.run())
+        if progress is not None:
+            progress(len(moves), len(plan.tasks))
+    return plan.assemble(moves)
 
 
 def _margin(scores: Sequence[ScoreBreakdown] | None, side: int) -> float | None:
