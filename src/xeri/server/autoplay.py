@@ -15,7 +15,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from ..bots import Bot, make_bot
-from ..bots.hint import HintReason, suggest
+from ..bots.hint import suggest
 from ..cards import Card
 from ..engine import SeatView
 from ..events import Event
@@ -30,6 +30,7 @@ log = logging.getLogger("xeri.server")
 
 #: the domain tag of server bots' seeds (xeri.seeds)
 SEED_DOMAIN = "server"
+RETRY_AFTER = 1.0
 
 
 def server_bot(level: str, match_seed: int, seat: int, version: int) -> Bot:
@@ -44,6 +45,8 @@ class Autoplay:
         self.table = table
         self.bot_delay = bot_delay
         self.hint_level = hint_level
+        #: seconds before a bot move the database refused is tried again
+        self.retry_after = RETRY_AFTER
         self._driver: asyncio.Task[None] | None = None
 
     def playing_level(self, s: Seat) -> str | None:
@@ -116,8 +119,11 @@ class Autoplay:
         card = await self.choose(level, seat, version, view, history)
         try:
             await t.move(seat, card.code, version, auto=reason)
-        except ProtocolError:
-            pass  # the player moved first, or the table changed: the newer state wins
+        except ProtocolError as exc:
+            if exc.code == "unavailable":
+                # The database did not take the move: nothing changed, so try again after a pause.
+                self._driver = asyncio.create_task(self._drive(version, self.retry_after, reason, level))
+            # otherwise the player moved first, or the table changed: the newer state wins
 
     async def choose(self, level: str, seat: int, version: int, view: SeatView,
                      history: tuple[Event, ...]) -> Card:
@@ -130,7 +136,7 @@ class Autoplay:
             log.exception("bot %s failed at table %s; playing the first legal card", level, self.table.id)
             return view.legal_moves[0]
 
-    async def hint(self, view: SeatView, history: tuple[Event, ...]) -> tuple[Card, HintReason]:
+    async def hint(self, view: SeatView, history: tuple[Event, ...]) -> tuple[Card, str]:
         """A suggested card and why, off the event loop."""
         return await asyncio.to_thread(suggest, view, history, self.hint_level)
 

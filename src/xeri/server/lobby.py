@@ -15,7 +15,8 @@ from ..errors import XeriError
 from ..rules import OPTIONS, find_ruleset
 from .errors import ProtocolError
 from .pubsub import Broker
-from .store import SeatRow, Store, StoreError, TableRow, dumps
+from .seats import hash_token, new_token
+from .store import SeatRow, Start, Store, StoreError, TableRow, dumps
 from .table import Table, unavailable
 
 NAME_LENGTH = 32
@@ -86,8 +87,14 @@ class Lobby:
         table = Table(loaded.table, loaded.seats, store=self.store, broker=self.broker, bot_delay=self.bot_delay,
                       hint_level=self.hint_level)
         table.replay(loaded.moves)
-        self.tables[table_id] = table
+        self._keep(table)
         return table
+
+    def _keep(self, table: Table) -> None:
+        """Hold an unfinished table in memory; a finished one only while someone is connected to it."""
+        table.on_idle = self.release
+        if table.status in ("waiting", "playing"):
+            self.tables[table.id] = table
 
     async def get(self, table_id: str) -> Table | None:
         table = self.tables.get(table_id)
@@ -103,8 +110,8 @@ class Lobby:
 
     def release(self, table: Table) -> None:
         """Forget a finished table nobody watches (it reloads from the database on demand)."""
-        if table.status in ("finished", "closed") and table.clients == 0:
-            self.tables.pop(table.id, None)
+        if table.status in ("finished", "closed") and table.clients == 0 and self.tables.get(table.id) is table:
+            del self.tables[table.id]
 
     def listed(self, status: str) -> list[dict[str, Any]]:
         wanted = {"open": ("waiting",), "waiting": ("waiting",), "playing": ("playing",),
@@ -176,18 +183,27 @@ class Lobby:
                        first_dealer=match_seed % n, created_at=time.time())
         seats = [SeatRow(table_id=table_id, seat=r["seat"], human=r["human"], bot_level=r["bot_level"])
                  for r in seat_rows]
+        # The creator's seat and, if that fills the table, the start are written with the table:
+        # one transaction, so a failed write leaves no table behind.
+        joined, token = None, None
+        if name is not None:
+            joined = seat if seat is not None else next(r.seat for r in seats if r.human)
+            token = new_token()
+            seats[joined].name, seats[joined].token_hash = name, hash_token(token)
+        start = None
+        if all(not r.human or r.name is not None for r in seats):
+            names = [r.name or f"Bot ({r.bot_level})" for r in seats]
+            start = Start(started_at=time.time(), names=dumps(names))
+            row.status, row.started_at, row.names = "playing", start.started_at, start.names
         try:
             await self.store.create_table(row, seats)
         except StoreError as exc:
             raise unavailable(exc, "the table") from None
         table = Table(row, seats, store=self.store, broker=self.broker, bot_delay=self.bot_delay,
                       hint_level=self.hint_level)
-        self.tables[table_id] = table
-        joined, token = None, None
-        if name is not None:
-            joined, token = await table.join(name, seat)
-        else:
-            await table.start_if_full()
+        self._keep(table)
+        if start is not None:
+            await table.open_started(start)
         return table, joined, token
 
 

@@ -87,6 +87,8 @@ class Table:
         self.clients = 0
         self.commitments = Commitments(self.match_seed, row.salt_key)
         self.autoplay = Autoplay(self, bot_delay, hint_level)
+        #: called when the table is finished or closed and nobody is connected (the lobby forgets it)
+        self.on_idle: Callable[[Table], None] | None = None
         #: per seat, how to close each of its connections (a player who leaves keeps no window on the seat)
         self._closers: dict[int, set[Callable[[], None]]] = {}
 
@@ -215,6 +217,11 @@ class Table:
                     return
                 await self._started(start)
 
+    async def open_started(self, start: Start) -> None:
+        """Deal a table that was created full (its start stored with it)."""
+        async with self.lock:
+            await self._started(start)
+
     async def _started(self, start: Start) -> None:
         """The start, once stored: deal the first round and tell everyone."""
         self.match = self._new_match()
@@ -239,6 +246,7 @@ class Table:
                     s.name, s.token_hash = None, None
                     if close:
                         self.status = "closed"
+                        self._idle()
                 else:
                     await self.store.leave_seat(self.id, seat)
                     s.left, s.token_hash = True, None
@@ -275,6 +283,7 @@ class Table:
         async with self.lock:
             self.clients -= 1
             self.broker.unsubscribe(ch, deliver)
+            self._idle()
             if seat is None:
                 return
             if close is not None:
@@ -334,6 +343,11 @@ class Table:
             if finish is not None:
                 self.status, self.finished_at = "finished", finish.finished_at
             await self._announce(events, number, (seat, auto) if auto is not None else None)
+            self._idle()
+
+    def _idle(self) -> None:
+        if self.status in ("finished", "closed") and self.clients == 0 and self.on_idle is not None:
+            self.on_idle(self)
 
     async def _announce(self, events: Sequence[Event], number: int, auto: tuple[int, str] | None) -> None:
         m = self.match
