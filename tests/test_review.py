@@ -257,3 +257,17 @@ def test_deal_of_a_twin_is_valid() -> None:
     twin = twin_record(record.to_record(match, reveal_seeds=False), 0, random.Random(1))
     deal = record.deal_from_dict(twin["rounds"][0]["deal"])
     assert isinstance(deal, Deal) and len(deal.face_down) == 3
+
+
+def test_move_tasks_travel_to_a_worker_process() -> None:
+    """A server's worker pool pickles each move's task (the view and redacted log) and the review it returns."""
+    import pickle
+
+    match = play_match([bot("random", 1), bot("expert", 2)], seed=12)
+    plan = review.plan_review(record.to_record(match), 0, iterations=ITERATIONS)
+    task = pickle.loads(pickle.dumps(plan.tasks[5]))
+    assert task == plan.tasks[5]
+    moved = pickle.loads(pickle.dumps(review.run_task(task)))
+    assert moved == plan.tasks[5].run()
+    assert plan.assemble([t.run() for t in plan.tasks]) == review.review_record(
+        record.to_record(match), 0, iterations=ITERATIONS)

@@ -31,6 +31,7 @@ from .errors import ProtocolError
 from .history import replay_steps, summary
 from .lobby import NAME_LENGTH, TAKEOVER_AFTER, TURN_TIMER, Lobby, check_name, options_help, parse_json
 from .pubsub import Broker, InProcessBroker
+from .reviews import ReviewBusy, ReviewCache, ReviewFailed
 from .store import Store, StoreError
 from .table import Table, unavailable
 
@@ -63,6 +64,8 @@ class Context:
     http_burst: float = HTTP_BURST
     #: per client address, its HTTP request bucket (in order of last use)
     buckets: dict[str, TokenBucket] = field(default_factory=dict)
+    #: reviews of finished matches, built off the event loop and cached (server.reviews)
+    reviews: ReviewCache = field(default_factory=ReviewCache)
 
 
 def ctx(request: Request | WebSocket) -> Context:
@@ -257,6 +260,27 @@ async def replay(request: Request) -> Response:
     return JSONResponse(out)
 
 
+async def review(request: Request) -> Response:
+    """One seat's review of a finished match (xeri.review): 200 with it once built, 202 with the progress before.
+
+    The first request starts the build off the event loop; the browser polls until it is done. Cached.
+    """
+    raw = request.query_params.get("seat", "0")
+    if not raw.isdigit():
+        raise ProtocolError("bad_request", "seat must be a seat number (0, 1, ...)")
+
+    async def text() -> str:
+        return json.dumps(await finished_record(request))
+
+    try:
+        out = await ctx(request).reviews.request(request.path_params["table_id"][:32], int(raw), text)
+    except XeriError as exc:
+        raise ProtocolError("bad_request", str(exc)) from None
+    except (ReviewBusy, ReviewFailed) as exc:
+        raise ProtocolError("unavailable", str(exc)) from None
+    return JSONResponse(out, status_code=200 if out["state"] == "done" else 202)
+
+
 async def players(request: Request) -> Response:
     found = await ctx(request).store.player_stats(None, _limit(request))
     return JSONResponse({"players": [p.to_dict() for p in found]})
@@ -330,6 +354,7 @@ ROUTES = [
     Route("/api/matches", api(matches)),
     Route("/api/matches/{table_id}/record", api(record)),
     Route("/api/matches/{table_id}/replay", api(replay)),
+    Route("/api/matches/{table_id}/review", api(review)),
     Route("/api/players", api(players)),
     Route("/api/players/{name}/stats", api(player)),
     Route("/api/verify", api(verify), methods=["POST"]),
@@ -348,6 +373,7 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
         yield
     finally:
         c.lobby.stop()
+        c.reviews.close()
         await c.lobby.broker.close()
         await c.store.close()
 
