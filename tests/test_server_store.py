@@ -4,13 +4,18 @@ from __future__ import annotations
 
 import ast
 import asyncio
+import subprocess
+import sys
 from pathlib import Path
 
+import httpx
 import pytest
 
+from test_server_support import free_port, subprocess_server
 from xeri.seeds import bot_seed
 from xeri.server.autoplay import SEED_DOMAIN, server_bot
 from xeri.server.store import (
+    DatabaseInUse,
     LoadedTable,
     MoveRow,
     SeatRow,
@@ -77,3 +82,30 @@ def test_a_server_bot_is_seeded_one_way_never_from_the_match_seed_by_arithmetic(
     assert len({s - match_seed for s in seeds}) == len(seeds)
     bot = server_bot("easy", match_seed, 1, 7)
     assert match_seed not in {v for v in vars(bot).values() if isinstance(v, int)}
+
+
+def test_a_second_store_on_one_sqlite_file_is_refused_until_the_first_closes(tmp_path: Path) -> None:
+    async def run() -> None:
+        first, second = Store(str(tmp_path / "db.sqlite3")), Store(str(tmp_path / "db.sqlite3"))
+        await first.open()
+        try:
+            with pytest.raises(DatabaseInUse, match="one server process per SQLite file"):
+                await second.open()
+        finally:
+            await first.close()
+        await second.open()
+        await second.close()
+
+    asyncio.run(run())
+
+
+def test_a_second_server_process_on_one_sqlite_file_refuses_to_start(tmp_path: Path) -> None:
+    db = str(tmp_path / "one.sqlite3")
+    with subprocess_server(db) as (base, proc):
+        second = subprocess.run([sys.executable, "-m", "xeri", "serve", "--port", str(free_port()), "--db", db],
+                                capture_output=True, text=True, timeout=60)
+        assert second.returncode == 2
+        lines = second.stderr.strip().splitlines()
+        assert len(lines) == 1 and f"pid {proc.pid}" in lines[0] and "one server process per SQLite file" in lines[0]
+        assert "Traceback" not in second.stderr + second.stdout
+        assert httpx.get(f"{base}/api/health").status_code == 200  # the first one goes on

@@ -126,6 +126,10 @@ class StoreUnavailable(StoreError):
     """The database cannot be reached or written (down, read-only, full)."""
 
 
+class DatabaseInUse(StoreUnavailable):
+    """Another process serves this SQLite file: one process owns a SQLite database (several need PostgreSQL)."""
+
+
 class DatabaseURLError(XeriError):
     """A --db value that names no supported database."""
 
@@ -282,6 +286,50 @@ def sqlite_path(url: str) -> str | None:
     return os.path.abspath(parsed.database)
 
 
+class OwnerLock:
+    """An OS lock on ``<database>.lock``, held while this process serves a SQLite file.
+
+    Two processes on one SQLite file would each keep their own tables in memory and both
+    hand out the same seat; the second one refuses to start instead. The lock is released
+    by ``release()`` or by the OS when the process ends (even by kill -9).
+    """
+
+    def __init__(self, database: str) -> None:
+        self.path = database + ".lock"
+        self._fd: int | None = None
+
+    def acquire(self) -> None:
+        try:
+            import fcntl
+        except ImportError:  # no fcntl (Windows): no lock, one process is the operator's to ensure
+            return
+        writable = True
+        try:
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError:
+            writable = False  # a read-only folder: a lock file made earlier still locks
+            try:
+                fd = os.open(self.path, os.O_RDONLY)
+            except OSError as exc:
+                raise StoreUnavailable(f"cannot make the lock file {self.path}: {exc.strerror}") from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            holder = os.read(fd, 32).decode(errors="replace").strip() or "unknown"
+            os.close(fd)
+            raise DatabaseInUse(f"another process (pid {holder}) already serves {self.path[:-5]}: one server "
+                                f"process per SQLite file; use PostgreSQL for several (docs/scaling.md)") from None
+        if writable:
+            os.ftruncate(fd, 0)
+            os.write(fd, str(os.getpid()).encode())
+        self._fd = fd
+
+    def release(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)  # closing the descriptor drops the lock
+            self._fd = None
+
+
 def _first_line(exc: BaseException) -> str:
     text = str(getattr(exc, "orig", None) or exc).strip()
     return (text.splitlines() or [type(exc).__name__])[0][:200]
@@ -318,6 +366,7 @@ class Store:
         self._queue: asyncio.Queue[_Write] = asyncio.Queue()
         self._writer: asyncio.Task[None] | None = None
         self._checkpointer: asyncio.Task[None] | None = None
+        self._owner: OwnerLock | None = None
 
     @property
     def is_sqlite(self) -> bool:
@@ -326,9 +375,13 @@ class Store:
     async def open(self) -> None:
         kwargs: dict[str, Any] = {}
         if self.is_sqlite:
-            path = make_url(self.url).database
+            path = sqlite_path(self.url)
             if path:
-                os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+                os.makedirs(os.path.dirname(path), exist_ok=True)
+                if self._owner is None:
+                    owner = OwnerLock(path)
+                    owner.acquire()
+                    self._owner = owner
         else:
             kwargs.update(pool_size=10, max_overflow=10)
         self.engine = create_async_engine(self.url, **kwargs)
@@ -355,6 +408,9 @@ class Store:
         if self.engine is not None:
             await self.engine.dispose()
             self.engine = None
+        if self._owner is not None:
+            self._owner.release()
+            self._owner = None
 
     async def _checkpoint_loop(self, every: float = 2.0) -> None:
         """Copy SQLite's write-ahead log into the database now and then, beside the writer, not in its way."""
