@@ -2,7 +2,8 @@
 
 Deal ``i`` is shuffled from a seed drawn from the arena seed, and played
 twice: once with bot A on side 0 (seat 0, or seats 0 and 2), once with the
-sides swapped. Bot seeds come from the deal seed too, so each deal's result
+sides swapped. Bot seeds come from the deal seed too, one-way (``xeri.seeds``:
+a fair bot's seed opens nothing of the deal), so each deal's result
 is fixed by the arena seed alone, whichever worker plays it: results are the
 same whatever ``jobs`` or backend.
 """
@@ -20,8 +21,11 @@ from ..bots import Bot, is_cheater, make_bot, make_cheater
 from ..engine import Round
 from ..errors import XeriError
 from ..rules import Ruleset
+from ..seeds import bot_seed
 
 BACKENDS = ("local", "ray")
+#: the domain tag of arena bots' seeds (xeri.seeds)
+SEED_DOMAIN = "arena"
 
 
 class ArenaError(XeriError):
@@ -73,6 +77,11 @@ def deal_seeds(seed: int, deals: int) -> list[int]:
     return [rng.getrandbits(64) for _ in range(deals)]
 
 
+def arena_bot_seed(deal_seed: int, seat: int, a_side: int) -> int:
+    """A bot's seed in one game of a duplicate deal: one-way from the deal seed, so it opens nothing of the deal."""
+    return bot_seed(deal_seed, seat, domain=SEED_DOMAIN, generation=a_side)
+
+
 def _bot(spec: str, seed: int, rnd: Round) -> Bot:
     return make_cheater(spec, rnd, seed) if is_cheater(spec) else make_bot(spec, seed)
 
@@ -80,13 +89,12 @@ def _bot(spec: str, seed: int, rnd: Round) -> Bot:
 def play_game(a: str, b: str, ruleset: Ruleset, dealer: int, deal_seed: int, a_side: int) -> GameResult:
     """Play one round from ``deal_seed`` with bot A on ``a_side``; bots see only their seat's view."""
     rnd = Round.new(ruleset, dealer, deal_seed)
-    seeds = random.Random(deal_seed ^ (0x5EED << a_side)).getrandbits
     bots: list[Bot] = []
     is_a: list[bool] = []
     for seat in range(ruleset.players):
         mine = ruleset.side_of(seat) == a_side
         is_a.append(mine)
-        bots.append(_bot(a if mine else b, seeds(63), rnd))
+        bots.append(_bot(a if mine else b, arena_bot_seed(deal_seed, seat, a_side), rnd))
     spent = [0.0, 0.0]
     moves = [0, 0]
     while not rnd.is_over:

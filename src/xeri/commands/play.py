@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import random
 import secrets
 import sys
 from pathlib import Path
@@ -18,7 +17,7 @@ from ..paths import matches_dir
 from ..rules import PRESETS, Ruleset, find_ruleset, parse_option_value
 from ..tui import saves
 from ..tui.frontends import PlainFrontend, RichFrontend
-from ..tui.game import Frontend, Game
+from ..tui.game import Frontend, Game, play_bot_seed
 
 #: pause before each computer move, in seconds (--fast: none)
 MOVE_DELAY = 0.8
@@ -114,12 +113,11 @@ def run(args: argparse.Namespace) -> int:
     humans = (0, 1) if args.hotseat else (0,)
     names = seat_names(ruleset, humans, args.name)
     seed = args.seed if args.seed is not None else secrets.randbits(63)
-    seeds = random.Random(f"xeri-play:{seed}")
     bots = [s for s in range(ruleset.players) if s not in humans]
     setup = saves.PlaySetup(
         humans=humans,
         levels={s: level for s in bots},
-        bot_seeds={s: seeds.getrandbits(63) for s in bots},
+        bot_seeds={s: play_bot_seed(seed, s) for s in bots},  # one-way: no bot can recover the deal
     )
     match = Match(ruleset, seed=seed, names=names)
     game = Game(match, setup, make_frontend(args), saves.new_save_path(folder), seen_enabled=not args.no_seen)

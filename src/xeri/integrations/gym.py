@@ -35,10 +35,13 @@ from ..cards import DECK
 from ..engine import Round
 from ..errors import XeriError
 from ..rules import Ruleset, find_ruleset
+from ..seeds import bot_seed
 from . import encoding
 from .pettingzoo import seat_rewards
 
 ENV_ID = "xeri/Xeri-v0"
+#: the domain tag of the opponents' seeds (xeri.seeds)
+SEED_DOMAIN = "gym"
 
 #: a bot spec, a callable ``f(observation, mask) -> card index`` or an object with ``act(observation, mask)``
 Opponent: TypeAlias = "str | Callable[[np.ndarray, np.ndarray], Any] | Any"
@@ -153,9 +156,11 @@ class XeriEnv(gymnasium.Env[np.ndarray, np.int64]):
         super().reset(seed=seed)
         n = self.ruleset.players
         dealer = int((options or {}).get("dealer", n - 1))
-        seeds = [int(x) for x in self.np_random.integers(0, 2**63 - 1, size=n + 1)]
-        self._bots = [None if f is None else f(seeds[s]) for s, f in enumerate(self._factories)]
-        self._round = Round.new(self.ruleset, dealer, seeds[n])
+        deal_seed = int(self.np_random.integers(0, 2**63 - 1))
+        # Bots are seeded one-way from the deal seed (xeri.seeds): a bot's seed opens nothing of the deal.
+        self._bots = [None if f is None else f(bot_seed(deal_seed, s, domain=SEED_DOMAIN))
+                      for s, f in enumerate(self._factories)]
+        self._round = Round.new(self.ruleset, dealer, deal_seed)
         self._bots_play()
         self._done = self._round.is_over
         return self._obs_info()

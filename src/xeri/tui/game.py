@@ -7,7 +7,6 @@ person sees the log redacted for their seat, and each bot is asked through
 
 from __future__ import annotations
 
-import random
 import time
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
@@ -16,6 +15,7 @@ from typing import Protocol
 
 from rich.text import Text
 
+from .. import seeds
 from ..bots import Bot, bot_card, make_bot
 from ..bots.hint import suggest
 from ..cards import Card
@@ -86,9 +86,22 @@ class _Stop(Exception):
     """The player quit, or input ended: leave the loop (the match is already saved)."""
 
 
+#: the domain tag of the terminal bots' seeds (xeri.seeds)
+SEED_DOMAIN = "play"
+
+
 def bot_seed(base: int, seat: int, moves_played: int) -> int:
-    """A bot's seed, drawn from the match's bot seed; a resumed bot gets a fresh stream."""
-    return random.Random(f"xeri-bot:{base}:{seat}:{moves_played}").getrandbits(63)
+    """A bot's seed, one-way from the seat's saved bot seed; a resumed bot gets a fresh stream.
+
+    ``base`` is never the match seed (``play_bot_seed`` derives it one-way, and old saves hold
+    their own draw), and the keyed hash gives no way back to it (docs/fairness.md).
+    """
+    return seeds.bot_seed(base, seat, domain=SEED_DOMAIN, generation=moves_played)
+
+
+def play_bot_seed(match_seed: int, seat: int) -> int:
+    """The bot seed a new match saves for ``seat``: one-way from the match seed, under its own domain tag."""
+    return seeds.derive(match_seed, "play-saved-bot", seat)
 
 
 class Game:
