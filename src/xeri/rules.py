@@ -42,7 +42,8 @@ OPTIONS: dict[str, Option] = {
         Option("hand_size", "cards dealt to each player per deal (the last deal of 3 players may be shorter)",
                check=_int_range(1, 12), check_text="an integer 1..12"),
         Option("pile_size", "cards dealt to the initial pile", check=_int_range(0, 8), check_text="an integer 0..8"),
-        Option("pile_face_down", "initial pile cards dealt face down under the top card (Pişti: 3)",
+        Option("pile_face_down", "initial pile cards dealt face down under the top card (Pişti: 3); "
+               "needs initial_pile jack_under or keep",
                check=_int_range(0, 7), check_text="an integer 0..7"),
         Option("initial_pile",
                "redeal: new pile if the top two match or the top is a Jack (000); "
