@@ -33,6 +33,11 @@ GAMES: list[tuple[str, dict[str, Any], int]] = [
     ("pisti", {"target": 15}, 4),
     ("berman", {"rounds": 1}, 2),
     ("cardgames", {"target": 15}, 2),
+    # Every other way a card lies face down: more or fewer face-down cards, the other pile rules, 3 players,
+    # the cut card shown. (A redeal rule with face-down cards is refused: see the last test.)
+    ("pisti", {"target": 15, "initial_pile": "keep", "exposed_bottom": True}, 3),
+    ("cardgames", {"target": 15, "pile_face_down": 2}, 4),
+    ("classic", {"rounds": 1, "pile_face_down": 1, "initial_pile": "keep"}, 2),
 ]
 
 
@@ -50,6 +55,7 @@ class Snapshot:
     round_over: bool
     hidden: dict[int | None, set[str]]
     secrets: set[Any]
+    face_down: int = 0  # how many cards of a dealt pile lie face down (a redealt pile's too)
 
 
 def ground_truth(record: dict[str, Any]) -> list[Snapshot]:
@@ -79,7 +85,7 @@ def ground_truth(record: dict[str, Any]) -> list[Snapshot]:
             secrets |= {seed, str(seed), salts[number]}
         if not match.is_over:
             secrets |= {match.seed, str(match.seed), record["fairness"]["match"]["salt"]}
-        return Snapshot(rnd.is_over, hidden, secrets)
+        return Snapshot(rnd.is_over, hidden, secrets, ruleset.pile_face_down)
 
     out = [snap()]
     for r in record["rounds"]:
@@ -103,13 +109,19 @@ def walk(value: Any) -> Iterator[Any]:
 def current_round_parts(msg: dict[str, Any]) -> list[Any]:
     """The parts of a message about the round in play: the view and the events since the last round start.
 
-    A ``pile_redealt`` event is left out: the rules turn a bad initial pile face up for all to see
-    before it goes back into the deck, so those cards are public (but not where they went).
+    A ``pile_redealt`` event is checked on its own (``redealt_face_down``): the rules turn a bad initial
+    pile face up for all to see before it goes back into the deck, so its face-up cards are public (but not
+    where they went).
     """
     events = msg.get("events") or []
     starts = [i for i, e in enumerate(events) if e["kind"] == "round_started"]
     current = events[starts[-1]:] if starts else events
     return [msg.get("view"), [e for e in current if e["kind"] != "pile_redealt"]]
+
+
+def redealt_face_down(msg: dict[str, Any], face_down: int) -> list[str]:
+    """The cards a ``pile_redealt`` event names that lay face down in the bad pile (bottom first)."""
+    return [c for e in msg.get("events") or [] if e["kind"] == "pile_redealt" for c in e["cards"][:face_down]]
 
 
 def check_messages(seat: int | None, messages: list[dict[str, Any]], truth: list[Snapshot]) -> int:
@@ -124,6 +136,8 @@ def check_messages(seat: int | None, messages: list[dict[str, Any]], truth: list
         assert not leaked, f"seat {seat} was sent an unrevealed seed or salt at version {version}: {msg}"
         if msg["type"] == "hint":
             assert msg["card"] not in snap.hidden[seat]
+        shown = redealt_face_down(msg, snap.face_down)
+        assert not shown, f"seat {seat} was sent face-down cards {shown} of a redealt pile at version {version}"
         if msg["type"] not in ("sync", "update") or snap.round_over:
             continue
         cards = {v for v in walk(current_round_parts(msg)) if isinstance(v, str) and v in CODES}
@@ -212,3 +226,16 @@ def test_the_checker_catches_a_leak() -> None:
     seedy = {"type": "update", "version": 0, "events": [{"kind": "reveal", "seed": 12345}], "view": {}}
     with pytest.raises(AssertionError, match="seed"):
         check_messages(0, [seedy], truth)
+    redealt = {"type": "update", "version": 0, "view": {},
+               "events": [{"kind": "pile_redealt", "cards": ["2C", "3C", "4C", "4D"], "reason": "equal"}]}
+    check_messages(0, [redealt], truth)  # face up in Xeri: public
+    with pytest.raises(AssertionError, match="face-down cards"):
+        check_messages(0, [redealt], [Snapshot(False, {0: set(), None: set()}, set(), face_down=3)])
+
+
+@pytest.mark.parametrize("rule", ["redeal", "redeal_any_jack"])
+def test_a_redeal_rule_with_face_down_cards_is_refused(server: ThreadServer, rule: str) -> None:
+    """Redealing a pile with face-down cards would show them to every seat: the table is never created."""
+    r = httpx.post(f"{server.base}/api/tables", json={"ruleset": "pisti", "options": {"initial_pile": rule},
+                                                        "name": "p0", "seats": [None, {"bot": "easy"}]})
+    assert r.status_code == 400 and "would show the face-down cards" in r.json()["error"]["message"], r.text
