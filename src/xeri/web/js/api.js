@@ -71,6 +71,7 @@ export const api = {
   matches: (player) => request("GET", `/api/matches?limit=100${player ? `&player=${encodeURIComponent(player)}` : ""}`),
   replay: (id) => request("GET", `/api/matches/${encodeURIComponent(id)}/replay`),
   recordUrl: (id) => `/api/matches/${encodeURIComponent(id)}/record`,
+  review: (id, seat) => request("GET", `/api/matches/${encodeURIComponent(id)}/review?seat=${encodeURIComponent(seat)}`),
   players: () => request("GET", "/api/players?limit=100"),
   playerStats: (name) => request("GET", `/api/players/${encodeURIComponent(name)}/stats`),
   fairness: (id) => request("GET", `/api/tables/${encodeURIComponent(id)}/fairness`),

@@ -7,6 +7,7 @@ import { breakdownTable } from "./dialogs.js";
 import { clear, h } from "./dom.js";
 import { language, t } from "./i18n.js";
 import { prefs } from "./prefs.js";
+import { reviewPanel } from "./review.js";
 
 function when(iso) {
   if (!iso) return "";
@@ -104,6 +105,7 @@ export async function mountReplay(container, id) {
     return () => {};
   }
   const steps = data.steps;
+  const review = reviewPanel(id, data.names, steps, (k) => go(k));
   let i = 0;
   let playing = null;
   const slot = h("div.replay-board");
@@ -142,6 +144,7 @@ export async function mountReplay(container, id) {
     const view = { ...step.state, seat: null, names: data.names };
     caption.textContent = t("step", { i, n: steps.length - 1 });
     what.textContent = describeStep(step, data.names);
+    review.show(i);
     clear(slot).appendChild(renderBoard(view, { fourColour: prefs.get("fourColour"), hands: step.state.hands, replay: true }));
     clear(scores);
     const scored = (step.events || []).find((e) => e.kind === "round_scored");
@@ -157,10 +160,11 @@ export async function mountReplay(container, id) {
     else if (ev.key === "ArrowLeft") go(i - 1);
   };
   document.addEventListener("keydown", onKey);
-  clear(root).append(h("h2", `${t("replay")}: ${data.names.join(" – ")}`), controls, what, slot, scores);
+  clear(root).append(h("h2", `${t("replay")}: ${data.names.join(" – ")}`), controls, what, review.note, slot, scores, review.el);
   show();
   return () => {
     stop();
+    review.stop();
     document.removeEventListener("keydown", onKey);
   };
 }
