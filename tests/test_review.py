@@ -89,7 +89,7 @@ def test_choose_is_the_argmax_of_evaluate() -> None:
         view, log = replay.view(seat), replay.round.log_for(seat)
         if len(view.legal_moves) > 1:
             values = make_bot(SPEC, seed=9).evaluate(view, log)  # type: ignore[attr-defined]
-            assert make_bot(SPEC, seed=9).choose(view, log) == max(values, key=values.__getitem__)
+            assert values[make_bot(SPEC, seed=9).choose(view, log)] == max(values.values())  # an argmax
         replay.play(card)
 
 
@@ -271,3 +271,12 @@ def test_move_tasks_travel_to_a_worker_process() -> None:
     assert moved == plan.tasks[5].run()
     assert plan.assemble([t.run() for t in plan.tasks]) == review.review_record(
         record.to_record(match), 0, iterations=ITERATIONS)
+
+
+def test_an_unfinished_match_is_reviewed_as_far_as_it_went() -> None:
+    match = Match(find_ruleset("classic"), seed=44)
+    rng = random.Random(2)
+    for _ in range(17):
+        match.play(rng.choice(match.legal_moves))
+    result = review.review_record(record.to_record(match, reveal_seeds=False), 1, iterations=ITERATIONS)
+    assert [len(r.moves) for r in result.rounds] == [9] and result.rounds[0].margin is None
