@@ -30,6 +30,7 @@ from xeri.engine import Deal, Round
 from xeri.match import Match
 from xeri.rules import find_ruleset
 from xeri.server import autoplay
+from xeri.tui import game as game_module
 from xeri.tui import saves
 from xeri.tui.game import Game
 
@@ -163,7 +164,22 @@ def test_terminal_bots_open_nothing(level: str, tmp_path: Path, monkeypatch: pyt
         # What the save keeps for each bot is itself one-way from the match seed.
         assert saved == seeds.derive(match_seed, "play-saved-bot", seat)
         assert_seed_is_one_way(saved, seat, [match_seed, *match.round_seeds], match_seed)
+    given: list[int | None] = []
+
+    def recording_make_bot(spec: str, seed: int | None = None) -> Bot:
+        given.append(seed)
+        return make_bot(spec, seed)
+
+    monkeypatch.setattr(game_module, "make_bot", recording_make_bot)
     game = Game(match, setup, _NoFrontend(), path)  # type: ignore[arg-type]  # the resume path builds the bots
+    moves = sum(len(r.moves) for r in match.rounds)
+    assert sorted(game.bots) == [1, 2, 3]
+    # Each bot's seed is its saved seed, hashed one-way again.
+    expected = {seat: seeds.bot_seed(setup.bot_seeds[seat], seat, domain=game_module.SEED_DOMAIN, generation=moves)
+                for seat in game.bots}
+    assert sorted(given) == sorted(expected.values())  # type: ignore[type-var]
+    for seat, seed in expected.items():
+        assert_seed_is_one_way(seed, seat, [match_seed, *match.round_seeds], match_seed)
     rng = random.Random(3)
     for _ in range(4):
         seat = match.turn
