@@ -181,5 +181,6 @@ def test_move_shifted_between_rounds_is_refused(data: dict, tmp_path: Path,  # t
     assert f"round 1, move {first + 1}" in capsys.readouterr().err
     earlier = copy.deepcopy(data)
     earlier["rounds"][1]["moves"].insert(0, earlier["rounds"][0]["moves"].pop())
-    with pytest.raises(RecordError, match="round 1 has scores, but its moves do not finish it"):
+    with pytest.raises(RecordError, match=f"round 1 has scores, but its moves do not finish it: it stops at move "
+                       f"{first - 1},"):
         record.from_record(earlier)

@@ -159,7 +159,10 @@ def _replay(data: dict[str, Any]) -> Match:
         recorded = rdata.get("scores")
         if recorded is not None:
             if rnd.scores is None:
-                raise RecordError(f"round {i + 1} has scores, but its moves do not finish it")
+                count = len(rdata["moves"])
+                raise RecordError(f"round {i + 1} has scores, but its moves do not finish it: it stops at move "
+                                  f"{count}, with {len(rnd.legal_moves)} card(s) "
+                                  "still to play for the seat to move")
             got = [s.to_dict() for s in rnd.scores]
             if got != recorded:
                 totals = [s.total for s in rnd.scores]
