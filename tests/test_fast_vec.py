@@ -1,0 +1,169 @@
+"""The vectorised env against the Gym env step for step, and its kernel opponents against the bots."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+import pytest
+
+import xeri.integrations.gym as xgym
+from xeri.bots.expert import ExpertBot
+from xeri.bots.gain import captures, immediate_gain
+from xeri.cards import DECK
+from xeri.engine import Deal, Round
+from xeri.fast import vec_kernels as vk
+from xeri.fast.vecenv import VecEnvError, XeriVectorEnv
+from xeri.integrations import encoding
+from xeri.rules import Ruleset, find_ruleset
+from xeri.scoring import card_values
+
+
+def _pick(obs: np.ndarray, mask: np.ndarray) -> int:
+    """A deterministic legal card that depends on the whole observation (so any encoding slip shows)."""
+    legal = np.flatnonzero(mask)
+    key = int(obs.sum() * 7 + obs @ np.arange(1, obs.shape[0] + 1, dtype=np.float32)) % 1009
+    return int(legal[key % len(legal)])
+
+
+def _picks(obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
+    return np.array([_pick(o, m) for o, m in zip(obs, masks, strict=True)], dtype=np.int64)
+
+
+def _deal(rs: Ruleset, row: np.ndarray) -> Deal:
+    n, h, p = rs.players, rs.hand_size, rs.pile_size
+    cards = [DECK[int(i)] for i in row]
+    hands = tuple(tuple(cards[s * h : (s + 1) * h]) for s in range(n))
+    return Deal(hands=hands, pile=tuple(cards[n * h : n * h + p]), talon=tuple(cards[n * h + p :]))
+
+
+@pytest.mark.parametrize(("name", "players", "seat"), [("classic", 2, 0), ("cardgames", 4, 1), ("berman", 3, 2),
+                                                       ("classic-points", 2, 1)])
+def test_same_deals_and_actions_give_the_gym_envs_steps(
+        name: str, players: int, seat: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Self-play seats in the vector env and callable opponents in the Gym env make the same choices."""
+    rs = find_ruleset(name, players=players)
+    games = 6
+    vec = XeriVectorEnv(num_envs=games, opponent="self", players=players, ruleset=name, seat=seat,
+                        self_policy=_picks)
+    obs, _ = vec.reset(seed=players + seat)
+    next_deal: dict[str, Any] = {}
+    monkeypatch.setattr(xgym.Round, "new", classmethod(
+        lambda cls, ruleset, dealer, seed: Round(ruleset, dealer, next_deal["deal"])))
+    gyms = [xgym.XeriEnv(opponent=_pick, players=players, ruleset=name, seat=seat) for _ in range(games)]
+
+    def gym_reset(g: int) -> tuple[np.ndarray, dict[str, Any]]:
+        next_deal["deal"] = _deal(rs, vec.deals[g])
+        return gyms[g].reset(seed=g)
+
+    firsts = [gym_reset(g) for g in range(games)]
+    for g in range(games):
+        assert (firsts[g][0] == obs[g]).all() and (firsts[g][1]["action_mask"] == vec.action_masks()[g]).all()
+    episodes = 0
+    for step in range(80):
+        masks = vec.action_masks()
+        actions = _picks(obs, masks)
+        if step == 5:
+            actions[0] = int(np.flatnonzero(masks[0] == 0)[0])  # an illegal card ends game 0's episode
+        obs, rewards, dones, _trunc, info = vec.step(actions)
+        for g in range(games):
+            g_obs, g_reward, g_done, _t, g_info = gyms[g].step(int(actions[g]))
+            assert g_done == bool(dones[g]) and g_reward == pytest.approx(rewards[g]), (step, g)
+            assert g_info.get("illegal", False) == bool(info.get("illegal", np.zeros(games))[g])
+            if g_done:
+                assert (info["final_obs"][g] == g_obs).all(), (step, g)
+                episodes += 1
+                g_obs, g_info = gym_reset(g)
+            assert (g_obs == obs[g]).all(), (step, g, np.flatnonzero(g_obs != obs[g]))
+            assert (g_info["action_mask"] == vec.action_masks()[g]).all()
+    assert episodes >= games * 3
+
+
+def _positions(rs: Ruleset, count: int, seed: int) -> list[Round]:
+    """Rounds stopped at random points of random play."""
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        rnd = Round.new(rs, rng.randrange(rs.players), rng.getrandbits(64))
+        for _ in range(rng.randrange(52 - rs.pile_size)):
+            rnd.play(rng.choice(rnd.legal_moves))
+        if not rnd.is_over and len(rnd.legal_moves) > 1:
+            out.append(rnd)
+    return out
+
+
+def _kernel_ties(policy: int, rs: Ruleset, rnd: Round) -> set[int]:
+    """The cards the kernel policy may choose (its best scores) in the seat to play's position."""
+    seat = rnd.turn
+    assert seat is not None
+    view = rnd.view(seat)
+    hand = np.array([c.index for c in view.hand], np.int64)
+    pile = np.array([c.index for c in view.pile if c is not None] + [0], np.int64)
+    gone = np.zeros(52, np.uint8)
+    for c in view.gone:
+        gone[c.index] = 1
+    hand_len = np.array(view.hand_counts, np.int64)
+    from xeri.fast import config_array
+
+    cfg = config_array(rs)
+    values = np.array(card_values(rs.scoring, rs.two_of_spades), np.int64)
+    scores = np.zeros(16)
+    vk.policy_scores(policy, cfg, values, hand, len(hand), pile, len(view.pile), gone, hand_len, seat,
+                     view.talon_count, scores)
+    best = scores[: len(hand)].max()
+    return {int(hand[i]) for i in range(len(hand)) if scores[i] >= best - 1e-9}
+
+
+@pytest.mark.parametrize(("name", "players"), [("classic", 2), ("cardgames", 4), ("berman", 2), ("classic", 3)])
+def test_kernel_greedy_and_expert_choose_as_the_bots(name: str, players: int) -> None:
+    """Over many positions the kernel's best cards are exactly the bots' best cards (their random ties)."""
+    rs = find_ruleset(name, players=players)
+    expert = ExpertBot()
+    for rnd in _positions(rs, 400, seed=players):
+        seat = rnd.turn
+        assert seat is not None
+        view = rnd.view(seat)
+        legal = view.legal_moves
+        greedy_keys = [(immediate_gain(view, c), len(view.pile) + 1 if captures(view, c) else 0) for c in legal]
+        greedy = {c.index for c, k in zip(legal, greedy_keys, strict=True) if k == max(greedy_keys)}
+        assert _kernel_ties(vk.V_GREEDY, rs, rnd) == greedy
+        scores = [expert.score(view, c) for c in legal]
+        best = {c.index for c, s in zip(legal, scores, strict=True) if s >= max(scores) - 1e-9}
+        assert _kernel_ties(vk.V_EXPERT, rs, rnd) == best
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_kernel_opponents_play_whole_rounds_with_expected_strength(players: int) -> None:
+    """Against the expert a random learner loses on average; zero-sum rewards end every round."""
+    vec = XeriVectorEnv(num_envs=256, opponent="expert", players=players, dealer="rotate", copy=False)
+    obs, _ = vec.reset(seed=1)
+    rng = np.random.default_rng(0)
+    total, done = 0.0, 0
+    for _ in range(60):
+        m = vec.action_masks()
+        _obs, r, d, _t, _info = vec.step((m * rng.random(m.shape)).argmax(axis=1))
+        total += float(r.sum())
+        done += int(d.sum())
+    assert done >= 256 * 2
+    assert total / done < -3
+    assert obs.shape == (256, encoding.size(vec.ruleset, False))
+
+
+def test_same_seed_same_games_and_bad_settings() -> None:
+    a = XeriVectorEnv(num_envs=16, opponent="greedy")
+    b = XeriVectorEnv(num_envs=16, opponent="greedy")
+    oa, _ = a.reset(seed=3)
+    ob, _ = b.reset(seed=3)
+    assert (oa == ob).all() and (a.deals == b.deals).all()
+    assert len({tuple(row) for row in a.deals}) == 16
+    with pytest.raises(VecEnvError, match="unknown opponent 'smart'"):
+        XeriVectorEnv(num_envs=4, opponent="smart")
+    with pytest.raises(VecEnvError, match="face-down"):
+        XeriVectorEnv(num_envs=4, ruleset="pisti")
+    with pytest.raises(VecEnvError, match="self_policy"):
+        XeriVectorEnv(num_envs=4, opponent="self", dealer=0).reset(seed=0)  # seat 1 leads
+    with pytest.raises(VecEnvError, match="4 actions"):
+        env = XeriVectorEnv(num_envs=4, opponent="random")
+        env.reset(seed=0)
+        env.step([0, 1])
