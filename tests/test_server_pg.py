@@ -59,3 +59,24 @@ def test_play_restart_and_finish_on_postgresql() -> None:
         assert [m["id"] for m in listed] == [tid]
     finally:
         srv.stop()
+
+
+@pytest.mark.skipif(
+    not PG_URL and not os.environ.get("XERI_REQUIRE_SERVICES"),
+    reason="needs XERI_TEST_PG_URL (scripts/test.sh starts PostgreSQL and sets it)",
+)
+def test_nul_in_a_path_query_or_body_is_a_400_on_postgresql() -> None:
+    """PostgreSQL refuses NUL in text: the server refuses it first, with a 4xx, not a 500 from the driver."""
+    assert PG_URL, "scripts/test.sh should have started PostgreSQL and set XERI_TEST_PG_URL"
+    srv = ThreadServer(PG_URL).start()
+    try:
+        for method, path in [("GET", "/api/tables/%00"), ("GET", "/api/tables/ab%00cd"),
+                             ("GET", "/api/matches?player=%00"), ("GET", "/api/players/a%00/stats"),
+                             ("GET", "/api/matches/%00/record"), ("POST", "/api/tables/%00/join")]:
+            r = httpx.request(method, srv.base + path, json={"name": "A"})
+            assert 400 <= r.status_code < 500 and r.json()["error"]["message"], (path, r.status_code, r.text)
+        r = httpx.post(f"{srv.base}/api/tables", json={"name": "Ann", "title": "a\x00b"})
+        assert r.status_code == 400 and r.json()["error"]["code"] == "bad_request"
+        assert httpx.get(f"{srv.base}/api/health").status_code == 200
+    finally:
+        srv.stop()

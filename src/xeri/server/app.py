@@ -26,6 +26,7 @@ from ..bots import LEVELS
 from ..errors import XeriError
 from ..record import deal_from_dict, deal_to_dict
 from ..rules import PRESET_HELP, PRESETS, Ruleset, find_ruleset
+from . import inputs
 from .connection import BURST, MAX_MESSAGE, RATE, TokenBucket, serve_socket
 from .errors import ProtocolError
 from .history import replay_steps, summary
@@ -120,6 +121,13 @@ def _allowed(request: Request) -> bool:
 Handler = Callable[[Request], Awaitable[Response]]
 
 
+def _check_address(request: Request) -> None:
+    """Path and query text the database can hold (no NUL, no lone surrogate), before any handler reads it."""
+    for key, value in (*request.path_params.items(), *request.query_params.multi_items()):
+        if isinstance(value, str):
+            inputs.check_text(value, f"the address's {key!r}")
+
+
 def api(handler: Handler) -> Handler:
     """An API route: rate-limited per client address; a refusal becomes its 4xx (or 503) JSON error."""
 
@@ -128,6 +136,7 @@ def api(handler: Handler) -> Handler:
         try:
             if not _allowed(request):
                 raise ProtocolError("rate_limited", f"slow down: at most {ctx(request).http_rate:g} requests a second")
+            _check_address(request)
             return await handler(request)
         except ProtocolError as exc:
             return _error(exc)
@@ -238,7 +247,7 @@ async def matches(request: Request) -> Response:
 
 async def finished_record(request: Request) -> dict[str, Any]:
     table_id = request.path_params["table_id"]
-    found = await ctx(request).store.record_text(table_id[:32])
+    found = await ctx(request).store.record_text(table_id) if inputs.is_table_id(table_id) else None
     if found is None:
         raise ProtocolError("no_such_match", "there is no such match")
     status, text = found
@@ -327,7 +336,7 @@ async def verify(request: Request) -> Response:
                                 "give ruleset, dealer (a seat), seed (an integer), salt and commitment")
         deal = deal_from_dict(body["deal"]) if isinstance(body.get("deal"), dict) else None
         check = fairness.verify_round(ruleset, dealer, seed, salt, published, deal, body.get("round"))
-    except (XeriError, TypeError, AttributeError) as exc:
+    except (XeriError, TypeError, AttributeError, ValueError, OverflowError) as exc:
         raise ProtocolError("bad_request", str(exc)) from None
     return JSONResponse({"ok": check.ok, "detail": check.detail,
                          "rounds": [{"round": check.round, "ok": check.ok, "detail": check.detail}],

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import json
 import secrets
 import time
 import unicodedata
@@ -13,6 +12,7 @@ from .. import fairness
 from ..bots import LEVELS
 from ..errors import XeriError
 from ..rules import OPTIONS, find_ruleset
+from . import inputs
 from .errors import ProtocolError
 from .pubsub import Broker
 from .seats import hash_token, new_token
@@ -100,7 +100,7 @@ class Lobby:
         table = self.tables.get(table_id)
         if table is not None:
             return table
-        if not table_id or len(table_id) > 32:
+        if not inputs.is_table_id(table_id):
             return None
         lock = self._loading.setdefault(table_id, asyncio.Lock())
         async with lock:
@@ -214,7 +214,5 @@ def options_help() -> dict[str, Any]:
 
 
 def parse_json(text: str | bytes) -> Any:
-    try:
-        return json.loads(text)
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        raise ProtocolError("bad_json", "the message is not valid JSON") from None
+    """A client's JSON, depth-, size- and text-checked (server.inputs)."""
+    return inputs.parse_json(text)

@@ -281,9 +281,14 @@ def display_url(url: str) -> str:
 def sqlite_path(url: str) -> str | None:
     """The file of a SQLite URL (None for another database or an in-memory one)."""
     parsed = make_url(url)
-    if parsed.get_backend_name() != "sqlite" or not parsed.database or parsed.database == ":memory:":
+    database = parsed.database
+    if parsed.get_backend_name() != "sqlite" or not database or database == ":memory:":
         return None
-    return os.path.abspath(parsed.database)
+    if database.startswith("file:"):  # a URI filename (sqlite:///file:PATH?mode=ro&uri=true)
+        database = database[5:].partition("?")[0]
+        if not database or database == ":memory:" or parsed.query.get("mode") == "memory":
+            return None
+    return os.path.abspath(database)
 
 
 class OwnerLock:

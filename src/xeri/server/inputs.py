@@ -1,0 +1,86 @@
+"""What clients send, read safely: JSON with limits, table ids, and text the database can hold.
+
+Every check here turns bad input into a ``ProtocolError`` (a 4xx answer or a
+socket error message), before anything is changed or stored:
+
+- JSON nested deeper than ``MAX_DEPTH`` (Python's parser would raise ``RecursionError``);
+- integers of more than ``MAX_DIGITS`` digits (past Python's int-string conversion limit they
+  raise ``ValueError``; seeds need 20), and non-finite numbers (``NaN``, ``1e999``);
+- text with a lone surrogate (it cannot be encoded as UTF-8) or a NUL character
+  (PostgreSQL refuses it in text).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from typing import Any
+
+from .errors import ProtocolError
+
+MAX_DEPTH = 32
+MAX_DIGITS = 40
+_TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
+
+
+def _int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise ProtocolError("bad_json", f"numbers are limited to {MAX_DIGITS} digits")
+    return int(text)
+
+
+def _float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ProtocolError("bad_json", "numbers must be finite")
+    return value
+
+
+def _constant(name: str) -> Any:
+    raise ProtocolError("bad_json", f"{name} is not a JSON number")
+
+
+def check_text(value: str, what: str = "text") -> str:
+    """``value`` if the database and UTF-8 can hold it: no NUL, no lone surrogate."""
+    if "\x00" in value:
+        raise ProtocolError("bad_request", f"{what} holds a NUL character")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ProtocolError("bad_request", f"{what} holds a lone surrogate (not valid Unicode)") from None
+    return value
+
+
+def _check(value: Any) -> None:
+    """Depth and text of a parsed value, walked without recursion."""
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, str):
+            check_text(item)
+        elif isinstance(item, (list, dict)):
+            if depth > MAX_DEPTH:
+                raise ProtocolError("bad_json", f"JSON may nest at most {MAX_DEPTH} deep")
+            if isinstance(item, dict):
+                stack.extend((k, depth) for k in item)
+                stack.extend((v, depth + 1) for v in item.values())
+            else:
+                stack.extend((v, depth + 1) for v in item)
+
+
+def parse_json(text: str | bytes) -> Any:
+    """A client's JSON under the limits above; a ``ProtocolError`` if it breaks one."""
+    try:
+        value = json.loads(text, parse_int=_int, parse_float=_float, parse_constant=_constant)
+    except RecursionError:
+        raise ProtocolError("bad_json", f"JSON may nest at most {MAX_DEPTH} deep") from None
+    except (ValueError, UnicodeDecodeError):
+        raise ProtocolError("bad_json", "the message is not valid JSON") from None
+    _check(value)
+    return value
+
+
+def is_table_id(value: str) -> bool:
+    """Whether ``value`` could be a table id (letters, digits, ``-`` and ``_``): nothing else reaches the database."""
+    return _TABLE_ID.fullmatch(value) is not None
