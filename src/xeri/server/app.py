@@ -27,8 +27,10 @@ from ..errors import XeriError
 from ..record import deal_from_dict, deal_to_dict
 from ..rules import PRESET_HELP, PRESETS, Ruleset, find_ruleset
 from . import inputs
+from .cluster import make_cluster, refuse_mixed_modes
 from .connection import BURST, MAX_MESSAGE, RATE, TokenBucket, serve_socket
 from .errors import ProtocolError
+from .health import healthz, readyz
 from .history import replay_steps, summary
 from .lobby import NAME_LENGTH, TAKEOVER_AFTER, TURN_TIMER, Lobby, check_name, options_help, parse_json
 from .pubsub import Broker, InProcessBroker
@@ -201,7 +203,7 @@ async def tables(request: Request) -> Response:
         if token is not None:
             out.update(seat=seat, token=token)
         return JSONResponse(out, status_code=201)
-    return JSONResponse({"tables": lobby.listed(request.query_params.get("status", "open"))})
+    return JSONResponse({"tables": await lobby.listing(request.query_params.get("status", "open"))})
 
 
 async def table_info(request: Request) -> Response:
@@ -352,6 +354,8 @@ ROUTES = [
     Route("/", index),
     Route("/t/{table_id}", invite),
     Route("/api/health", api(health)),
+    Route("/healthz", healthz),
+    Route("/readyz", readyz),
     Route("/api/meta", api(meta)),
     Route("/api/rulesets", api(list_rulesets)),
     Route("/api/levels", api(levels)),
@@ -376,11 +380,14 @@ ROUTES = [
 async def lifespan(app: Starlette) -> AsyncIterator[None]:
     c: Context = app.state.ctx
     await c.store.open()
+    await refuse_mixed_modes(c.store, c.lobby.cluster)
     await c.lobby.broker.start()
     await c.lobby.start()
     try:
         yield
     finally:
+        if c.lobby.cluster is not None:
+            await c.lobby.cluster.stop()
         c.lobby.stop()
         c.reviews.close()
         await c.lobby.broker.close()
@@ -389,15 +396,18 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
 
 def create_app(db: str | None = None, *, bot_delay: float = 0.4, broker: Broker | None = None,
                rate: float = RATE, burst: float = BURST, hint_level: str | None = None,
-               http_rate: float = HTTP_RATE, http_burst: float = HTTP_BURST) -> Starlette:
+               http_rate: float = HTTP_RATE, http_burst: float = HTTP_BURST, lease: float | None = None) -> Starlette:
     """The app, storing in ``db`` (a URL or path; default SQLite in the data directory).
 
     ``rate`` and ``burst`` set each connection's message limit (benchmarks raise it);
     ``http_rate`` and ``http_burst`` limit each client address's API requests;
     ``hint_level`` is the bot level behind hints (default: the strongest).
+    A Redis ``broker`` on PostgreSQL makes this process one of a cluster (server.cluster), its table
+    leases lasting ``lease`` seconds (default server.ownership.LEASE_SECONDS).
     """
     store = Store(db)
     lobby = Lobby(store, broker or InProcessBroker(), bot_delay=bot_delay, hint_level=hint_level)
+    lobby.cluster = make_cluster(store, lobby.broker, lease)
     app = Starlette(routes=ROUTES, lifespan=lifespan)
     app.state.ctx = Context(store=store, lobby=lobby, rate=rate, burst=burst, http_rate=http_rate,
                             http_burst=http_burst)
