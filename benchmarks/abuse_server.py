@@ -215,7 +215,7 @@ async def abuse_hint(base: str, stop: asyncio.Event, abuse: Abuse, sockets: int 
     address = abuser_address(0)
     async with http_client(base, address) as http:
         made = (await http.post("/api/tables", json={
-            "name": "hinter", "seats": [None, {"bot": "hard"}], "options": {"rounds": 99},
+            "name": "hinter", "seats": [None, {"bot": "hard"}], "options": {"rounds": 20},
             "takeover_after": None})).json()
     url = f"{base.replace('http://', 'ws://')}/ws/tables/{made['table_id']}?token={made['token']}"
 
@@ -244,7 +244,7 @@ async def abuse_master(base: str, stop: asyncio.Event, abuse: Abuse, tables: int
     async with http_client(base, abuser_address(0)) as http:
         made = 0
         while not stop.is_set() and made < tables:
-            r = await http.post("/api/tables", json={"options": {"players": 4, "rounds": 99},
+            r = await http.post("/api/tables", json={"options": {"players": 4, "rounds": 20},
                                                      "seats": [{"bot": "master"}] * 4})
             abuse.count(f"create_{r.status_code}")
             if r.status_code == 201:

@@ -22,8 +22,13 @@ import uvicorn
 from websockets.sync.client import ClientConnection, connect
 
 from xeri.server import create_app
+from xeri.server.limits import Limits
 
 READY_TIMEOUT = 20.0
+#: The per-address caps lifted, as the message rates are, for tests about other things
+#: (tests/test_server_limits.py checks the caps themselves).
+LIFTED = Limits(waiting_per_address=10_000, playing_per_address=10_000, ws_per_address=10_000, ws_per_seat=1000,
+                hint_cooldown=0.0, lobby_per_address=10_000, max_rounds=99, max_target=10_000)
 
 
 def free_port() -> int:
@@ -51,12 +56,13 @@ class ThreadServer:
     """uvicorn running ``create_app`` in a background thread."""
 
     def __init__(self, db: str, bot_delay: float = 0.0, rate: float = 1000.0, broker: Any = None,
-                 http_rate: float = 1000.0) -> None:
+                 http_rate: float = 1000.0, **options: Any) -> None:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.ws_base = f"ws://127.0.0.1:{self.port}"
         self.app = create_app(db, bot_delay=bot_delay, rate=rate, burst=2 * rate, hint_level="medium",
-                              broker=broker, http_rate=http_rate, http_burst=2 * http_rate)
+                              broker=broker, http_rate=http_rate, http_burst=2 * http_rate,
+                              **{"limits": LIFTED, **options})
         config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning",
                                 ws_max_size=1 << 16, lifespan="on")
         self.server = uvicorn.Server(config)
@@ -77,14 +83,14 @@ class ThreadServer:
 
 
 @contextmanager
-def subprocess_server(db: str, port: int | None = None,
-                      bot_delay: float = 0.0) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+def subprocess_server(db: str, port: int | None = None, bot_delay: float = 0.0,
+                      extra: list[str] | None = None) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
     """``xeri serve`` as a real process (for the restart test)."""
     port = port or free_port()
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     proc = subprocess.Popen([sys.executable, "-m", "xeri", "serve", "--port", str(port), "--db", db,
                              "--bot-delay", str(bot_delay), "--log-level", "error",
-                             "--rate", "1000"], env=env,
+                             "--rate", "1000", *(extra or [])], env=env,
                             stdout=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
     try:

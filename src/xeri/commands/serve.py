@@ -25,14 +25,45 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--redis", default=None, metavar="URL",
                         help="share table messages between server processes through Redis pub/sub "
                              "(redis://host:6379/0; see docs/scaling.md)")
-    parser.add_argument("--lease", type=float, default=None, metavar="SECONDS",
-                        help="with --redis on PostgreSQL: how long a process owns a table unless it renews it, "
-                             "so a dead process's tables move after this (default 5; docs/scaling.md)")
     parser.add_argument("--rate", type=float, default=20.0, metavar="N",
                         help="messages a second each connection may send (default 20; bursts of twice that)")
     parser.add_argument("--http-rate", type=float, default=50.0, metavar="N",
                         help="API requests a second from one client address (default 50; bursts of four times that)")
     parser.add_argument("--log-level", default="warning", choices=["critical", "error", "warning", "info", "debug"])
+    caps = parser.add_argument_group("limits (one client cannot slow every table; docs/security.md)")
+    caps.add_argument("--workers", type=int, default=None, metavar="N",
+                      help="processes for search bots, hints and replays (default: one per core less one)")
+    caps.add_argument("--bot-queue", type=int, default=None, metavar="N",
+                      help="jobs that may wait for a worker; beyond, a search bot's move is played by the "
+                           "expert bot and a hint is refused (default: 4 per worker)")
+    caps.add_argument("--bot-seconds", type=float, default=1.0, metavar="S",
+                      help="the most a search bot thinks per move, whatever its level asks (default 1.0)")
+    caps.add_argument("--bot-iterations", type=int, default=2000, metavar="N",
+                      help="the most playouts a search bot runs per move (default 2000)")
+    caps.add_argument("--waiting-per-address", type=int, default=10, metavar="N",
+                      help="tables waiting for players that one address may create (default 10)")
+    caps.add_argument("--playing-per-address", type=int, default=16, metavar="N",
+                      help="tables in play that one address may have created (default 16)")
+    caps.add_argument("--ws-per-address", type=int, default=64, metavar="N",
+                      help="WebSocket connections at once from one address (default 64)")
+    caps.add_argument("--ws-per-seat", type=int, default=4, metavar="N",
+                      help="WebSocket connections at once on one seat (default 4)")
+    caps.add_argument("--hint-cooldown", type=float, default=2.0, metavar="S",
+                      help="seconds between two hints for one seat (default 2)")
+    caps.add_argument("--waiting-ttl", type=float, default=1800.0, metavar="S",
+                      help="seconds a table may wait for players before it is closed (default 1800)")
+    caps.add_argument("--lobby-per-address", type=int, default=3, metavar="N",
+                      help="tables of one creating address that the lobby lists, the newest (default 3)")
+    caps.add_argument("--max-rounds", type=int, default=30, metavar="N",
+                      help="rounds a match may have (default 30)")
+    caps.add_argument("--max-target", type=int, default=301, metavar="N",
+                      help="the highest target score of a match (default 301)")
+    caps.add_argument("--max-replay-mb", type=float, default=8.0, metavar="MB",
+                      help="the largest replay served; a longer match offers its record only (default 8)")
+    caps.add_argument("--request-timeout", type=float, default=10.0, metavar="S",
+                      help="seconds to receive a whole HTTP request, or the connection closes (default 10)")
+    caps.add_argument("--keep-alive", type=float, default=5.0, metavar="S",
+                      help="seconds an idle HTTP connection stays open (default 5)")
 
 
 def _check_address(host: str, port: int) -> None:
@@ -59,10 +90,6 @@ def _check_services(db: str | None, redis_url: str | None) -> None:
     async def probe() -> None:
         try:
             await store.open()
-            if not redis_url and not store.is_sqlite:
-                from ..server.cluster import refuse_mixed_modes
-
-                await refuse_mixed_modes(store, None)
         finally:
             await store.close()
 
@@ -70,8 +97,6 @@ def _check_services(db: str | None, redis_url: str | None) -> None:
         asyncio.run(probe())
     except Exception as exc:
         first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
-        if type(exc).__name__ == "ClusterRefused":
-            raise ServeError(f"refusing to start: {first}") from None
         raise ServeError(f"cannot open the database {shown}: {first}") from None
     if redis_url:
         try:
@@ -91,14 +116,18 @@ def run(args: argparse.Namespace) -> int:
         raise ServeError(f"--port must be 1..65535, not {args.port}")
     if args.redis and not args.redis.startswith(("redis://", "rediss://", "unix://")):
         raise ServeError("--redis must be a redis:// URL")
-    if args.lease is not None and not 0.5 <= args.lease <= 600:
-        raise ServeError("--lease must be 0.5..600 seconds")
     if not 0 < args.rate <= 100000:
         raise ServeError("--rate must be a positive number of messages a second")
     if not 0 < args.http_rate <= 100000:
         raise ServeError("--http-rate must be a positive number of requests a second")
     if not 0 <= args.bot_delay <= 10:
         raise ServeError("--bot-delay must be 0..10 seconds")
+    if not 0 < args.request_timeout <= 3600 or not 0 < args.keep_alive <= 3600:
+        raise ServeError("--request-timeout and --keep-alive must be 0..3600 seconds (above 0)")
+    if args.workers is not None and not 0 <= args.workers <= 256:
+        raise ServeError("--workers must be 0..256 (0: one thread instead of processes)")
+    if args.bot_queue is not None and not 0 <= args.bot_queue <= 10000:
+        raise ServeError("--bot-queue must be 0..10000")
     try:
         import uvicorn
 
@@ -122,13 +151,29 @@ def run(args: argparse.Namespace) -> int:
         from ..server.pubsub import RedisBroker
 
         broker = RedisBroker(args.redis)
+    from ..server.http_timeouts import timed_protocol
+    from ..server.limits import Limits
+    from ..server.workers import BotBudget
+
+    try:
+        limits = Limits(waiting_per_address=args.waiting_per_address, playing_per_address=args.playing_per_address,
+                        ws_per_address=args.ws_per_address, ws_per_seat=args.ws_per_seat,
+                        hint_cooldown=args.hint_cooldown, waiting_ttl=args.waiting_ttl,
+                        lobby_per_address=args.lobby_per_address, max_rounds=args.max_rounds,
+                        max_target=args.max_target, max_replay_bytes=int(args.max_replay_mb * (1 << 20)))
+        budget = BotBudget(seconds=args.bot_seconds, iterations=args.bot_iterations)
+    except ValueError as exc:
+        raise ServeError(f"bad limit: {exc}") from None
     app = create_app(db, bot_delay=args.bot_delay, rate=args.rate, burst=2 * args.rate, broker=broker,
-                     http_rate=args.http_rate, http_burst=4 * args.http_rate, lease=args.lease)
+                     http_rate=args.http_rate, http_burst=4 * args.http_rate, limits=limits, workers=args.workers,
+                     bot_queue=args.bot_queue, bot_budget=budget)
     print(f"xeri serve: http://{args.host}:{args.port}/  (Ctrl-C stops)", flush=True)
     try:
         # Messages are small JSON; per-message compression would cost more CPU than it saves.
+        # A request that does not arrive whole within --request-timeout is closed (no slowloris).
         uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=1 << 16,
-                    ws_per_message_deflate=False, timeout_graceful_shutdown=3)
+                    ws_per_message_deflate=False, timeout_graceful_shutdown=3,
+                    http=timed_protocol(args.request_timeout), timeout_keep_alive=args.keep_alive)
     except OSError as exc:
         raise ServeError(f"cannot listen on {args.host}:{args.port}: {exc.strerror}") from None
     return 0

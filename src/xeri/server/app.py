@@ -5,6 +5,7 @@ The routes and messages are documented in docs/protocol.md.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import functools
 import json
@@ -14,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
-from starlette.requests import Request
+from starlette.requests import HTTPConnection, Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
@@ -27,23 +28,25 @@ from ..errors import XeriError
 from ..record import deal_from_dict, deal_to_dict
 from ..rules import PRESET_HELP, PRESETS, Ruleset, find_ruleset
 from . import inputs
-from .cluster import make_cluster, refuse_mixed_modes
-from .connection import BURST, MAX_MESSAGE, RATE, TokenBucket, serve_socket
+from .connection import BURST, CLOSE_TOO_MANY, MAX_MESSAGE, RATE, TokenBucket, serve_socket
 from .errors import ProtocolError
-from .health import healthz, readyz
-from .history import replay_steps, summary
+from .history import summary
+from .limits import Limits
 from .lobby import NAME_LENGTH, TAKEOVER_AFTER, TURN_TIMER, Lobby, check_name, options_help, parse_json
 from .pubsub import Broker, InProcessBroker
+from .replays import ReplayCache, ReplayTooLarge
 from .reviews import ReviewBusy, ReviewCache, ReviewFailed
 from .store import Store, StoreError
 from .table import Table, unavailable
+from .workers import BotBudget, PoolBusy, Workers
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 MAX_BODY = 256 * 1024
 
 _STATUS = {"no_such_table": 404, "no_such_match": 404, "no_such_player": 404, "bad_token": 403,
            "table_full": 409, "seat_taken": 409, "not_waiting": 409, "not_finished": 409, "too_large": 413,
-           "rate_limited": 429, "unavailable": 503}
+           "rate_limited": 429, "unavailable": 503, "too_many_tables": 429, "too_many_connections": 429,
+           "hint_cooldown": 429, "busy": 503}
 
 #: HTTP requests per second (average, burst) from one client address
 HTTP_RATE, HTTP_BURST = 50.0, 200.0
@@ -61,6 +64,9 @@ class Context:
 
     store: Store
     lobby: Lobby
+    #: the process pool of search bots, hints and replays
+    workers: Workers
+    replays: ReplayCache
     rate: float = RATE
     burst: float = BURST
     http_rate: float = HTTP_RATE
@@ -71,7 +77,7 @@ class Context:
     reviews: ReviewCache = field(default_factory=ReviewCache)
 
 
-def ctx(request: Request | WebSocket) -> Context:
+def ctx(request: HTTPConnection) -> Context:
     return request.app.state.ctx  # type: ignore[no-any-return]
 
 
@@ -107,10 +113,15 @@ def _limit(request: Request, default: int = 50) -> int:
     return max(1, min(value, 500))
 
 
-def _allowed(request: Request) -> bool:
+def _client(request: HTTPConnection) -> str:
+    """The client's address, the key of its per-address limits."""
+    return request.client.host if request.client else "-"
+
+
+def _allowed(request: HTTPConnection) -> bool:
     """Take one request from the client address's bucket."""
     c = ctx(request)
-    host = request.client.host if request.client else "-"
+    host = _client(request)
     bucket = c.buckets.pop(host, None)
     if bucket is None:
         bucket = TokenBucket(c.http_rate, c.http_burst)
@@ -198,12 +209,12 @@ async def levels(_request: Request) -> Response:
 async def tables(request: Request) -> Response:
     lobby = ctx(request).lobby
     if request.method == "POST":
-        table, seat, token = await lobby.create(await _body(request))
+        table, seat, token = await lobby.create(await _body(request), _client(request))
         out: dict[str, Any] = {"table_id": table.id, "table": table.info(), "invite": f"/#/t/{table.id}"}
         if token is not None:
             out.update(seat=seat, token=token)
         return JSONResponse(out, status_code=201)
-    return JSONResponse({"tables": await lobby.listing(request.query_params.get("status", "open"))})
+    return JSONResponse({"tables": lobby.listed(request.query_params.get("status", "open"))})
 
 
 async def table_info(request: Request) -> Response:
@@ -247,7 +258,7 @@ async def matches(request: Request) -> Response:
     return JSONResponse({"matches": [summary(r) for r in rows]})
 
 
-async def finished_record(request: Request) -> dict[str, Any]:
+async def _finished_text(request: Request) -> str:
     table_id = request.path_params["table_id"]
     found = await ctx(request).store.record_text(table_id) if inputs.is_table_id(table_id) else None
     if found is None:
@@ -255,7 +266,11 @@ async def finished_record(request: Request) -> dict[str, Any]:
     status, text = found
     if status != "finished" or text is None:
         raise ProtocolError("not_finished", "the match is not finished: its record keeps hidden cards until then")
-    return json.loads(text)  # type: ignore[no-any-return]
+    return text
+
+
+async def finished_record(request: Request) -> dict[str, Any]:
+    return json.loads(await _finished_text(request))  # type: ignore[no-any-return]
 
 
 async def record(request: Request) -> Response:
@@ -265,10 +280,14 @@ async def record(request: Request) -> Response:
 
 
 async def replay(request: Request) -> Response:
-    data = await finished_record(request)
-    out = replay_steps(data)
-    out["id"] = request.path_params["table_id"]
-    return JSONResponse(out)
+    """Built in the worker pool, not on the event loop, and cached: a finished match never changes."""
+    try:
+        data = await ctx(request).replays.get(request.path_params["table_id"], lambda: _finished_text(request))
+    except PoolBusy:
+        raise ProtocolError("busy", "the server is busy: try the replay again in a moment") from None
+    except ReplayTooLarge as exc:
+        raise ProtocolError("too_large", str(exc)) from None
+    return Response(data, media_type="application/json")
 
 
 async def review(request: Request) -> Response:
@@ -347,6 +366,11 @@ async def verify(request: Request) -> Response:
 
 async def socket(ws: WebSocket) -> None:
     c = ctx(ws)
+    # Opening a connection spends the address's request allowance, and one over the address's
+    # connection cap is turned away before the handshake (HTTP 403): a reconnect storm stays cheap.
+    if not _allowed(ws) or c.lobby.book.sockets.get(_client(ws), 0) >= c.lobby.limits.ws_per_address:
+        await ws.close(code=CLOSE_TOO_MANY)
+        return
     await serve_socket(ws, c.lobby, c.rate, c.burst)
 
 
@@ -354,8 +378,6 @@ ROUTES = [
     Route("/", index),
     Route("/t/{table_id}", invite),
     Route("/api/health", api(health)),
-    Route("/healthz", healthz),
-    Route("/readyz", readyz),
     Route("/api/meta", api(meta)),
     Route("/api/rulesets", api(list_rulesets)),
     Route("/api/levels", api(levels)),
@@ -380,37 +402,44 @@ ROUTES = [
 async def lifespan(app: Starlette) -> AsyncIterator[None]:
     c: Context = app.state.ctx
     await c.store.open()
-    await refuse_mixed_modes(c.store, c.lobby.cluster)
     await c.lobby.broker.start()
     await c.lobby.start()
+    # The worker processes start in the background, so the first bot move does not wait for them.
+    warming = asyncio.create_task(c.workers.warm())
     try:
         yield
     finally:
-        if c.lobby.cluster is not None:
-            await c.lobby.cluster.stop()
         c.lobby.stop()
         c.reviews.close()
+        warming.cancel()
+        c.workers.close()
         await c.lobby.broker.close()
         await c.store.close()
 
 
 def create_app(db: str | None = None, *, bot_delay: float = 0.4, broker: Broker | None = None,
                rate: float = RATE, burst: float = BURST, hint_level: str | None = None,
-               http_rate: float = HTTP_RATE, http_burst: float = HTTP_BURST, lease: float | None = None) -> Starlette:
+               http_rate: float = HTTP_RATE, http_burst: float = HTTP_BURST, limits: Limits | None = None,
+               workers: int | None = None, bot_queue: int | None = None, bot_budget: BotBudget | None = None,
+               replay_cache_bytes: int = 64 << 20) -> Starlette:
     """The app, storing in ``db`` (a URL or path; default SQLite in the data directory).
 
     ``rate`` and ``burst`` set each connection's message limit (benchmarks raise it);
     ``http_rate`` and ``http_burst`` limit each client address's API requests;
-    ``hint_level`` is the bot level behind hints (default: the strongest).
-    A Redis ``broker`` on PostgreSQL makes this process one of a cluster (server.cluster), its table
-    leases lasting ``lease`` seconds (default server.ownership.LEASE_SECONDS).
+    ``hint_level`` is the bot level behind hints (default: the strongest);
+    ``limits`` holds the per-address caps (server.limits); ``workers`` processes (default: one per core
+    less one; 0: a thread) run search bots, hints and replays, ``bot_queue`` jobs wait beside them at most,
+    and ``bot_budget`` caps a search bot's time per move.
     """
+    limits = limits or Limits()
     store = Store(db)
-    lobby = Lobby(store, broker or InProcessBroker(), bot_delay=bot_delay, hint_level=hint_level)
-    lobby.cluster = make_cluster(store, lobby.broker, lease)
+    pool = Workers(workers, bot_queue, bot_budget)
+    lobby = Lobby(store, broker or InProcessBroker(), bot_delay=bot_delay, hint_level=hint_level, limits=limits,
+                  workers=pool)
     app = Starlette(routes=ROUTES, lifespan=lifespan)
-    app.state.ctx = Context(store=store, lobby=lobby, rate=rate, burst=burst, http_rate=http_rate,
-                            http_burst=http_burst)
+    replays = ReplayCache(pool.run, max_bytes=replay_cache_bytes, max_replay=limits.max_replay_bytes)
+    app.state.ctx = Context(store=store, lobby=lobby, workers=pool, replays=replays, rate=rate, burst=burst,
+                            http_rate=http_rate, http_burst=http_burst)
     app.state.lobby = lobby
     app.state.store = store
     return app

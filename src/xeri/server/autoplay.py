@@ -15,13 +15,15 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from ..bots import Bot, make_bot
-from ..bots.hint import suggest
+from ..bots.hint import reason_for, suggest
 from ..cards import Card
 from ..engine import SeatView
 from ..events import Event
 from ..seeds import bot_seed
 from .errors import ProtocolError
+from .limits import LimitExceeded
 from .seats import Seat
+from .workers import PoolBusy, Workers, hint_card
 
 if TYPE_CHECKING:
     from .table import Table
@@ -48,6 +50,16 @@ class Autoplay:
         #: seconds before a bot move the database refused is tried again
         self.retry_after = RETRY_AFTER
         self._driver: asyncio.Task[None] | None = None
+        #: the pool that runs search bots and hints off the event loop (None: a thread, for a bare table)
+        self.workers: Workers | None = None
+        #: seconds between two hints for one seat, and when each seat last had one
+        self.hint_cooldown = 0.0
+        self._last_hint: dict[int, float] = {}
+
+    def use(self, workers: Workers | None, hint_cooldown: float) -> None:
+        """Play bots and hints on ``workers``; a seat gets one hint per ``hint_cooldown`` seconds."""
+        self.workers = workers
+        self.hint_cooldown = hint_cooldown
 
     def playing_level(self, s: Seat) -> str | None:
         """The bot level playing a seat now, or None when a person plays it."""
@@ -127,9 +139,12 @@ class Autoplay:
 
     async def choose(self, level: str, seat: int, version: int, view: SeatView,
                      history: tuple[Event, ...]) -> Card:
-        """A bot's card for ``seat`` at ``version``, off the event loop."""
-        bot = server_bot(level, self.table.match_seed, seat, version)
+        """A bot's card for ``seat`` at ``version``, off the event loop (the pool's fallback bot if it is full)."""
         try:
+            if self.workers is not None:
+                seed = bot_seed(self.table.match_seed, seat, domain=SEED_DOMAIN, generation=version)
+                return await self.workers.choose_or_fallback(level, seed, view, history)
+            bot = server_bot(level, self.table.match_seed, seat, version)
             return await asyncio.to_thread(bot.choose, view, history)
         except Exception:
             # A faulty bot must not stall the table: play its seat's first legal card instead.
@@ -137,8 +152,23 @@ class Autoplay:
             return view.legal_moves[0]
 
     async def hint(self, view: SeatView, history: tuple[Event, ...]) -> tuple[Card, str]:
-        """A suggested card and why, off the event loop."""
-        return await asyncio.to_thread(suggest, view, history, self.hint_level)
+        """A suggested card and why, off the event loop; ``busy`` if the pool is full."""
+        if self.workers is None:
+            return await asyncio.to_thread(suggest, view, history, self.hint_level)
+        try:
+            card = await self.workers.run(hint_card, view, history, self.hint_level)
+        except PoolBusy:
+            raise ProtocolError("busy", "the server is busy: ask for a hint again in a moment") from None
+        return card, reason_for(view, card)
+
+    def take_hint(self, seat: int) -> None:
+        """Count a hint for ``seat`` now, or refuse it (``hint_cooldown``) if the last one was too recent."""
+        now = time.monotonic()
+        last = self._last_hint.get(seat)
+        if last is not None and now - last < self.hint_cooldown:
+            raise LimitExceeded("hint_cooldown", f"one hint every {self.hint_cooldown:g} s: ask again in "
+                                f"{self.hint_cooldown - (now - last):.1f} s")
+        self._last_hint[seat] = now
 
     def stop(self) -> None:
         if self._driver is not None:

@@ -11,21 +11,19 @@ restart a table's creator is no longer known, and its table counts for nobody.
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable, Iterable
+import contextlib
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, fields
 from typing import Any, TypeVar
+
+from ..rules import Ruleset
+from .errors import ProtocolError
 
 T = TypeVar("T")
 
 
-class LimitExceeded(Exception):
-    """A cap was reached: ``code`` is the protocol's error code, and nothing changed."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
+class LimitExceeded(ProtocolError):
+    """A cap was reached (HTTP 429, or a WebSocket error): nothing changed."""
 
 
 @dataclass(frozen=True)
@@ -33,11 +31,11 @@ class Limits:
     """Every cap; ``None`` (where allowed) lifts one."""
 
     #: waiting tables (seats still free) one address may have created
-    waiting_per_address: int = 5
+    waiting_per_address: int = 10
     #: tables in play one address may have created
-    playing_per_address: int = 5
+    playing_per_address: int = 16
     #: WebSocket connections at once from one address
-    ws_per_address: int = 32
+    ws_per_address: int = 64
     #: WebSocket connections at once on one seat
     ws_per_seat: int = 4
     #: seconds between two hints for one seat
@@ -65,20 +63,19 @@ class Limits:
 class AddressBook:
     """Which address created which table, and how many connections each address and seat holds."""
 
-    def __init__(self, limits: Limits, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, limits: Limits) -> None:
         self.limits = limits
-        self.clock = clock
         self.owners: dict[str, str] = {}  # table id -> the address that created it
+        self.pending: dict[str, int] = {}  # address -> tables it is creating now
         self.sockets: dict[str, int] = {}  # address -> open WebSocket connections
         self.seat_sockets: dict[tuple[str, int], int] = {}  # (table id, seat) -> open connections
-        self.last_hint: dict[tuple[str, int], float] = {}
 
     # --- tables -------------------------------------------------------------
 
     def check_create(self, address: str, statuses: Callable[[str], str | None]) -> None:
         """Refuse a new table if ``address`` already holds its share; ``statuses(id)`` is a table's status now."""
         held = self.tables_of(address, statuses)
-        waiting = sum(1 for s in held if s == "waiting")
+        waiting = sum(1 for s in held if s == "waiting") + self.pending.get(address, 0)
         playing = sum(1 for s in held if s == "playing")
         if waiting >= self.limits.waiting_per_address:
             raise LimitExceeded("too_many_tables", f"one address may have at most {self.limits.waiting_per_address} "
@@ -86,6 +83,16 @@ class AddressBook:
         if playing >= self.limits.playing_per_address:
             raise LimitExceeded("too_many_tables", f"one address may have at most {self.limits.playing_per_address} "
                                 "tables in play: finish or leave one first")
+
+    @contextlib.contextmanager
+    def creating(self, address: str, statuses: Callable[[str], str | None]) -> Iterator[None]:
+        """Hold a place for a table ``address`` is creating (refused if over its share) until it exists."""
+        self.check_create(address, statuses)
+        self.pending[address] = self.pending.get(address, 0) + 1
+        try:
+            yield
+        finally:
+            _decrement(self.pending, address)
 
     def tables_of(self, address: str, statuses: Callable[[str], str | None]) -> list[str]:
         """The statuses of the live tables ``address`` created; forgets those that ended."""
@@ -124,22 +131,6 @@ class AddressBook:
         if seat is not None:
             _decrement(self.seat_sockets, (table_id, seat))
 
-    # --- hints ----------------------------------------------------------------
-
-    def take_hint(self, table_id: str, seat: int) -> None:
-        """Allow one hint for the seat now, or refuse it until the cooldown has passed."""
-        now = self.clock()
-        key = (table_id, seat)
-        last = self.last_hint.get(key)
-        if last is not None and now - last < self.limits.hint_cooldown:
-            wait = self.limits.hint_cooldown - (now - last)
-            raise LimitExceeded("hint_cooldown", f"one hint every {self.limits.hint_cooldown:g} s: "
-                                f"ask again in {wait:.1f} s")
-        self.last_hint[key] = now
-        if len(self.last_hint) > 10_000:
-            cutoff = now - self.limits.hint_cooldown
-            self.last_hint = {k: t for k, t in self.last_hint.items() if t >= cutoff}
-
     # --- the lobby --------------------------------------------------------------
 
     def listed(self, newest_first: Iterable[T], table_id: Callable[[T], str], limit: int) -> list[T]:
@@ -164,6 +155,16 @@ def _decrement(counts: dict[Any, int], key: Any) -> None:
         counts[key] = left
     else:
         counts.pop(key, None)
+
+
+def check_match_size(ruleset: Ruleset, limits: Limits) -> None:
+    """Refuse a match longer than the server plays: too many rounds, or too high a target."""
+    if ruleset.match_end == "rounds" and ruleset.rounds > limits.max_rounds:
+        raise ProtocolError("bad_ruleset", f"this server plays at most {limits.max_rounds} rounds a match, "
+                            f"not {ruleset.rounds}")
+    if ruleset.match_end == "target" and ruleset.target > limits.max_target:
+        raise ProtocolError("bad_ruleset", f"this server plays to a target of at most {limits.max_target}, "
+                            f"not {ruleset.target}")
 
 
 def expired(created_at: float, now: float, ttl: float) -> bool:

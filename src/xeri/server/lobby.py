@@ -6,7 +6,7 @@ import asyncio
 import secrets
 import time
 import unicodedata
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .. import fairness
 from ..bots import LEVELS
@@ -14,13 +14,12 @@ from ..errors import XeriError
 from ..rules import OPTIONS, find_ruleset
 from . import inputs
 from .errors import ProtocolError
+from .limits import AddressBook, Limits, check_match_size, expired
 from .pubsub import Broker
 from .seats import hash_token, new_token
 from .store import SeatRow, Start, Store, StoreError, TableRow, dumps
 from .table import Table, unavailable
-
-if TYPE_CHECKING:
-    from .cluster import Cluster
+from .workers import Workers
 
 NAME_LENGTH = 32
 TURN_TIMER = (1.0, 600.0)
@@ -58,47 +57,64 @@ def _level(value: Any, what: str) -> str:
 class Lobby:
     """Every table of this server: those unfinished stay in memory, finished ones load on demand."""
 
-    def __init__(self, store: Store, broker: Broker, *, bot_delay: float = 0.4, hint_level: str | None = None) -> None:
+    def __init__(self, store: Store, broker: Broker, *, bot_delay: float = 0.4, hint_level: str | None = None,
+                 limits: Limits | None = None, workers: Workers | None = None) -> None:
         self.store = store
         self.broker = broker
         self.bot_delay = bot_delay
         self.hint_level = hint_level
+        self.limits = limits or Limits()
+        #: who created which table, and the connections each address and seat holds (server.limits)
+        self.book = AddressBook(self.limits)
+        #: the pool of search bots, hints and replays (None: a thread per job)
+        self.workers = workers
         self.tables: dict[str, Table] = {}
         self._loading: dict[str, asyncio.Lock] = {}
-        #: this process's part in a cluster (server.cluster), or None when it serves alone
-        self.cluster: Cluster | None = None
+        self._sweeper: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
-        """Load every unfinished table and let its bots and timers go on where they were.
-
-        In a cluster, a process loads only the tables whose leases it takes (server.cluster adopts them).
-        """
-        if self.cluster is not None:
-            await self.cluster.start(self)
-        else:
-            for table_id in await self.store.unfinished_ids():
-                await self.load_owned(table_id)
+        """Load every unfinished table and let its bots and timers go on where they were."""
+        for table_id in await self.store.unfinished_ids():
+            table = await self._load(table_id)
+            if table is not None:
+                # A crash between the last move and the match's end leaves a finished match playing: end it.
+                if await table.finish_stored():
+                    self.release(table)
+                    continue
+                table.reschedule()
+                # A crash between the last join and the start leaves a full table waiting: start it.
+                await table.start_if_full()
+        self._sweeper = asyncio.create_task(self._sweep())
 
     def stop(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            self._sweeper = None
         for table in self.tables.values():
             table.stop()
 
-    async def load_owned(self, table_id: str) -> Table | None:
-        """Load an unfinished table this process now owns, and let its bots and timers go on."""
-        table = await self._load(table_id)
-        if table is not None:
-            # A crash between the last move and the match's end leaves a finished match playing: end it.
-            if await table.finish_stored():
-                self.release(table)
-                return table
-            table.reschedule()
-            # A crash between the last join and the start leaves a full table waiting: start it.
-            await table.start_if_full()
-        return table
+    async def _sweep(self) -> None:
+        """Close the tables that waited too long for players, checking a few times per ``waiting_ttl``."""
+        every = min(max(self.limits.waiting_ttl / 4, 0.05), 60.0)
+        while True:
+            await asyncio.sleep(every)  # a periodic timer, not synchronisation
+            try:
+                await self.expire(time.time())
+            except ProtocolError:
+                pass  # the database refused: try again next time
 
-    async def load_finished(self, table_id: str) -> Table | None:
-        """Load a finished table (read-only, so any process may): kept while someone watches it."""
-        return await self._load(table_id)
+    async def expire(self, now: float) -> list[str]:
+        """Close every table still waiting ``waiting_ttl`` seconds after its creation; returns their ids."""
+        closed = []
+        for table in [t for t in self.tables.values() if t.status == "waiting"]:
+            if expired(table.created_at, now, self.limits.waiting_ttl) and await table.expire():
+                closed.append(table.id)
+                self.release(table)
+        return closed
+
+    def _status(self, table_id: str) -> str | None:
+        table = self.tables.get(table_id)
+        return table.status if table is not None else None
 
     async def _load(self, table_id: str) -> Table | None:
         loaded = await self.store.load_table(table_id)
@@ -113,11 +129,11 @@ class Lobby:
     def _keep(self, table: Table) -> None:
         """Hold an unfinished table in memory; a finished one only while someone is connected to it."""
         table.on_idle = self.release
+        table.autoplay.use(self.workers, self.limits.hint_cooldown)
         if table.status in ("waiting", "playing"):
             self.tables[table.id] = table
 
     async def get(self, table_id: str) -> Table | None:
-        """The table ``table_id``; in a cluster, one another process owns comes as a ``RemoteTable``."""
         table = self.tables.get(table_id)
         if table is not None:
             return table
@@ -125,34 +141,14 @@ class Lobby:
             return None
         lock = self._loading.setdefault(table_id, asyncio.Lock())
         async with lock:
-            try:
-                if self.cluster is not None:
-                    table = self.tables.get(table_id) or await self.cluster.open(table_id)  # type: ignore[assignment]
-                else:
-                    table = self.tables.get(table_id) or await self._load(table_id)
-            finally:
-                self._loading.pop(table_id, None)
+            table = self.tables.get(table_id) or await self._load(table_id)
+        self._loading.pop(table_id, None)
         return table
 
     def release(self, table: Table) -> None:
         """Forget a finished table nobody watches (it reloads from the database on demand)."""
         if table.status in ("finished", "closed") and table.clients == 0 and self.tables.get(table.id) is table:
             del self.tables[table.id]
-
-    async def listing(self, status: str) -> list[dict[str, Any]]:
-        """The lobby's list: this process's tables, or in a cluster every process's (from the database)."""
-        if self.cluster is None:
-            return self.listed(status)
-        wanted = self._wanted(status)
-        return await self.cluster.listed(wanted)
-
-    @staticmethod
-    def _wanted(status: str) -> tuple[str, ...]:
-        wanted = {"open": ("waiting",), "waiting": ("waiting",), "playing": ("playing",),
-                  "all": ("waiting", "playing")}.get(status)
-        if wanted is None:
-            raise ProtocolError("bad_request", "status must be open, playing or all")
-        return wanted
 
     def listed(self, status: str) -> list[dict[str, Any]]:
         wanted = {"open": ("waiting",), "waiting": ("waiting",), "playing": ("playing",),
@@ -161,10 +157,22 @@ class Lobby:
             raise ProtocolError("bad_request", "status must be open, playing or all")
         found = [t for t in self.tables.values() if t.status in wanted and not t.private]
         found.sort(key=lambda t: t.created_at, reverse=True)
-        return [t.info() for t in found[:200]]
+        # A few tables per creating address, so one client cannot flood the others out of view.
+        return [t.info() for t in self.book.listed(found, lambda t: t.id, 200)]
 
-    async def create(self, body: Any) -> tuple[Table, int | None, str | None]:
-        """A new table from a create request (docs/protocol.md); joins its creator if a name is given."""
+    async def create(self, body: Any, address: str | None = None) -> tuple[Table, int | None, str | None]:
+        """A new table from a create request (docs/protocol.md); joins its creator if a name is given.
+
+        ``address`` is the creator's: it may hold only so many waiting and playing tables (server.limits).
+        """
+        if address is None:
+            return await self._create(body)
+        with self.book.creating(address, self._status):
+            table, joined, token = await self._create(body)
+            self.book.created(table.id, address)
+            return table, joined, token
+
+    async def _create(self, body: Any) -> tuple[Table, int | None, str | None]:
         if not isinstance(body, dict):
             raise ProtocolError("bad_request", "the request body must be a JSON object")
         known = {"ruleset", "options", "players", "target", "seats", "turn_timer", "takeover_after",
@@ -186,6 +194,7 @@ class Lobby:
             ruleset = find_ruleset(preset, **options)
         except (XeriError, TypeError) as exc:
             raise ProtocolError("bad_ruleset", str(exc)) from None
+        check_match_size(ruleset, self.limits)
         n = ruleset.players
         seats_in = body.get("seats")
         if seats_in is None:
@@ -236,8 +245,6 @@ class Lobby:
             names = [r.name or f"Bot ({r.bot_level})" for r in seats]
             start = Start(started_at=time.time(), names=dumps(names))
             row.status, row.started_at, row.names = "playing", start.started_at, start.names
-        if self.cluster is not None:
-            await self.cluster.claim(table_id)  # the lease first: nobody may adopt the new table
         try:
             await self.store.create_table(row, seats)
         except StoreError as exc:

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from ..bots import BOTS, LEVELS, make_bot, parse_spec
+from ..bots.hint import suggest
 from ..cards import Card
 from ..engine import SeatView
 from ..events import Event
@@ -94,6 +95,11 @@ def choose_card(spec: str, seed: int, view: SeatView, history: Sequence[Event]) 
     return make_bot(spec, seed=seed).choose(view, history)
 
 
+def hint_card(view: SeatView, history: Sequence[Event], level: str | None) -> Card:
+    """The pool's job for a hint: the card ``suggest`` picks (its reason is read off the view by the caller)."""
+    return suggest(view, history, level)[0]
+
+
 def _ready() -> bool:
     return True
 
@@ -134,7 +140,8 @@ class Workers:
 
     def close(self) -> None:
         if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+            # Queued jobs are dropped; the running ones (each bounded by the bot budget) end first.
+            self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None
 
     def submit(self, fn: Callable[..., T], *args: Any) -> asyncio.Future[T]:
