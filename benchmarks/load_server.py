@@ -9,6 +9,13 @@ p50/p90/p99/max latency as JSON.
 
     python benchmarks/load_server.py --tables 200 --seconds 30 [--think 0.0]
 
+With ``--processes 1,2,3 --pg URL --redis URL`` it measures a cluster
+(docs/scaling.md) instead: for each count, a fresh PostgreSQL database, that
+many ``xeri serve`` processes on it and Redis, and HAProxy in front with
+deploy/haproxy.cfg (unused server slots point at a closed port, so HAProxy
+marks them down); tables are created and played through HAProxy, so they
+spread over the processes. Each result carries its ratio to one process.
+
 The clients run in this process, on the same machine as the server.
 """
 
@@ -121,6 +128,74 @@ def _run(coro: Any) -> Any:
     return uvloop.run(coro)
 
 
+def _wait_ok(url: str, proc: subprocess.Popen[bytes] | None = None, timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            if httpx.get(url, timeout=2).status_code == 200:
+                return
+        except httpx.TransportError:
+            pass
+        if time.monotonic() > deadline or (proc is not None and proc.poll() is not None):
+            raise SystemExit(f"{url} did not answer")
+        time.sleep(0.1)  # poll interval
+
+
+def _database(pg: str, name: str) -> str:
+    import asyncpg
+
+    async def make() -> None:
+        conn = await asyncpg.connect(pg.replace("postgresql://", "postgres://", 1))
+        try:
+            await conn.execute(f'CREATE DATABASE "{name}"')
+        finally:
+            await conn.close()
+
+    asyncio.run(make())
+    return pg.rsplit("/", 1)[0] + "/" + name
+
+
+def cluster_run(args: argparse.Namespace) -> list[dict[str, Any]]:
+    """The same load through HAProxy on 1, 2, 3 ... processes sharing PostgreSQL and Redis."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    results: list[dict[str, Any]] = []
+    for n in [int(x) for x in args.processes.split(",")]:
+        db = _database(args.pg, f"xeri_load_{os.getpid()}_{n}_{int(time.time())}")
+        ports = [free_port() for _ in range(n)]
+        procs = [subprocess.Popen([sys.executable, "-m", "xeri", "serve", "--port", str(port), "--db", db,
+                                   "--redis", args.redis, "--bot-delay", "0", "--rate", "100000",
+                                   "--http-rate", "100000", "--log-level", "error"]) for port in ports]
+        listen = free_port()
+        closed = free_port()  # nothing listens here: HAProxy marks the slot down
+        env = {**os.environ, "XERI_LISTEN": f"127.0.0.1:{listen}",
+               **{f"XERI_NODE_{i + 1}": f"127.0.0.1:{ports[i] if i < n else closed}" for i in range(3)}}
+        haproxy = subprocess.Popen(["haproxy", "-f", os.path.join(root, "deploy", "haproxy.cfg"), "-db"], env=env,
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            for port, proc in zip(ports, procs, strict=True):
+                _wait_ok(f"http://127.0.0.1:{port}/readyz", proc)
+            base = f"http://127.0.0.1:{listen}"
+            _wait_ok(f"{base}/readyz")
+            # Let HAProxy's checks mark the unused slots down before the load starts.
+            while len({httpx.get(f"{base}/readyz", timeout=5).json().get("node") for _ in range(3 * n)}) < n:
+                time.sleep(0.1)  # poll interval
+            out = _run(run(base, args.tables, args.seconds, args.warmup, args.think, args.seed))
+            out["processes"] = n
+            results.append(out)
+        finally:
+            haproxy.terminate()
+            for proc in procs:
+                proc.terminate()
+            for proc in (haproxy, *procs):
+                proc.wait(timeout=30)
+    one = results[0]
+    for r in results:
+        r["ratio_to_1"] = {"moves_per_s": round(r["moves_per_s"] / max(one["moves_per_s"], 1e-9), 2),
+                           "p50": round(r["latency_ms"]["p50"] / one["latency_ms"]["p50"], 2),
+                           "p99": round(r["latency_ms"]["p99"] / one["latency_ms"]["p99"], 2)}
+    return results
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--tables", type=int, default=200)
@@ -130,7 +205,16 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--url", help="measure a running server instead of starting one")
     ap.add_argument("--db", help="the started server's database (default: SQLite in a temporary folder)")
+    ap.add_argument("--processes", help="a cluster: comma-separated process counts, e.g. 1,2,3 (needs --pg, --redis)")
+    ap.add_argument("--pg", help="PostgreSQL server URL for --processes (a fresh database is made per count)")
+    ap.add_argument("--redis", help="Redis URL for --processes")
     args = ap.parse_args()
+    if args.processes:
+        if not (args.pg and args.redis):
+            raise SystemExit("--processes needs --pg and --redis")
+        for result in cluster_run(args):
+            print(json.dumps(result), flush=True)
+        return 0
     if args.url:
         print(json.dumps(_run(run(args.url, args.tables, args.seconds, args.warmup, args.think, args.seed))))
         return 0

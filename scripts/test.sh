@@ -63,6 +63,13 @@ if [ -z "${XERI_TEST_REDIS_URL:-}" ]; then
   fi
 fi
 
+# --- HAProxy for the cluster tests (tests/test_server_cluster.py runs deploy/haproxy.cfg) ---
+# Debian's haproxy; the tests start and stop their own instances on free ports.
+if ! command -v haproxy >/dev/null && [ ! -x /usr/sbin/haproxy ] && [ "$(id -u)" = 0 ]; then
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq haproxy >/dev/null
+fi
+
 # The service-backed tests fail, rather than skip, when a service is missing here.
 export XERI_REQUIRE_SERVICES=1
 

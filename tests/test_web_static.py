@@ -48,6 +48,6 @@ def test_both_languages_have_every_string() -> None:
     used: set[str] = set()
     for module in (WEB / "js").glob("*.js"):
         used |= set(re.findall(r"\bt\(\"(\w+)\"", module.read_text()))
-    used |= set(re.findall(r'data-i18n(?:-title|-placeholder)?="(\w+)"', (WEB / "index.html").read_text()))
+    used |= set(re.findall(r'data-i18n(?:-title|-placeholder|-aria)?="(\w+)"', (WEB / "index.html").read_text()))
     assert {"title", "lobby", "four_colour"} <= used
     assert used <= keys[0], used - keys[0]

@@ -25,6 +25,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--redis", default=None, metavar="URL",
                         help="share table messages between server processes through Redis pub/sub "
                              "(redis://host:6379/0; see docs/scaling.md)")
+    parser.add_argument("--lease", type=float, default=None, metavar="SECONDS",
+                        help="with --redis on PostgreSQL: how long a process owns a table unless it renews it, "
+                             "so a dead process's tables move after this (default 5; docs/scaling.md)")
     parser.add_argument("--rate", type=float, default=20.0, metavar="N",
                         help="messages a second each connection may send (default 20; bursts of twice that)")
     parser.add_argument("--http-rate", type=float, default=50.0, metavar="N",
@@ -90,6 +93,10 @@ def _check_services(db: str | None, redis_url: str | None) -> None:
     async def probe() -> None:
         try:
             await store.open()
+            if not redis_url and not store.is_sqlite:
+                from ..server.cluster import refuse_mixed_modes
+
+                await refuse_mixed_modes(store, None)
         finally:
             await store.close()
 
@@ -97,6 +104,8 @@ def _check_services(db: str | None, redis_url: str | None) -> None:
         asyncio.run(probe())
     except Exception as exc:
         first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+        if type(exc).__name__ == "ClusterRefused":
+            raise ServeError(f"refusing to start: {first}") from None
         raise ServeError(f"cannot open the database {shown}: {first}") from None
     if redis_url:
         try:
@@ -116,6 +125,8 @@ def run(args: argparse.Namespace) -> int:
         raise ServeError(f"--port must be 1..65535, not {args.port}")
     if args.redis and not args.redis.startswith(("redis://", "rediss://", "unix://")):
         raise ServeError("--redis must be a redis:// URL")
+    if args.lease is not None and not 0.5 <= args.lease <= 600:
+        raise ServeError("--lease must be 0.5..600 seconds")
     if not 0 < args.rate <= 100000:
         raise ServeError("--rate must be a positive number of messages a second")
     if not 0 < args.http_rate <= 100000:
@@ -166,7 +177,7 @@ def run(args: argparse.Namespace) -> int:
         raise ServeError(f"bad limit: {exc}") from None
     app = create_app(db, bot_delay=args.bot_delay, rate=args.rate, burst=2 * args.rate, broker=broker,
                      http_rate=args.http_rate, http_burst=4 * args.http_rate, limits=limits, workers=args.workers,
-                     bot_queue=args.bot_queue, bot_budget=budget)
+                     bot_queue=args.bot_queue, bot_budget=budget, lease=args.lease)
     print(f"xeri serve: http://{args.host}:{args.port}/  (Ctrl-C stops)", flush=True)
     try:
         # Messages are small JSON; per-message compression would cost more CPU than it saves.

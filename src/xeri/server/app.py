@@ -28,8 +28,10 @@ from ..errors import XeriError
 from ..record import deal_from_dict, deal_to_dict
 from ..rules import PRESET_HELP, PRESETS, Ruleset, find_ruleset
 from . import inputs
+from .cluster import make_cluster, refuse_mixed_modes
 from .connection import BURST, CLOSE_TOO_MANY, MAX_MESSAGE, RATE, TokenBucket, serve_socket
 from .errors import ProtocolError
+from .health import healthz, readyz
 from .history import summary
 from .limits import Limits
 from .lobby import NAME_LENGTH, TAKEOVER_AFTER, TURN_TIMER, Lobby, check_name, options_help, parse_json
@@ -214,7 +216,7 @@ async def tables(request: Request) -> Response:
         if token is not None:
             out.update(seat=seat, token=token)
         return JSONResponse(out, status_code=201)
-    return JSONResponse({"tables": lobby.listed(request.query_params.get("status", "open"))})
+    return JSONResponse({"tables": await lobby.listing(request.query_params.get("status", "open"))})
 
 
 async def table_info(request: Request) -> Response:
@@ -378,6 +380,8 @@ ROUTES = [
     Route("/", index),
     Route("/t/{table_id}", invite),
     Route("/api/health", api(health)),
+    Route("/healthz", healthz),
+    Route("/readyz", readyz),
     Route("/api/meta", api(meta)),
     Route("/api/rulesets", api(list_rulesets)),
     Route("/api/levels", api(levels)),
@@ -402,6 +406,7 @@ ROUTES = [
 async def lifespan(app: Starlette) -> AsyncIterator[None]:
     c: Context = app.state.ctx
     await c.store.open()
+    await refuse_mixed_modes(c.store, c.lobby.cluster)
     await c.lobby.broker.start()
     await c.lobby.start()
     # The worker processes start in the background, so the first bot move does not wait for them.
@@ -409,6 +414,8 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
     try:
         yield
     finally:
+        if c.lobby.cluster is not None:
+            await c.lobby.cluster.stop()
         c.lobby.stop()
         c.reviews.close()
         warming.cancel()
@@ -421,7 +428,7 @@ def create_app(db: str | None = None, *, bot_delay: float = 0.4, broker: Broker 
                rate: float = RATE, burst: float = BURST, hint_level: str | None = None,
                http_rate: float = HTTP_RATE, http_burst: float = HTTP_BURST, limits: Limits | None = None,
                workers: int | None = None, bot_queue: int | None = None, bot_budget: BotBudget | None = None,
-               replay_cache_bytes: int = 64 << 20) -> Starlette:
+               replay_cache_bytes: int = 64 << 20, lease: float | None = None) -> Starlette:
     """The app, storing in ``db`` (a URL or path; default SQLite in the data directory).
 
     ``rate`` and ``burst`` set each connection's message limit (benchmarks raise it);
@@ -430,12 +437,15 @@ def create_app(db: str | None = None, *, bot_delay: float = 0.4, broker: Broker 
     ``limits`` holds the per-address caps (server.limits); ``workers`` processes (default: one per core
     less one; 0: a thread) run search bots, hints and replays, ``bot_queue`` jobs wait beside them at most,
     and ``bot_budget`` caps a search bot's time per move.
+    A Redis ``broker`` on PostgreSQL makes this process one of a cluster (server.cluster), its table
+    leases lasting ``lease`` seconds (default server.ownership.LEASE_SECONDS).
     """
     limits = limits or Limits()
     store = Store(db)
     pool = Workers(workers, bot_queue, bot_budget)
     lobby = Lobby(store, broker or InProcessBroker(), bot_delay=bot_delay, hint_level=hint_level, limits=limits,
                   workers=pool)
+    lobby.cluster = make_cluster(store, lobby.broker, lease)
     app = Starlette(routes=ROUTES, lifespan=lifespan)
     replays = ReplayCache(pool.run, max_bytes=replay_cache_bytes, max_replay=limits.max_replay_bytes)
     app.state.ctx = Context(store=store, lobby=lobby, workers=pool, replays=replays, rate=rate, burst=burst,

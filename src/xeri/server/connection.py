@@ -10,9 +10,10 @@ from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from ..bots.hint import HintReason
 from .limits import LimitExceeded
 from .lobby import Lobby, parse_json
-from .table import ProtocolError, Table, channel, envelope
+from .table import ProtocolError, Table, channel
 
 MAX_MESSAGE = 4096
 RATE = 20.0
@@ -124,7 +125,15 @@ class Client:
             sender.cancel()
 
     def left(self) -> None:
-        """The seat's player left the table: say so and close (code 4001)."""
+        """The seat's player left the table: say so and close (code 4001).
+
+        Or the table moved to another process (server.cluster): say so and close (1012), and the client reconnects.
+        """
+        if not getattr(self.table, "owned", True):
+            self.send(error("unavailable", "this table moved to another server: reconnecting", retry=True))
+            self.close_code = 1012
+            self.deliver_close()
+            return
         self.send(error("left", "you left this table; this connection no longer holds a seat"))
         self.close_code = 4001
         self.deliver_close()
@@ -178,11 +187,13 @@ class Client:
         if kind == "ping":
             return "- " + json.dumps({"type": "pong", "ref": ref})
         if kind == "sync":
-            async with table.lock:
-                return envelope(f"s{table.version}", table.sync_message(self.seat))
+            return await table.sync_text(self.seat)
         if kind == "hint":
             card, reason = await table.hint(self.seat)
-            return "- " + json.dumps({"type": "hint", "card": card, "reason": reason, "ref": ref}, ensure_ascii=False)
+            # The reason's code and parameters let a client say it in its own language.
+            extra = reason.to_json() if isinstance(reason, HintReason) else {}
+            return "- " + json.dumps({"type": "hint", "card": card, "reason": reason, **extra, "ref": ref},
+                                     ensure_ascii=False)
         if not isinstance(kind, str):
             raise ProtocolError("bad_message", "a message is a JSON object with a 'type'")
         raise ProtocolError("unknown_type", f"unknown message type {kind[:40]!r}: use move, hint, sync or ping")
@@ -192,7 +203,12 @@ async def serve_socket(ws: WebSocket, lobby: Lobby, rate: float = RATE, burst: f
     """The WebSocket endpoint: find the table, check the token, then run the client."""
     await ws.accept()
     table_id = ws.path_params["table_id"]
-    table = await lobby.get(table_id)
+    try:
+        table = await lobby.get(table_id)
+    except ProtocolError as exc:  # the table is changing servers (server.cluster): the client retries
+        await ws.send_text(error(exc.code, exc.message, **exc.extra))
+        await ws.close(code=1013)
+        return
     if table is None:
         await ws.send_text(error("no_such_table", f"there is no table {table_id[:40]!r}"))
         await ws.close(code=4004)

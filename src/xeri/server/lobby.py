@@ -6,7 +6,7 @@ import asyncio
 import secrets
 import time
 import unicodedata
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .. import fairness
 from ..bots import LEVELS
@@ -20,6 +20,9 @@ from .seats import hash_token, new_token
 from .store import SeatRow, Start, Store, StoreError, TableRow, dumps
 from .table import Table, unavailable
 from .workers import Workers
+
+if TYPE_CHECKING:
+    from .cluster import Cluster
 
 NAME_LENGTH = 32
 TURN_TIMER = (1.0, 600.0)
@@ -70,20 +73,20 @@ class Lobby:
         self.workers = workers
         self.tables: dict[str, Table] = {}
         self._loading: dict[str, asyncio.Lock] = {}
+        #: this process's part in a cluster (server.cluster), or None when it serves alone
+        self.cluster: Cluster | None = None
         self._sweeper: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
-        """Load every unfinished table and let its bots and timers go on where they were."""
-        for table_id in await self.store.unfinished_ids():
-            table = await self._load(table_id)
-            if table is not None:
-                # A crash between the last move and the match's end leaves a finished match playing: end it.
-                if await table.finish_stored():
-                    self.release(table)
-                    continue
-                table.reschedule()
-                # A crash between the last join and the start leaves a full table waiting: start it.
-                await table.start_if_full()
+        """Load every unfinished table and let its bots and timers go on where they were.
+
+        In a cluster, a process loads only the tables whose leases it takes (server.cluster adopts them).
+        """
+        if self.cluster is not None:
+            await self.cluster.start(self)
+        else:
+            for table_id in await self.store.unfinished_ids():
+                await self.load_owned(table_id)
         self._sweeper = asyncio.create_task(self._sweep())
 
     def stop(self) -> None:
@@ -116,6 +119,23 @@ class Lobby:
         table = self.tables.get(table_id)
         return table.status if table is not None else None
 
+    async def load_owned(self, table_id: str) -> Table | None:
+        """Load an unfinished table this process now owns, and let its bots and timers go on."""
+        table = await self._load(table_id)
+        if table is not None:
+            # A crash between the last move and the match's end leaves a finished match playing: end it.
+            if await table.finish_stored():
+                self.release(table)
+                return table
+            table.reschedule()
+            # A crash between the last join and the start leaves a full table waiting: start it.
+            await table.start_if_full()
+        return table
+
+    async def load_finished(self, table_id: str) -> Table | None:
+        """Load a finished table (read-only, so any process may): kept while someone watches it."""
+        return await self._load(table_id)
+
     async def _load(self, table_id: str) -> Table | None:
         loaded = await self.store.load_table(table_id)
         if loaded is None:
@@ -134,6 +154,7 @@ class Lobby:
             self.tables[table.id] = table
 
     async def get(self, table_id: str) -> Table | None:
+        """The table ``table_id``; in a cluster, one another process owns comes as a ``RemoteTable``."""
         table = self.tables.get(table_id)
         if table is not None:
             return table
@@ -141,14 +162,34 @@ class Lobby:
             return None
         lock = self._loading.setdefault(table_id, asyncio.Lock())
         async with lock:
-            table = self.tables.get(table_id) or await self._load(table_id)
-        self._loading.pop(table_id, None)
+            try:
+                if self.cluster is not None:
+                    table = self.tables.get(table_id) or await self.cluster.open(table_id)  # type: ignore[assignment]
+                else:
+                    table = self.tables.get(table_id) or await self._load(table_id)
+            finally:
+                self._loading.pop(table_id, None)
         return table
 
     def release(self, table: Table) -> None:
         """Forget a finished table nobody watches (it reloads from the database on demand)."""
         if table.status in ("finished", "closed") and table.clients == 0 and self.tables.get(table.id) is table:
             del self.tables[table.id]
+
+    async def listing(self, status: str) -> list[dict[str, Any]]:
+        """The lobby's list: this process's tables, or in a cluster every process's (from the database)."""
+        if self.cluster is None:
+            return self.listed(status)
+        wanted = self._wanted(status)
+        return await self.cluster.listed(wanted)
+
+    @staticmethod
+    def _wanted(status: str) -> tuple[str, ...]:
+        wanted = {"open": ("waiting",), "waiting": ("waiting",), "playing": ("playing",),
+                  "all": ("waiting", "playing")}.get(status)
+        if wanted is None:
+            raise ProtocolError("bad_request", "status must be open, playing or all")
+        return wanted
 
     def listed(self, status: str) -> list[dict[str, Any]]:
         wanted = {"open": ("waiting",), "waiting": ("waiting",), "playing": ("playing",),
@@ -245,6 +286,8 @@ class Lobby:
             names = [r.name or f"Bot ({r.bot_level})" for r in seats]
             start = Start(started_at=time.time(), names=dumps(names))
             row.status, row.started_at, row.names = "playing", start.started_at, start.names
+        if self.cluster is not None:
+            await self.cluster.claim(table_id)  # the lease first: nobody may adopt the new table
         try:
             await self.store.create_table(row, seats)
         except StoreError as exc:

@@ -10,11 +10,14 @@ processes (see docs/scaling.md).
 from __future__ import annotations
 
 import asyncio
+import logging
+import secrets
 from collections import defaultdict
 from collections.abc import Callable
 from typing import Any, Protocol
 
 Callback = Callable[[str], None]
+log = logging.getLogger("xeri.server")
 
 
 class Broker(Protocol):
@@ -78,32 +81,103 @@ class RedisBroker(LocalSubscribers):
     Each process subscribes once, at start, to the pattern ``xeri:*``, so no
     message published after ``start()`` can slip past a subscription being
     set up; callbacks are then called in this process as messages arrive,
-    in publish order. (Sharded channels would suit many processes better.)
+    in publish order. A text published here reaches this process's own
+    subscribers at once (not through Redis, so a Redis outage does not stop
+    them); each text carries its process's ``node`` id, and a process skips its
+    own echoes. ``listen()`` adds exact channels (a process's request inbox).
+
+    Redis may go away: a publish then fails quietly (the database has the
+    move already), the reader reconnects with a growing pause, and once it is
+    subscribed again every ``on_resubscribed`` callback runs, so the
+    connections fed from Redis can be resynchronised (what they missed is lost
+    from pub/sub, never from the database). (Sharded channels would suit many
+    processes better.)
     """
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, node: str | None = None) -> None:
         super().__init__()
         self.url = url
+        self.node = node or secrets.token_hex(8)
+        #: whether the subscription is up now (readiness)
+        self.up = False
+        self._channels: set[str] = set()
+        self._resubscribed: list[Callable[[], None]] = []
+        self._subscriptions = 0
         self._client: Any = None
         self._pubsub: Any = None
         self._reader: asyncio.Task[None] | None = None
 
+    def listen(self, channel: str, callback: Callback) -> None:
+        """Receive an exact channel outside ``xeri:*`` too (call before ``start``)."""
+        self._channels.add(channel)
+        self.subscribe(channel, callback)
+
+    def on_resubscribed(self, callback: Callable[[], None]) -> None:
+        """Call ``callback`` each time the subscription comes back after Redis went away."""
+        self._resubscribed.append(callback)
+
     async def start(self) -> None:
         import redis.asyncio as redis
 
-        self._client = redis.from_url(self.url, decode_responses=True)
-        self._pubsub = self._client.pubsub(ignore_subscribe_messages=True)
-        await self._pubsub.psubscribe("xeri:*")
+        self._client = redis.from_url(self.url, decode_responses=True, socket_connect_timeout=2,
+                                      socket_keepalive=True)
+        await self._subscribe()
         self._reader = asyncio.create_task(self._read())
 
+    async def _subscribe(self) -> None:
+        pubsub = self._client.pubsub(ignore_subscribe_messages=False)
+        await pubsub.psubscribe("xeri:*")
+        if self._channels:
+            await pubsub.subscribe(*sorted(self._channels))
+        self._pubsub = pubsub
+
     async def _read(self) -> None:
-        async for message in self._pubsub.listen():
-            if message.get("type") != "pmessage":
-                continue
-            self._deliver(message["channel"], message["data"])
+        pause = 0.05
+        while True:
+            try:
+                async for message in self._pubsub.listen():
+                    kind = message.get("type")
+                    if kind == "psubscribe":
+                        self._subscriptions += 1
+                        self.up = True
+                        pause = 0.05
+                        if self._subscriptions > 1:  # Redis came back: whatever was published meanwhile is lost
+                            for callback in list(self._resubscribed):
+                                callback()
+                        continue
+                    if kind not in ("pmessage", "message"):
+                        continue
+                    node, _, text = message["data"].partition(" ")
+                    if node != self.node:
+                        self._deliver(message["channel"], text)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # Redis went away: reconnect below
+                log.warning("redis pub/sub lost (%s); reconnecting", str(exc).splitlines()[0] if str(exc) else exc)
+            self.up = False
+            while True:
+                await asyncio.sleep(pause)  # a pause between reconnection attempts, not synchronisation
+                pause = min(pause * 2, 1.0)
+                try:
+                    await self._pubsub.aclose()
+                except Exception:  # the old connection is broken already
+                    pass
+                try:
+                    await self._subscribe()
+                    break
+                except Exception:
+                    continue
 
     async def publish(self, channel: str, text: str) -> None:
-        await self._client.publish(channel, text)
+        self._deliver(channel, text)
+        try:
+            await self._client.publish(channel, f"{self.node} {text}")
+        except Exception as exc:  # Redis is away: the remote readers resync when it is back
+            log.warning("cannot publish to redis: %s", exc)
+
+    async def send(self, channel: str, text: str) -> int:
+        """Publish to other processes only; returns how many received it (raises if Redis is away)."""
+        return int(await self._client.publish(channel, f"{self.node} {text}"))
 
     def interested(self, channel: str) -> bool:
         return True  # subscribers in other processes cannot be seen from here

@@ -31,9 +31,11 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    delete,
     event,
     func,
     insert,
+    literal,
     select,
     update,
 )
@@ -101,6 +103,22 @@ results_t = Table(
     Column("xeris", Integer, nullable=False),
     Column("jack_xeris", Integer, nullable=False),
     Column("finished_at", Float, nullable=False),
+)
+
+
+# Several processes on one PostgreSQL (docs/scaling.md): who owns which table, and which processes are up.
+leases_t = Table(
+    "xeri_leases", metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("owner", String(40), nullable=False),
+    #: seconds since the epoch, by the database's clock (every process compares against the same clock)
+    Column("until", Float, nullable=False),
+)
+
+nodes_t = Table(
+    "xeri_nodes", metadata,
+    Column("id", String(40), primary_key=True),
+    Column("until", Float, nullable=False),
 )
 
 
@@ -392,11 +410,17 @@ class Store:
         self.engine = create_async_engine(self.url, **kwargs)
         if self.is_sqlite:
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
-        try:
-            async with self.engine.begin() as conn:
-                await conn.run_sync(metadata.create_all)
-        except _DB_ERRORS as exc:
-            raise _translated(exc) from None
+        for attempt in range(3):
+            try:
+                async with self.engine.begin() as conn:
+                    await conn.run_sync(metadata.create_all)
+                break
+            except IntegrityError:
+                # Several processes creating the same tables at once (a cluster starting): one wins, check again.
+                if attempt == 2:
+                    raise StoreUnavailable("cannot create the database's tables") from None
+            except _DB_ERRORS as exc:
+                raise _translated(exc) from None
         self._writer = asyncio.create_task(self._write_loop())
         if self.is_sqlite:
             self._checkpointer = asyncio.create_task(self._checkpoint_loop())
@@ -598,6 +622,119 @@ class Store:
                             points=int(row["points"] or 0), xeris=int(row["xeris"] or 0),
                             jack_xeris=int(row["jack_xeris"] or 0))
                 for row in await self._rows(stmt)]
+
+
+    # --- ownership leases (several processes; server.ownership) ---------------------
+
+    def _now(self) -> Any:
+        """The database's clock in seconds since the epoch: one clock for every process."""
+        if self.is_sqlite:
+            return (func.julianday("now") - 2440587.5) * 86400.0
+        return func.extract("epoch", func.clock_timestamp())
+
+    @contextlib.asynccontextmanager
+    async def _direct(self) -> AsyncIterator[AsyncConnection]:
+        """A transaction of its own, beside the group commit (leases must not wait behind moves)."""
+        if self.engine is None:
+            raise StoreUnavailable("the database is not open")
+        try:
+            async with self.engine.begin() as conn:
+                yield conn
+        except _DB_ERRORS as exc:
+            raise _translated(exc) from None
+
+    async def take_lease(self, table_id: str, owner: str, seconds: float) -> bool:
+        """Own ``table_id`` for ``seconds`` if its lease has expired, is missing or is ``owner``'s already.
+
+        One conditional UPDATE (or the INSERT of a first lease, guarded by the primary key), so two
+        processes can never both win the same lease.
+        """
+        now = self._now()
+        lc = leases_t.c
+        stmt = (update(leases_t).where(lc.table_id == table_id, (lc.until < now) | (lc.owner == owner))
+                .values(owner=owner, until=now + seconds))
+        async with self._direct() as conn:
+            if (await conn.execute(stmt)).rowcount == 1:
+                return True
+            if (await conn.execute(select(lc.table_id).where(lc.table_id == table_id))).first() is not None:
+                return False
+        try:
+            async with self._direct() as conn:
+                await conn.execute(insert(leases_t).from_select(
+                    ["table_id", "owner", "until"], select(literal(table_id), literal(owner), now + seconds)))
+            return True
+        except StoreConflict:
+            return False  # another process inserted the first lease at the same time
+
+    async def renew_leases(self, owner: str, seconds: float) -> set[str]:
+        """Extend every lease ``owner`` holds (expired or not, if nobody took it since); returns their tables."""
+        now = self._now()
+        stmt = (update(leases_t).where(leases_t.c.owner == owner).values(until=now + seconds)
+                .returning(leases_t.c.table_id))
+        async with self._direct() as conn:
+            if not self.is_sqlite:
+                return {r[0] for r in (await conn.execute(stmt))}
+            await conn.execute(update(leases_t).where(leases_t.c.owner == owner).values(until=now + seconds))
+            rows = await conn.execute(select(leases_t.c.table_id).where(leases_t.c.owner == owner))
+            return {r[0] for r in rows}
+
+    async def release_leases(self, owner: str, table_ids: Sequence[str] | None = None) -> None:
+        """Give leases up at once (a clean stop, a finished table): another process may take them now."""
+        stmt = delete(leases_t).where(leases_t.c.owner == owner)
+        if table_ids is not None:
+            stmt = stmt.where(leases_t.c.table_id.in_(list(table_ids)))
+        async with self._direct() as conn:
+            await conn.execute(stmt)
+
+    async def lease_owner(self, table_id: str) -> str | None:
+        """The process holding a live lease on ``table_id``, or None (expired or never taken)."""
+        lc = leases_t.c
+        rows = await self._rows(select(lc.owner).where(lc.table_id == table_id, lc.until >= self._now()))
+        return rows[0]["owner"] if rows else None
+
+    async def orphans(self, limit: int = 100) -> list[str]:
+        """Unfinished tables whose lease expired or was never taken (their owner died): to adopt."""
+        t, lc = tables_t.c, leases_t.c
+        live = select(lc.table_id).where(lc.until >= self._now())
+        stmt = (select(t.id).where(t.status.in_(("waiting", "playing")), t.id.not_in(live))
+                .order_by(t.created_at).limit(limit))
+        return [r["id"] for r in await self._rows(stmt)]
+
+    async def heartbeat(self, node: str, seconds: float) -> None:
+        """Say that process ``node`` is up (in cluster mode) for the next ``seconds``."""
+        now = self._now()
+        async with self._direct() as conn:
+            if (await conn.execute(update(nodes_t).where(nodes_t.c.id == node).values(until=now + seconds))).rowcount:
+                return
+            await conn.execute(insert(nodes_t).from_select(["id", "until"], select(literal(node), now + seconds)))
+
+    async def leave_cluster(self, node: str) -> None:
+        async with self._direct() as conn:
+            await conn.execute(delete(nodes_t).where(nodes_t.c.id == node))
+
+    async def live_nodes(self) -> list[str]:
+        """The processes serving this database in cluster mode now (their heartbeat has not expired)."""
+        rows = await self._rows(select(nodes_t.c.id).where(nodes_t.c.until >= self._now()))
+        return [r["id"] for r in rows]
+
+    async def ping(self) -> None:
+        """Raise ``StoreUnavailable`` unless the database answers (readiness checks)."""
+        await self._rows(select(literal(1)))
+
+    async def listed_tables(self, statuses: Sequence[str], limit: int) -> list[tuple[TableRow, list[SeatRow]]]:
+        """Public unfinished tables, the newest first, with their seats: the lobby of every process."""
+        t = tables_t.c
+        async with self._reading() as conn:
+            rows = (await conn.execute(select(tables_t).where(t.status.in_(list(statuses)), t.private.is_(False))
+                                       .order_by(t.created_at.desc()).limit(limit))).all()
+            ids = [r._mapping["id"] for r in rows]
+            seats: dict[str, list[SeatRow]] = {i: [] for i in ids}
+            if ids:
+                found = await conn.execute(select(seats_t).where(seats_t.c.table_id.in_(ids))
+                                           .order_by(seats_t.c.table_id, seats_t.c.seat))
+                for s in found:
+                    seats[s._mapping["table_id"]].append(SeatRow(**s._mapping))
+        return [(TableRow(**r._mapping), seats[r._mapping["id"]]) for r in rows]
 
 
 async def _discard(conn: AsyncConnection) -> None:

@@ -91,6 +91,8 @@ class Table:
         self.on_idle: Callable[[Table], None] | None = None
         #: per seat, how to close each of its connections (a player who leaves keeps no window on the seat)
         self._closers: dict[int, set[Callable[[], None]]] = {}
+        #: False once another process owns the table (server.cluster): it then applies nothing more
+        self.owned = True
 
     # --- building ------------------------------------------------------------
 
@@ -308,11 +310,52 @@ class Table:
                 self.autoplay.reschedule()
                 await self.publish_table()
 
+    async def sync_text(self, seat: int | None) -> str:
+        """A seat's sync message, enveloped (a client's ``sync`` request)."""
+        async with self.lock:
+            return envelope(f"s{self.version}", self.sync_message(seat))
+
+    async def attach_remote(self, seat: int | None) -> str:
+        """A connection on another process (a replica) joins: count it, and return its sync."""
+        async with self.lock:
+            self.clients += 1
+            text = envelope(f"s{self.version}", self.sync_message(seat))
+            if seat is not None:
+                s = self.seats[seat]
+                s.connections += 1
+                if s.connections == 1:
+                    self.autoplay.reschedule()
+                    await self.publish_table()
+            return text
+
+    async def detach_remote(self, seat: int | None) -> None:
+        async with self.lock:
+            self.clients = max(self.clients - 1, 0)
+            if seat is not None and self.seats[seat].connections > 0:
+                s = self.seats[seat]
+                s.connections -= 1
+                if s.connections == 0:
+                    s.away_since = time.monotonic()
+                    self.autoplay.reschedule()
+                    await self.publish_table()
+
+    def disown(self) -> None:
+        """Another process took this table over: stop its bots and close its seats' connections (they reconnect)."""
+        self.owned = False
+        self.autoplay.stop()
+        for closers in list(self._closers.values()):
+            for close_connection in list(closers):
+                close_connection()
+        self._closers.clear()
+
     # --- moves ------------------------------------------------------------------
 
     async def move(self, seat: int | None, card_text: str, version: int, auto: str | None = None) -> None:
         """Apply one move; raise ProtocolError (and change nothing) if it is refused."""
         async with self.lock:
+            if not self.owned:
+                raise ProtocolError("unavailable", "this table moved to another server: reconnect and try again",
+                                    retry=True)
             m = self.match
             if seat is None:
                 raise ProtocolError("spectator", "spectators cannot play")

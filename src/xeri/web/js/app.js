@@ -2,6 +2,7 @@
 
 import { cardElement, RANKS } from "./cards.js";
 import { clear, h } from "./dom.js";
+import { mountHelp } from "./help.js";
 import { mountHistory, mountReplay, mountStats } from "./history.js";
 import { detectLanguage, setLanguage, t, translateTree } from "./i18n.js";
 import { mountLobby } from "./lobby.js";
@@ -31,7 +32,13 @@ async function route() {
   const path = decodeURIComponent(location.hash.replace(/^#/, "")) || "/";
   const parts = path.split("/").filter(Boolean);
   for (const a of document.querySelectorAll(".nav a")) a.classList.remove("active");
-  const nav = (id) => document.getElementById(id)?.classList.add("active");
+  for (const a of document.querySelectorAll(".nav a")) a.removeAttribute("aria-current");
+  const nav = (id) => {
+    const link = document.getElementById(id);
+    if (!link) return;
+    link.classList.add("active");
+    link.setAttribute("aria-current", "page");
+  };
   let result;
   if (parts[0] === "t" && parts[1]) {
     result = mountTable(view, parts[1], { watch: parts[2] === "watch" });
@@ -44,6 +51,9 @@ async function route() {
   } else if (parts[0] === "stats") {
     nav("nav-stats");
     result = mountStats(view, parts[1] || null);
+  } else if (parts[0] === "help") {
+    nav("nav-help");
+    result = mountHelp(view);
   } else if (parts[0] === "cards") {
     result = mountGallery(view);
   } else {
@@ -76,6 +86,12 @@ function start() {
   });
   prefs.onChange((key) => {
     if (key === "fourColour" && !location.hash.startsWith("#/t/")) route();
+  });
+  // The skip link goes to the game: the hand at a table, else the view.
+  document.getElementById("skip-link").addEventListener("click", (ev) => {
+    ev.preventDefault();
+    const target = view.querySelector(".hand .card-btn") || view.querySelector(".hand") || view;
+    target.focus();
   });
   window.addEventListener("hashchange", route);
   route();

@@ -69,8 +69,13 @@ function seatBox(view, seat, opts, showPileFor) {
   }
   const box = h(
     "div.seat-box",
-    { dataset: { seat: String(seat) }, "aria-label": name },
-    h("div.seat-name", name + (partner ? ` (${t("partner")})` : "") + (view.dealer === seat ? " · D" : "") + (opts.away && opts.away[seat] ? " ⚠" : "")),
+    { dataset: { seat: String(seat) }, role: "group", "aria-label": name },
+    h(
+      "div.seat-name",
+      name + (partner ? ` (${t("partner")})` : ""),
+      view.dealer === seat ? [" · ", h("abbr.dealer-mark", { title: t("dealer") }, t("dealer_mark"))] : null,
+      opts.away && opts.away[seat] ? [" ", h("span.away-mark", { title: t("away_mark"), "aria-label": t("away_mark"), role: "img" }, "⚠")] : null,
+    ),
     h("div.seat-row", h("div.hand-wrap", fan, h("div.count.hand-count", cardsCount(count))), showPileFor != null ? capturedStack(view, showPileFor, opts) : null),
   );
   if (view.turn === seat && !view.over) box.classList.add("turn");
@@ -86,7 +91,14 @@ function scorebar(view, opts) {
     const mine = view.seat != null && view.seat % view.sides === side;
     const total = (view.match_scores || [])[side] || 0;
     const now = (view.points || [])[side] || 0;
-    const chip = h("span.chip.score-chip", { dataset: { side: String(side) } }, `${sideName(view, side)}: ${total}` + (now ? ` (+${now})` : ""));
+    const won = (view.round_wins || [])[side] || 0;
+    // A match decided by rounds shows the rounds won first; the points follow.
+    let text = `${sideName(view, side)}: `;
+    if (opts.byRounds) text += `${won === 1 ? t("round_won_one") : t("rounds_won", { n: won })} · ${t("pts", { n: total })}`;
+    else text += String(total);
+    const chip = h("span.chip.score-chip", { dataset: { side: String(side) } }, text);
+    // This round's points so far, until the round is scored (then they are in the total already).
+    if (!view.over && !view.match_over && now) chip.appendChild(h("span.round-points", { title: t("this_round_title") }, ` (${t("this_round", { n: `+${now}` })})`));
     if (mine) chip.classList.add("mine");
     bar.appendChild(chip);
   }
@@ -97,7 +109,7 @@ function scorebar(view, opts) {
 
 function pileArea(view, opts) {
   const pile = view.pile || [];
-  const box = h("div.pile", { "aria-label": `${t("pile")}: ${pile.length}` });
+  const box = h("div.pile", { role: "group", "aria-label": `${t("pile")}: ${pile.length}` });
   if (!pile.length) box.appendChild(h("div.empty-slot"));
   const shown = pile.slice(-4);
   shown.forEach((code, i) => {
@@ -120,16 +132,18 @@ export function seenPanel(view) {
   const mine = new Set(view.hand || []);
   const grid = h("div.seen-grid");
   for (const suit of ["S", "H", "D", "C"]) {
-    grid.appendChild(h("span", SUIT_SYMBOL[suit]));
+    grid.appendChild(h("span", { "aria-hidden": "true" }, SUIT_SYMBOL[suit]));
     for (const rank of RANKS) {
       const code = rank + suit;
-      const cell = h("span", { dataset: { card: code } }, rank === "T" ? "10" : rank);
+      // Crossed-out cards are said as played, not only drawn struck through.
+      const said = gone.has(code) ? "seen_gone" : mine.has(code) ? "seen_mine" : "seen_left";
+      const cell = h("span", { dataset: { card: code }, role: "img", "aria-label": t(said, { card: cardLabel(code) }) }, rank === "T" ? "10" : rank);
       if (gone.has(code)) cell.classList.add("gone");
       if (mine.has(code)) cell.classList.add("mine");
       grid.appendChild(cell);
     }
   }
-  return h("div.seen-panel", { "aria-label": t("seen_title") }, h("div.label", `${t("seen_title")} (${gone.size}/52). ${t("seen_hint")}`), grid);
+  return h("section.seen-panel", { "aria-label": t("seen_title") }, h("div.label", `${t("seen_title")} (${gone.size}/52). ${t("seen_hint")}`), grid);
 }
 
 /**
@@ -150,20 +164,21 @@ export function renderBoard(view, opts = {}) {
   if (me != null) {
     const legal = new Set(view.legal_moves || []);
     const myTurn = view.turn === me && !view.over && legal.size > 0;
-    const hand = h("div.hand", { role: "group", "aria-label": t("your_turn") });
+    const hand = h("div.hand", { role: "group", "aria-label": opts.handLabel || t("your_turn"), tabindex: "-1", onkeydown: opts.onHandKey || null });
     if (myTurn) hand.classList.add("my-turn");
     sortHand(view.hand || []).forEach((code, i) => {
       const can = myTurn && legal.has(code) && Boolean(opts.onPlay);
+      // aria-disabled, not disabled: the card keeps the focus while the others play.
       const btn = h(
         "button.card-btn",
-        { type: "button", disabled: !can, dataset: { card: code }, "aria-label": cardLabel(code), title: `${cardLabel(code)} (${i + 1})`, onclick: () => can && opts.onPlay(code) },
+        { type: "button", "aria-disabled": can ? null : "true", dataset: { card: code }, "aria-label": cardLabel(code), title: `${cardLabel(code)} (${i + 1})`, onclick: () => can && opts.onPlay(code) },
         cardElement(code, opts),
-        h("span.keycap", String(i + 1)),
+        h("span.keycap", { "aria-hidden": "true" }, String(i + 1)),
       );
       if (opts.hinted === code) btn.classList.add("hinted");
       hand.appendChild(btn);
     });
-    const status = h("div.status", { role: "status" }, opts.status || "");
+    const status = h("div.status", opts.status || "");
     if (myTurn) status.classList.add("go");
     mine = h(
       "div.me",

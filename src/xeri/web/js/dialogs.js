@@ -3,11 +3,17 @@
 import { api } from "./api.js";
 import { cardLabel } from "./cards.js";
 import { h } from "./dom.js";
-import { scoreLabel, splitScoreLabel, t } from "./i18n.js";
+import { SCORE_ORDER, scoreLabel, splitScoreLabel, t } from "./i18n.js";
 
-/** Open a modal; returns a function that closes it. Escape and the backdrop close it too. */
+let dialogs = 0;
+
+/**
+ * Open a modal; returns a function that closes it. Escape and the backdrop close it too.
+ * Tab stays inside it, and on closing the focus goes back where it was (or to the table).
+ */
 export function modal(title, body, actions = [], { id = null, onClose = null } = {}) {
   const previous = document.activeElement;
+  const titleId = `dialog-title-${++dialogs}`;
   let closed = false;
   const close = () => {
     if (closed) return;
@@ -15,19 +21,30 @@ export function modal(title, body, actions = [], { id = null, onClose = null } =
     back.remove();
     document.removeEventListener("keydown", onKey, true);
     if (onClose) onClose();
-    if (previous && previous.focus) previous.focus();
+    if (document.querySelector(".modal-back")) return;
+    const fallback = document.querySelector("#view .hand .card-btn") || document.querySelector("#view .hand") || document.getElementById("view");
+    const target = previous && previous !== document.body && previous.isConnected ? previous : fallback;
+    if (target && target.focus && (!document.activeElement || document.activeElement === document.body)) target.focus({ preventScroll: true });
   };
+  const focusables = () => [...dialog.querySelectorAll("a[href], button:not([disabled]), input, select, textarea, [tabindex]:not([tabindex='-1'])")];
   const onKey = (ev) => {
     if (ev.key === "Escape") {
       ev.stopPropagation();
       close();
+    } else if (ev.key === "Tab") {
+      const all = focusables();
+      if (!all.length) return;
+      const i = all.indexOf(document.activeElement);
+      const next = ev.shiftKey ? (i <= 0 ? all.length - 1 : i - 1) : (i < 0 || i === all.length - 1 ? 0 : i + 1);
+      ev.preventDefault();
+      all[next].focus();
     }
   };
   const buttons = actions.map(({ label, primary, onClick, href, download, cls }) => {
     if (href) return h(`a.btn${cls ? "." + cls : ""}`, { href, download: download || null }, label);
     return h(`button${primary ? ".primary" : ""}${cls ? "." + cls : ""}`, { type: "button", onclick: () => (onClick ? onClick(close) : close()) }, label);
   });
-  const dialog = h("div.modal", { role: "dialog", "aria-modal": "true", "aria-label": title, id }, h("h2", title), body, h("div.actions", buttons));
+  const dialog = h("div.modal", { role: "dialog", "aria-modal": "true", "aria-labelledby": titleId, id }, h(`h2#${titleId}`, title), body, h("div.actions", buttons));
   const back = h("div.modal-back", { onclick: (ev) => ev.target === back && close() }, dialog);
   document.body.appendChild(back);
   document.addEventListener("keydown", onKey, true);
@@ -42,44 +59,61 @@ function sideLabel(names, players, sides, side) {
   return seatsOf.join(" & ");
 }
 
-/** One round's score, item by item, a column per side. */
+/** One round's score, item by item in a fixed order (each item once), a column per side; its caption names the round. */
 export function breakdownTable(round, names, players, sides) {
   const keys = [];
   for (const b of round.scores) for (const line of b.lines) {
     const [key] = splitScoreLabel(line.label);
     if (!keys.includes(key)) keys.push(key);
   }
-  const head = h("tr", h("th", t("item")), round.scores.map((b) => h("th.num", sideLabel(names, players, sides, b.side))));
+  const rank = (k) => (SCORE_ORDER.includes(k) ? SCORE_ORDER.indexOf(k) : SCORE_ORDER.length + keys.indexOf(k));
+  keys.sort((a, b) => rank(a) - rank(b));
+  const head = h("tr", h("th", { scope: "col" }, t("item")), round.scores.map((b) => h("th.num", { scope: "col" }, sideLabel(names, players, sides, b.side))));
   const rows = keys.map((key) =>
     h(
       "tr",
       { dataset: { item: key } },
-      h("td", scoreLabel(key)),
+      h("th", { scope: "row" }, scoreLabel(key)),
       round.scores.map((b) => {
         const line = b.lines.find((l) => splitScoreLabel(l.label)[0] === key);
         if (!line) return h("td.num", "–");
         const count = splitScoreLabel(line.label)[1];
-        return h("td.num", { title: (line.cards || []).map(cardLabel).join(" ") }, count ? `${line.points} (${count})` : String(line.points));
+        // The most-cards count is the Cards row below; a xeri count stays beside its points.
+        const shown = count && key !== "most cards" ? `${line.points} (${count})` : String(line.points);
+        return h("td.num", { title: (line.cards || []).map(cardLabel).join(" ") }, shown);
       }),
     ),
   );
-  const cards = h("tr", h("td", t("cards_count")), round.scores.map((b) => h("td.num", String(b.cards))));
-  const xeris = h("tr", h("td", t("xeris_count")), round.scores.map((b) => h("td.num", String(b.xeris + (b.jack_xeris || 0)))));
-  const total = h("tr.total", h("td", t("total")), round.scores.map((b) => h("td.num", String(b.total))));
-  return h("table.breakdown", { dataset: { round: String(round.round) } }, h("thead", head), h("tbody", rows, cards, xeris, total));
+  const cards = h("tr.cards-row", h("th", { scope: "row" }, t("cards_count")), round.scores.map((b) => h("td.num", String(b.cards))));
+  const total = h("tr.total", h("th", { scope: "row" }, t("total")), round.scores.map((b) => h("td.num", String(b.total))));
+  return h("table.breakdown", { dataset: { round: String(round.round) } }, h("caption", t("round_named", { n: round.round })), h("thead", head), h("tbody", rows, cards, total));
 }
 
-/** Every finished round's totals, with the match total. */
-export function roundsTable(history, names, players, sides) {
-  const head = h("tr", h("th", t("round")), Array.from({ length: sides }, (_, s) => h("th.num", sideLabel(names, players, sides, s))));
+/** Every finished round's totals, with the match total, and the rounds won where the match is decided by them. */
+export function roundsTable(history, names, players, sides, roundWins = null) {
+  const head = h("tr", h("th", { scope: "col" }, t("round")), Array.from({ length: sides }, (_, s) => h("th.num", { scope: "col" }, sideLabel(names, players, sides, s))));
   const sums = new Array(sides).fill(0);
   const rows = history.map((r) => {
     const totals = r.totals || r.scores.map((b) => b.total);
     totals.forEach((v, i) => (sums[i] += v));
-    return h("tr", h("td", String(r.round)), totals.map((v) => h("td.num", String(v))));
+    return h("tr", h("th", { scope: "row" }, String(r.round)), totals.map((v) => h("td.num", String(v))));
   });
-  const total = h("tr.total", h("td", t("match")), sums.map((v) => h("td.num", String(v))));
-  return h("table.rounds-table", h("thead", head), h("tbody", rows, total));
+  const total = h("tr.total", h("th", { scope: "row" }, t("match")), sums.map((v) => h("td.num", String(v))));
+  const wins = roundWins ? h("tr.total.wins-row", h("th", { scope: "row" }, t("round_wins")), roundWins.map((v) => h("td.num", String(v)))) : null;
+  return h("table.rounds-table", h("thead", head), h("tbody", rows, total, wins));
+}
+
+/** The final result: rounds won (where they decide the match) and points, one line a side. */
+export function matchResult(view, byRounds) {
+  return h(
+    "ul.match-result",
+    Array.from({ length: view.sides }, (_, s) => {
+      const points = t("pts", { n: (view.match_scores || [])[s] || 0 });
+      const won = (view.round_wins || [])[s] || 0;
+      const rounds = won === 1 ? t("round_won_one") : t("rounds_won", { n: won });
+      return h("li", { dataset: { side: String(s) } }, `${sideLabel(view.names || [], view.players, view.sides, s)}: ${byRounds ? `${rounds} · ${points}` : points}`);
+    }),
+  );
 }
 
 /** The fairness check of one finished round: the commitment, the revealed seed, and the server's verify answer. */

@@ -5,7 +5,8 @@ import { renderBoard } from "./board.js";
 import { cardLabel } from "./cards.js";
 import { breakdownTable } from "./dialogs.js";
 import { clear, h } from "./dom.js";
-import { language, t } from "./i18n.js";
+import { errorText, language, t } from "./i18n.js";
+import { describeEvents } from "./movelog.js";
 import { prefs } from "./prefs.js";
 import { reviewPanel } from "./review.js";
 
@@ -19,7 +20,31 @@ function when(iso) {
 }
 
 function failure(root, err) {
-  clear(root).appendChild(h("div.panel", h("p", `${t("error")}: ${err.message}`)));
+  clear(root).appendChild(h("div.panel", h("p", `${t("error")}: ${errorText(err.code, err.message)}`)));
+}
+
+/** A seat's server bot level (the summary's `bots` field), or null for a person. */
+function botOf(m, seat) {
+  return (m.bots && m.bots[seat]) || null;
+}
+
+/** A seat's name as shown: a bot by its level in the page's language. */
+export function shownName(m, seat) {
+  const level = botOf(m, seat);
+  return level ? t("bot_name", { level: t(level) }) : m.names[seat];
+}
+
+/** The score as the match was decided: rounds won first where rounds decide it, then the points. */
+function matchScore(m) {
+  const points = (m.scores || []).join(" – ");
+  if (m.ruleset && m.ruleset.match_end === "rounds" && m.round_wins) return `${t("round_wins")}: ${m.round_wins.join(" – ")} · ${t("points")}: ${points}`;
+  return points;
+}
+
+function winnersOf(m) {
+  if (m.winner == null || !m.ruleset) return (m.winners || []).join(" & ");
+  const sides = m.ruleset.players === 4 ? 2 : m.ruleset.players;
+  return m.names.map((_, i) => i).filter((i) => i % sides === m.winner).map((i) => shownName(m, i)).join(" & ");
 }
 
 export async function mountHistory(container, player = null) {
@@ -33,7 +58,7 @@ export async function mountHistory(container, player = null) {
     failure(root, err);
     return () => {};
   }
-  clear(root).appendChild(h("h2", t("history") + (player ? ` — ${player}` : "")));
+  clear(root).appendChild(h("h1", t("history") + (player ? ` — ${player}` : "")));
   if (!data.matches.length) {
     root.appendChild(h("p.muted.no-matches", t("no_matches")));
     return () => {};
@@ -43,9 +68,9 @@ export async function mountHistory(container, player = null) {
       "tr",
       { dataset: { match: m.id } },
       h("td", when(m.finished_at)),
-      h("td", m.names.map((n, i) => [i ? ", " : "", h("a", { href: `#/stats/${encodeURIComponent(n)}` }, n)])),
-      h("td", (m.scores || []).join(" – ")),
-      h("td", (m.winners || []).join(" & ")),
+      h("td", m.names.map((n, i) => [i ? ", " : "", botOf(m, i) ? shownName(m, i) : h("a", { href: `#/stats/${encodeURIComponent(n)}` }, n)])),
+      h("td", matchScore(m)),
+      h("td", winnersOf(m)),
       h("td", h("a.replay-link", { href: `#/replay/${m.id}` }, t("replay")), " · ", h("a.record-link", { href: api.recordUrl(m.id), download: `xeri-${m.id}.json` }, t("download_record"))),
     ),
   );
@@ -60,7 +85,7 @@ export async function mountStats(container, name = null) {
   clear(container).appendChild(root);
   const search = h("input.stats-name", { value: name || prefs.get("name") || "", placeholder: t("search_player"), "aria-label": t("search_player") });
   const form = h("form.invite", { onsubmit: (ev) => { ev.preventDefault(); location.hash = `#/stats/${encodeURIComponent(search.value.trim())}`; } }, search, h("button", { type: "submit" }, t("stats")));
-  root.append(h("h2", t("stats") + (name ? ` — ${name}` : "")), form);
+  root.append(h("h1", t("stats") + (name ? ` — ${name}` : "")), form);
   const cols = ["games", "wins", "points", "xeris"];
   const table = (players) =>
     h(
@@ -82,15 +107,13 @@ export async function mountStats(container, name = null) {
   return () => {};
 }
 
-function describeStep(step, names) {
-  if (step.card == null) return `${t("round")} ${step.round}`;
-  const who = names[step.seat] || `${t("seat")} ${step.seat + 1}`;
-  let text = `${who}: ${cardLabel(step.card)}`;
-  for (const ev of step.events || []) {
-    if (ev.kind === "captured") text += ` → ${ev.cards.length + (ev.hidden_count || 0)} ${t("cards")}`;
-    if (ev.kind === "xeri") text += ` · ${ev.jack ? t("jack_xeri") : t("xeri")}`;
-  }
-  return text;
+/** One replay step in the move log's words (docs/web.md): who played what, what it took, each xeri. */
+function describeStep(step, names, sides) {
+  const nameOf = (seat) => names[seat] || `${t("seat")} ${seat + 1}`;
+  const sideText = (side) => names.filter((_, s) => s % sides === side).join(" & ");
+  const lines = describeEvents(step.events || [], nameOf, sideText).map((l) => l.text);
+  if (step.card == null && !lines.length) return `${t("round")} ${step.round}`;
+  return lines.join(". ") || `${nameOf(step.seat)}: ${cardLabel(step.card)}`;
 }
 
 export async function mountReplay(container, id) {
@@ -105,12 +128,13 @@ export async function mountReplay(container, id) {
     return () => {};
   }
   const steps = data.steps;
-  const review = reviewPanel(id, data.names, steps, (k) => go(k));
+  const names = data.names.map((_, seat) => shownName(data, seat));
+  const review = reviewPanel(id, names, steps, (k) => go(k), Math.max(0, data.names.findIndex((_, seat) => !botOf(data, seat))));
   let i = 0;
   let playing = null;
   const slot = h("div.replay-board");
   const caption = h("span.step-caption");
-  const what = h("div.step-what");
+  const what = h("div.step-what", { "aria-live": "polite" });
   const scores = h("div.step-scores");
   const go = (k) => {
     i = Math.max(0, Math.min(steps.length - 1, k));
@@ -141,9 +165,9 @@ export async function mountReplay(container, id) {
   );
   function show() {
     const step = steps[i];
-    const view = { ...step.state, seat: null, names: data.names };
+    const view = { ...step.state, seat: null, names };
     caption.textContent = t("step", { i, n: steps.length - 1 });
-    what.textContent = describeStep(step, data.names);
+    what.textContent = describeStep(step, names, view.sides);
     review.show(i);
     clear(slot).appendChild(renderBoard(view, { fourColour: prefs.get("fourColour"), hands: step.state.hands, replay: true }));
     clear(scores);
@@ -151,7 +175,7 @@ export async function mountReplay(container, id) {
     if (scored) {
       const players = view.players;
       const sides = view.sides;
-      scores.appendChild(breakdownTable({ round: step.round, scores: scored.scores }, data.names, players, sides));
+      scores.appendChild(breakdownTable({ round: step.round, scores: scored.scores }, names, players, sides));
     }
   }
   const onKey = (ev) => {
@@ -160,7 +184,7 @@ export async function mountReplay(container, id) {
     else if (ev.key === "ArrowLeft") go(i - 1);
   };
   document.addEventListener("keydown", onKey);
-  clear(root).append(h("h2", `${t("replay")}: ${data.names.join(" – ")}`), controls, what, review.note, slot, scores, review.el);
+  clear(root).append(h("h1", `${t("replay")}: ${names.join(" – ")}`), controls, what, review.note, slot, scores, review.el);
   show();
   return () => {
     stop();

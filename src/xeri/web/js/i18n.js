@@ -39,6 +39,55 @@ const STRINGS = {
     target_raised: "Both reached the target: play on to {target}",
     err_not_your_turn: "It is not your turn.", err_illegal_move: "That card is not in your hand.",
     err_rate_limited: "Too fast: wait a moment.", err_game_over: "The match is over.", err_not_started: "The game has not started yet.",
+    skip: "Skip to the game", help: "How to play", moves: "Moves", move_log: "Move log", no_moves: "No moves yet.",
+    log_deal: "Round {n}: {name} deals", log_hands: "New hands: {n} cards each, {talon} left in the talon",
+    log_play: "{name} plays {card}", log_take: "{name} plays {card} and takes {cards}",
+    log_take_hidden: "{name} plays {card} and takes {cards} and {hidden} face-down",
+    log_sweep: "{name} plays the Jack {card} and sweeps the pile: {cards}",
+    log_xeri: "Xeri for {name}: {points} points", log_jack_xeri: "Jack xeri for {name}: {points} points",
+    log_leftover: "{name} made the last capture and takes the {n} cards left: {cards}",
+    log_unclaimed: "Nobody captured: the {n} cards left stay unclaimed",
+    log_redealt: "The first pile is dealt again", log_jack_slipped: "The Jack {card} slips under the pile",
+    log_bottom: "The bottom card is {card}", log_scored: "Round over: {scores}",
+    log_match: "Match over: {name} wins", log_auto: "The computer plays for {name}",
+    hand_mine: "Your hand: your turn", hand_wait: "Your hand: {name} to play", hand_over: "Your hand",
+    seen_gone: "{card}, played", seen_mine: "{card}, in your hand", seen_left: "{card}",
+    copy_failed: "Copying is blocked here: the link is selected, copy it with Ctrl+C",
+    not_sent: "Your move was not sent: the connection is down. It will be sent when the connection is back, if it is still allowed.",
+    sent_late: "Your move was sent now that the connection is back.", dropped: "Your move was not sent: the game moved on while the connection was down.",
+    rounds_won: "{n} rounds won", round_won_one: "1 round won", pts: "{n} points",
+    this_round: "this round so far: {n}", this_round_title: "Points this round so far, before the most-cards points at the end of the round",
+    rematch: "Rematch", rematch_offered: "{name} offers a rematch", accept: "Accept", rematch_wait: "Waiting for the others to accept…",
+    match_commitment: "Match commitment", commitment_note: "Check the whole match later with: xeri verify --commitment {hash}",
+    dealer_mark: "D", dealer: "dealer", away_mark: "away", language_label: "Language", four_label: "4 colours",
+    waiting_dialog: "Waiting for {names} to close the round summary…", round_named: "Round {n}",
+    last_capture: "last capture", most_cards: "Most cards", game: "game",
+    hint_xeri: "{card} takes the lone {top}: a xeri", hint_match: "{card} matches the {top} and takes {count} cards",
+    hint_jack_sweep: "the Jack takes the whole pile of {count} cards",
+    hint_empty_pile: "the pile is empty; {card} is a card the others are unlikely to match",
+    hint_least_given: "no capture is worth it; {card} gives away the least",
+    err_bad_name: "Please type a name (at most 32 characters).", err_table_full: "The table is full.",
+    err_seat_taken: "That seat was just taken.", err_not_waiting: "The game has already started.",
+    err_no_such_table: "There is no such table.", err_network: "The server cannot be reached.",
+    err_bad_token: "This seat is no longer yours.", err_http_error: "The server refused the request.",
+    err_stale: "The table moved on: your move was not played.", err_unavailable: "The move could not be stored: try again.",
+    err_bad_request: "The request was refused.", err_bad_level: "Unknown level.", err_bad_ruleset: "Unknown rules.",
+    err_no_such_match: "There is no such match.", err_round_pause: "Wait until everyone has closed the round summary.",
+    help_title: "How to play Xeri", help_goal: "Capture cards from the pile. You play one card a turn onto the pile.",
+    help_match: "Play a card of the same rank as the top card of the pile and you take the whole pile.",
+    help_jack: "A Jack takes the whole pile, whatever is on top.",
+    help_xeri: "A xeri: you take a pile of a single card with a matching card. It scores extra (a Jack xeri more).",
+    help_deal: "Everyone gets 6 cards; when the hands are empty the dealer deals again from the talon.",
+    help_last: "At the end of the round whoever made the last capture takes the cards left on the pile.",
+    help_points: "Points: most cards, Aces, Kings, Queens, Jacks, Tens, the good 10♦ and the good 2♣, and xeris.",
+    help_marks: "Marks at the table", help_mark_d: "D: the dealer of this round.",
+    help_mark_turn: "A yellow frame: whose turn it is.", help_mark_cross: "Cards lying crosswise on a captured pile: its xeris.",
+    help_mark_away: "⚠: that player's connection is down.", help_mark_seen: "Crossed-out cards in the Seen grid: already played.",
+    help_presets: "Rules presets", help_keys: "Keys: ← → move between your cards, Enter plays, 1–9 play the n-th card, H hint, S cards seen, Esc closes a dialog.",
+    preset_classic: "five rounds; whoever wins more rounds wins", preset_classic_points: "first to 151 points",
+    preset_cardgames: "a Jack on the first pile slips under it; first to 51", preset_berman: "a Jack on a lone card is a xeri; 2♠ scores",
+    preset_pisti: "Turkish pişti: hands of 4, three pile cards face down; first to 151",
+    back: "Back",
   },
   el: {
     title: "Ξερή",
@@ -50,7 +99,7 @@ const STRINGS = {
     invite: "Σύνδεσμος πρόσκλησης", copy: "Αντιγραφή", copied: "Αντιγράφηκε", waiting_players: "Αναμονή παικτών…",
     your_turn: "Σειρά σου", turn_of: "Παίζει ο/η {name}", spectating: "Παρακολουθείς",
     pile: "Στοίβα", talon: "Τράπουλα", cards: "φύλλα", card: "φύλλο", xeri_one: "ξερή", captured: "Μαζεμένα", xeris: "Ξερές",
-    hint: "Βοήθεια", hint_text: "Δοκίμασε {card}: {reason}", cards_seen: "Φύλλα που βγήκαν", cards_seen_short: "Βγήκαν", four_colour: "Τετράχρωμα φύλλα",
+    hint: "Υπόδειξη", hint_text: "Δοκίμασε {card}: {reason}", cards_seen: "Φύλλα που βγήκαν", cards_seen_short: "Βγήκαν", four_colour: "Τετράχρωμα φύλλα",
     language: "Γλώσσα", round: "Γύρος", score: "Σκορ", points: "Πόντοι", total: "Σύνολο", match: "Παρτίδα",
     round_over: "Τέλος γύρου {n}", breakdown: "Ανάλυση γύρου", next: "Συνέχεια",
     match_over: "Τέλος παρτίδας", winner: "Κέρδισε ο/η {name}!", winner_col: "Νικητής", you_win: "Κέρδισες!", you_lose: "Έχασες",
@@ -73,11 +122,60 @@ const STRINGS = {
     easy: "εύκολο", medium: "μέτριο", hard: "δύσκολο", expert: "έμπειρο", master: "μαέστρος", beginner: "αρχάριος", random: "στην τύχη",
     deck_left: "απομένουν", seen_title: "Φύλλα που βγήκαν σε αυτόν τον γύρο", seen_hint: "Διαγραμμένα: έχουν παιχτεί.",
     spectators: "θεατές", loading: "Φόρτωση…", not_found: "Δεν βρέθηκε", empty: "άδεια",
-    item: "Στοιχείο", cards_count: "Φύλλα", xeris_count: "Πλήθος ξερών", close: "Κλείσιμο", keys_help: "Πλήκτρα: 1–9 παίζουν φύλλο, H βοήθεια, S φύλλα που βγήκαν",
+    item: "Στοιχείο", cards_count: "Φύλλα", xeris_count: "Πλήθος ξερών", close: "Κλείσιμο", keys_help: "Πλήκτρα: 1–9 παίζουν φύλλο, H υπόδειξη, S φύλλα που βγήκαν",
     cards_gallery: "Φύλλα", table: "Τραπέζι", turn_timer: "Χρόνος κίνησης (δ)", none: "κανένας",
     target_raised: "Έφτασαν όλοι τον στόχο: συνεχίζουμε ως τους {target}",
     err_not_your_turn: "Δεν είναι η σειρά σου.", err_illegal_move: "Αυτό το φύλλο δεν είναι στο χέρι σου.",
     err_rate_limited: "Πολύ γρήγορα: περίμενε λίγο.", err_game_over: "Η παρτίδα τελείωσε.", err_not_started: "Το παιχνίδι δεν έχει αρχίσει ακόμη.",
+    skip: "Μετάβαση στο παιχνίδι", help: "Πώς παίζεται", moves: "Κινήσεις", move_log: "Κινήσεις της παρτίδας", no_moves: "Καμία κίνηση ακόμη.",
+    log_deal: "Γύρος {n}: μοιράζει ο/η {name}", log_hands: "Νέο μοίρασμα: {n} φύλλα ο καθένας, {talon} στην τράπουλα",
+    log_play: "{name}: ρίχνει {card}", log_take: "{name}: ρίχνει {card} και μαζεύει {cards}",
+    log_take_hidden: "{name}: ρίχνει {card} και μαζεύει {cards} και {hidden} κλειστά",
+    log_sweep: "{name}: ρίχνει τον βαλέ {card} και σαρώνει τη στοίβα: {cards}",
+    log_xeri: "Ξερή για τον/την {name}: {points} πόντοι", log_jack_xeri: "Ξερή με βαλέ για τον/την {name}: {points} πόντοι",
+    log_leftover: "{name}: μάζεψε τελευταίος/α και παίρνει τα {n} φύλλα που έμειναν: {cards}",
+    log_unclaimed: "Κανείς δεν μάζεψε: τα {n} φύλλα που έμειναν δεν πάνε σε κανέναν",
+    log_redealt: "Η πρώτη στοίβα μοιράζεται ξανά", log_jack_slipped: "Ο βαλές {card} μπαίνει κάτω από τη στοίβα",
+    log_bottom: "Το κάτω φύλλο είναι {card}", log_scored: "Τέλος γύρου: {scores}",
+    log_match: "Τέλος παρτίδας: κερδίζει ο/η {name}", log_auto: "Ο υπολογιστής παίζει για τον/την {name}",
+    hand_mine: "Το χέρι σου: σειρά σου", hand_wait: "Το χέρι σου: παίζει ο/η {name}", hand_over: "Το χέρι σου",
+    seen_gone: "{card}, έχει παιχτεί", seen_mine: "{card}, στο χέρι σου", seen_left: "{card}",
+    copy_failed: "Η αντιγραφή δεν επιτρέπεται εδώ: ο σύνδεσμος είναι επιλεγμένος, αντίγραψέ τον με Ctrl+C",
+    not_sent: "Η κίνησή σου δεν στάλθηκε: η σύνδεση χάθηκε. Θα σταλεί όταν επανέλθει, αν επιτρέπεται ακόμη.",
+    sent_late: "Η κίνησή σου στάλθηκε τώρα που επανήλθε η σύνδεση.", dropped: "Η κίνησή σου δεν στάλθηκε: το παιχνίδι προχώρησε όσο έλειπε η σύνδεση.",
+    rounds_won: "{n} γύροι κερδισμένοι", round_won_one: "1 γύρος κερδισμένος", pts: "{n} πόντοι",
+    this_round: "ως τώρα στον γύρο: {n}", this_round_title: "Πόντοι του γύρου ως τώρα, πριν από τους πόντους για τα περισσότερα φύλλα στο τέλος του γύρου",
+    rematch: "Ρεβάνς", rematch_offered: "Ο/Η {name} προτείνει ρεβάνς", accept: "Δεκτό", rematch_wait: "Αναμονή να δεχτούν οι άλλοι…",
+    match_commitment: "Δέσμευση παρτίδας", commitment_note: "Έλεγξε όλη την παρτίδα αργότερα με: xeri verify --commitment {hash}",
+    dealer_mark: "Μ", dealer: "μοιράζει", away_mark: "εκτός σύνδεσης", language_label: "Γλώσσα", four_label: "4 χρώματα",
+    waiting_dialog: "Αναμονή να κλείσουν την ανάλυση του γύρου: {names}…", round_named: "Γύρος {n}",
+    last_capture: "τελευταίο μάζεμα", most_cards: "Περισσότερα φύλλα", game: "παιχνίδι",
+    hint_xeri: "το {card} παίρνει το μοναχικό {top}: ξερή", hint_match: "το {card} ταιριάζει με το {top} και παίρνει {count} φύλλα",
+    hint_jack_sweep: "ο βαλές παίρνει όλη τη στοίβα, {count} φύλλα",
+    hint_empty_pile: "η στοίβα είναι άδεια· το {card} δύσκολα θα το ταιριάξουν οι άλλοι",
+    hint_least_given: "κανένα μάζεμα δεν αξίζει· το {card} δίνει τα λιγότερα",
+    err_bad_name: "Γράψε ένα όνομα (ως 32 χαρακτήρες).", err_table_full: "Το τραπέζι είναι γεμάτο.",
+    err_seat_taken: "Αυτή η θέση μόλις πιάστηκε.", err_not_waiting: "Το παιχνίδι έχει ήδη αρχίσει.",
+    err_no_such_table: "Δεν υπάρχει τέτοιο τραπέζι.", err_network: "Ο διακομιστής δεν απαντά.",
+    err_bad_token: "Αυτή η θέση δεν είναι πια δική σου.", err_http_error: "Ο διακομιστής αρνήθηκε το αίτημα.",
+    err_stale: "Το τραπέζι προχώρησε: η κίνησή σου δεν παίχτηκε.", err_unavailable: "Η κίνηση δεν αποθηκεύτηκε: δοκίμασε ξανά.",
+    err_bad_request: "Το αίτημα απορρίφθηκε.", err_bad_level: "Άγνωστο επίπεδο.", err_bad_ruleset: "Άγνωστοι κανόνες.",
+    err_no_such_match: "Δεν υπάρχει τέτοια παρτίδα.", err_round_pause: "Περίμενε να κλείσουν όλοι την ανάλυση του γύρου.",
+    help_title: "Πώς παίζεται η ξερή", help_goal: "Μαζεύεις φύλλα από τη στοίβα. Σε κάθε σειρά ρίχνεις ένα φύλλο στη στοίβα.",
+    help_match: "Αν ρίξεις φύλλο ίδιας αξίας με το πάνω φύλλο της στοίβας, παίρνεις όλη τη στοίβα.",
+    help_jack: "Ο βαλές παίρνει όλη τη στοίβα, ό,τι κι αν είναι από πάνω.",
+    help_xeri: "Ξερή: παίρνεις στοίβα ενός μόνο φύλλου με φύλλο ίδιας αξίας. Δίνει επιπλέον πόντους (η ξερή με βαλέ περισσότερους).",
+    help_deal: "Ο καθένας παίρνει 6 φύλλα· όταν αδειάσουν τα χέρια, ο ντίλερ μοιράζει ξανά από την τράπουλα.",
+    help_last: "Στο τέλος του γύρου, όποιος μάζεψε τελευταίος παίρνει τα φύλλα που έμειναν στη στοίβα.",
+    help_points: "Πόντοι: τα περισσότερα φύλλα, άσσοι, ρηγάδες, ντάμες, βαλέδες, δεκάρια, το καλό 10♦, το καλό 2♣ και οι ξερές.",
+    help_marks: "Τα σημάδια στο τραπέζι", help_mark_d: "Μ: αυτός που μοιράζει σε αυτόν τον γύρο.",
+    help_mark_turn: "Κίτρινο πλαίσιο: ποιος παίζει.", help_mark_cross: "Φύλλα πλάγια πάνω σε μαζεμένα: οι ξερές του.",
+    help_mark_away: "⚠: η σύνδεση του παίκτη χάθηκε.", help_mark_seen: "Διαγραμμένα φύλλα στον πίνακα «Βγήκαν»: έχουν ήδη παιχτεί.",
+    help_presets: "Παραλλαγές κανόνων", help_keys: "Πλήκτρα: ← → ανάμεσα στα φύλλα σου, Enter παίζει, 1–9 παίζουν το ν-οστό φύλλο, H υπόδειξη, S φύλλα που βγήκαν, Esc κλείνει ένα παράθυρο.",
+    preset_classic: "πέντε γύροι· κερδίζει όποιος κερδίσει τους περισσότερους", preset_classic_points: "όποιος φτάσει πρώτος τους 151 πόντους",
+    preset_cardgames: "βαλές στην πρώτη στοίβα μπαίνει από κάτω· ως τους 51", preset_berman: "βαλές σε μοναχικό φύλλο είναι ξερή· το 2♠ μετράει",
+    preset_pisti: "τουρκικό πιστί: χέρια των 4, τρία φύλλα της στοίβας κλειστά· ως τους 151",
+    back: "Πίσω",
   },
 };
 
@@ -89,6 +187,11 @@ const SCORE_LABELS_EL = {
   xeri: "Ξερές", "Jack xeri": "Ξερές με βαλέ",
 };
 const SCORE_LABELS_EN = { xeri: "Xeris", "Jack xeri": "Jack xeris", "most cards": "Most cards" };
+
+/** The fixed order of the breakdown's rows; keys not listed follow in the server's order. */
+export const SCORE_ORDER = [
+  "most cards", "Aces", "Kings", "Queens", "Jacks", "Tens", "good 10 (10♦)", "good 2 (2♣)", "10♦", "2♣", "2♠", "xeri", "Jack xeri",
+];
 
 /** A score line's row key and its count: "xeri x2" -> ["xeri", "×2"], "most cards (34)" -> ["most cards", "34"]. */
 export function splitScoreLabel(label) {
@@ -131,26 +234,37 @@ export function cardsCount(n) {
   return `${n} ${n === 1 ? t("card") : t("cards")}`;
 }
 
-// The server's hint reasons (xeri.bots.hint.reason_for) are English sentences from a few templates.
-const CARD = "(\\S+)";
-const HINT_REASONS_EL = [
-  [new RegExp(`^${CARD} takes the lone ${CARD}: a xeri$`), "το $1 παίρνει το μοναχικό $2: ξερή"],
-  [new RegExp(`^${CARD} matches the ${CARD} and takes (\\d+) cards$`), "το $1 ταιριάζει με το $2 και παίρνει $3 φύλλα"],
-  [/^the Jack takes the whole pile of (\d+) cards$/, "ο βαλές παίρνει όλη τη στοίβα, $1 φύλλα"],
-  [new RegExp(`^the pile is empty; ${CARD} is a card the others are unlikely to match$`), "η στοίβα είναι άδεια· το $1 δύσκολα θα το ταιριάξουν οι άλλοι"],
-  [new RegExp(`^no capture is worth it; ${CARD} gives away the least$`), "κανένα μάζεμα δεν αξίζει· το $1 δίνει τα λιγότερα"],
-];
-
-export function hintReason(reason) {
-  if (current !== "el" || typeof reason !== "string") return reason;
-  for (const [pattern, text] of HINT_REASONS_EL) if (pattern.test(reason)) return reason.replace(pattern, text);
-  return reason;
+/** A hint's reason from its code and parameters (xeri.bots.hint); the English sentence only as a last resort. */
+export function hintReason(hint, cardLabel = (c) => c) {
+  if (!hint) return "";
+  if (hint.code && `hint_${hint.code}` in STRINGS.en) {
+    const params = {};
+    for (const [k, v] of Object.entries(hint.params || {})) params[k] = k === "card" || k === "top" ? cardLabel(v) : v;
+    return t(`hint_${hint.code}`, params);
+  }
+  return typeof hint.reason === "string" ? hint.reason : "";
 }
 
-/** A server error in the player's language when it is a known one, else the server's own message. */
+// Preset names: proper names in English, said in Greek on the Greek page.
+const RULESET_NAMES_EL = {
+  classic: "κλασική", "classic-points": "κλασική με πόντους", cardgames: "διαδικτυακή", berman: "Μπέρμαν", pisti: "πιστί",
+};
+
+export function rulesetName(name) {
+  return (current === "el" && RULESET_NAMES_EL[name]) || name;
+}
+
+/** A seat's shown name: a server bot by its level (the seat's `bot` field), else the player's name. */
+export function seatName(seat, fallback = "") {
+  if (seat && seat.human === false && seat.bot) return t("bot_name", { level: t(seat.bot) });
+  return (seat && seat.name) || fallback;
+}
+
+/** A server error in the player's language when it is a known one; else the server's own message (English page). */
 export function errorText(code, message) {
   const key = `err_${code}`;
-  return key in STRINGS[current] ? STRINGS[current][key] : message || code;
+  if (key in STRINGS[current]) return STRINGS[current][key];
+  return current === "en" ? message || code : t("err_http_error");
 }
 
 export function xerisCount(n) {
@@ -170,4 +284,5 @@ export function translateTree(root) {
   for (const node of root.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
   for (const node of root.querySelectorAll("[data-i18n-title]")) node.title = t(node.dataset.i18nTitle);
   for (const node of root.querySelectorAll("[data-i18n-placeholder]")) node.placeholder = t(node.dataset.i18nPlaceholder);
+  for (const node of root.querySelectorAll("[data-i18n-aria]")) node.setAttribute("aria-label", t(node.dataset.i18nAria));
 }

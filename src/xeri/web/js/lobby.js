@@ -2,11 +2,11 @@
 
 import { api, ApiError, seats } from "./api.js";
 import { clear, h } from "./dom.js";
-import { roundsCount, t } from "./i18n.js";
+import { errorText, roundsCount, rulesetName, seatName, t } from "./i18n.js";
 import { prefs } from "./prefs.js";
 
 function select(cls, options, value) {
-  const node = h(`select.${cls}`, options.map(([v, label]) => h("option", { value: String(v) }, label)));
+  const node = h(`select.${cls}#${cls}`, options.map(([v, label]) => h("option", { value: String(v) }, label)));
   if (value != null) node.value = String(value);
   return node;
 }
@@ -14,13 +14,13 @@ function select(cls, options, value) {
 function rulesetText(rs) {
   if (!rs) return "";
   const end = rs.match_end === "target" ? t("target_is", { target: rs.target }) : roundsCount(rs.rounds);
-  return `${rs.name} · ${rs.players} ${t("players").toLowerCase()} · ${end}`;
+  return `${rulesetName(rs.name)} · ${rs.players} ${t("players").toLowerCase()} · ${end}`;
 }
 
 /** The shared fields of both forms: players, rules, target. */
 function gameFields(meta, prefix) {
   const rulesets = meta.rulesets || [{ name: "classic", options: {} }];
-  const ruleset = select(`${prefix}-ruleset`, rulesets.map((r) => [r.name, r.name]), prefs.get(`${prefix}Ruleset`) || "classic");
+  const ruleset = select(`${prefix}-ruleset`, rulesets.map((r) => [r.name, rulesetName(r.name)]), prefs.get(`${prefix}Ruleset`) || "classic");
   const players = select(`${prefix}-players`, [[2, "2"], [3, "3"], [4, `4 (${t("team")})`]], prefs.get(`${prefix}Players`) || 2);
   // The target: the ruleset's own end, a number of rounds, or points to reach.
   const target = select(`${prefix}-target`, [
@@ -28,16 +28,16 @@ function gameFields(meta, prefix) {
     ...[1, 3, 5].map((n) => [`r${n}`, roundsCount(n)]),
     ...[51, 101, 151, 251].map((n) => [`p${n}`, t("target_is", { target: n })]),
   ], prefs.get(`${prefix}Target`) || "");
-  target.setAttribute("aria-label", t("target"));
   const updatePlaceholder = () => {
     const rs = rulesets.find((r) => r.name === ruleset.value);
     const o = (rs && rs.options) || {};
     const own = o.match_end === "target" ? t("target_is", { target: o.target }) : roundsCount(o.rounds ?? 5);
-    target.options[0].textContent = `${own} (${ruleset.value})`;
+    target.options[0].textContent = `${own} (${rulesetName(ruleset.value)})`;
   };
   ruleset.addEventListener("change", updatePlaceholder);
   updatePlaceholder();
-  const rows = [h("label", t("players")), players, h("label", t("ruleset")), ruleset, h("label", t("target")), target];
+  const label = (node, key) => h("label", { for: node.id }, t(key));
+  const rows = [label(players, "players"), players, label(ruleset, "ruleset"), ruleset, label(target, "target"), target];
   const read = () => {
     prefs.set(`${prefix}Ruleset`, ruleset.value);
     prefs.set(`${prefix}Players`, Number(players.value));
@@ -58,19 +58,21 @@ export async function mountLobby(container) {
   try {
     meta = await api.meta();
   } catch (err) {
-    root.appendChild(h("div.panel", h("p", `${t("error")}: ${err.message}`)));
+    root.appendChild(h("div.panel", h("p", `${t("error")}: ${errorText(err.code, err.message)}`)));
     return () => {};
   }
   const name = () => (prefs.get("name") || "").trim() || (document.documentElement.lang === "el" ? "Παίκτης" : "Player");
   const nameInput = (cls) => {
-    const input = h(`input.${cls}`, { value: prefs.get("name") || "", maxlength: 32, placeholder: t("your_name"), "aria-label": t("your_name") });
+    const input = h(`input.${cls}#${cls}`, { value: prefs.get("name") || "", maxlength: 32, placeholder: t("your_name"), autocomplete: "nickname" });
     input.addEventListener("change", () => prefs.set("name", input.value.trim()));
     return input;
   };
 
   // --- against the computer ---
   const levels = meta.levels && meta.levels.length ? meta.levels : ["easy"];
-  const level = select("vs-level", levels.map((l) => [l, t(l)]), prefs.get("level") || (levels.includes("hard") ? "hard" : levels[0]));
+  // A first visit gets a level a beginner can beat sometimes (docs/web.md); the last choice is remembered.
+  const saved = prefs.get("level");
+  const level = select("vs-level", levels.map((l) => [l, t(l)]), levels.includes(saved) ? saved : levels.includes("medium") ? "medium" : levels[0]);
   const vs = gameFields(meta, "vs");
   const vsError = h("p.error-text");
   const vsName = nameInput("vs-name");
@@ -90,12 +92,12 @@ export async function mountLobby(container) {
           seats.set(res.table_id, res.seat, res.token);
           location.hash = `#/t/${res.table_id}`;
         } catch (err) {
-          vsError.textContent = err instanceof ApiError ? err.message : String(err);
+          vsError.textContent = err instanceof ApiError ? errorText(err.code, err.message) : String(err);
         }
       },
     },
     h("h2", t("play_computer")),
-    h("div.form-grid", h("label", t("your_name")), vsName, h("label", t("level")), level, vs.rows),
+    h("div.form-grid", h("label", { for: "vs-name" }, t("your_name")), vsName, h("label", { for: "vs-level" }, t("level")), level, vs.rows),
     h("button.primary.start-vs", { type: "submit" }, t("start")),
     vsError,
   );
@@ -104,7 +106,7 @@ export async function mountLobby(container) {
   const fr = gameFields(meta, "fr");
   const frError = h("p.error-text");
   const frName = nameInput("fr-name");
-  const timer = h("input.fr-timer", { type: "number", min: (meta.limits && meta.limits.turn_timer && meta.limits.turn_timer[0]) || 5, max: 600, placeholder: t("none"), "aria-label": t("turn_timer") });
+  const timer = h("input.fr-timer#fr-timer", { type: "number", min: (meta.limits && meta.limits.turn_timer && meta.limits.turn_timer[0]) || 5, max: 600, placeholder: t("none") });
   const frForm = h(
     "form.panel.vs-friends",
     {
@@ -121,12 +123,12 @@ export async function mountLobby(container) {
           seats.set(res.table_id, res.seat, res.token);
           location.hash = `#/t/${res.table_id}`;
         } catch (err) {
-          frError.textContent = err instanceof ApiError ? err.message : String(err);
+          frError.textContent = err instanceof ApiError ? errorText(err.code, err.message) : String(err);
         }
       },
     },
     h("h2", t("play_friends")),
-    h("div.form-grid", h("label", t("your_name")), frName, fr.rows, h("label", t("turn_timer")), timer),
+    h("div.form-grid", h("label", { for: "fr-name" }, t("your_name")), frName, fr.rows, h("label", { for: "fr-timer" }, t("turn_timer")), timer),
     h("button.primary.create-friends", { type: "submit" }, t("create_table")),
     frError,
   );
@@ -138,13 +140,12 @@ export async function mountLobby(container) {
     try {
       data = await api.tables("all");
     } catch (err) {
-      clear(list).appendChild(h("li", `${t("error")}: ${err.message}`));
+      clear(list).appendChild(h("li", `${t("error")}: ${errorText(err.code, err.message)}`));
       return;
     }
     clear(list);
     if (!data.tables.length) list.appendChild(h("li.muted", t("no_tables")));
     for (const table of data.tables) {
-      const seatName = (s) => (!s.human && s.name === `Bot (${s.bot})` ? t("bot_name", { level: t(s.bot) }) : s.name);
       const names = table.seats.map((s) => (s.taken ? seatName(s) : `(${t("free")})`)).join(", ");
       const mine = seats.get(table.id);
       const actions = [];
@@ -155,7 +156,8 @@ export async function mountLobby(container) {
     }
   };
   const tablesPanel = h("div.panel.tables-panel", h("h2", t("open_tables")), list, h("p", h("button.refresh", { type: "button", onclick: refresh }, t("refresh"))));
-  root.append(vsForm, frForm, tablesPanel);
+  const helpPanel = h("div.panel.help-panel", h("p", t("help_goal")), h("a.btn.help-link", { href: "#/help" }, t("help")));
+  root.append(h("h1.sr-only", t("title")), vsForm, frForm, tablesPanel, helpPanel);
   await refresh();
   const every = setInterval(refresh, 5000);
   return () => clearInterval(every);

@@ -1,13 +1,17 @@
-// The table page: one WebSocket, the seat's view, animations, dialogs, hints and the counting aid.
+// The table page: one WebSocket, the seat's view, the move log, animations, dialogs, hints and the counting aid.
 
 import { api, ApiError, seats, TableSocket } from "./api.js";
 import { renderBoard, sideName } from "./board.js";
 import { cardLabel } from "./cards.js";
-import { breakdownTable, fairnessBlock, modal, roundsTable } from "./dialogs.js";
+import { breakdownTable, fairnessBlock, matchResult, modal, roundsTable } from "./dialogs.js";
 import { clear, h } from "./dom.js";
 import { announce, fly, hideAnnouncement, rectOf } from "./fx.js";
-import { errorText, hintReason, t } from "./i18n.js";
+import { errorText, hintReason, seatName, t } from "./i18n.js";
+import { describeEvents, logPanel, say } from "./movelog.js";
 import { prefs } from "./prefs.js";
+
+const PHONE = "(max-width: 600px)";
+const COMMITMENTS_KEY = "xeri.commitments";
 
 function banner(text, ok = false) {
   const node = document.getElementById("banner");
@@ -24,54 +28,130 @@ function inviteUrl(table) {
   return new URL(table.invite || `/#/t/${table.id}`, location.href).href;
 }
 
+/** Keep each table's match commitment, so `xeri verify --commitment HASH` can be run on it later. */
+export function keepCommitment(tableId, hash) {
+  if (!hash) return;
+  try {
+    const all = JSON.parse(localStorage.getItem(COMMITMENTS_KEY) || "{}");
+    if (all[tableId] === hash) return;
+    all[tableId] = hash;
+    localStorage.setItem(COMMITMENTS_KEY, JSON.stringify(all));
+  } catch {
+    /* storage full or blocked: the commitment is still shown */
+  }
+}
+
+/** Copy `text` to the clipboard; where that is refused (plain http), select it in `input` and say so. */
+export async function copyText(text, input) {
+  input.focus();
+  input.select();
+  try {
+    if (!navigator.clipboard || !window.isSecureContext) throw new Error("no clipboard");
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    input.focus();
+    input.select();
+    return false;
+  }
+}
+
 /** Mount the table `tableId` into `container`; returns a cleanup function. */
 export function mountTable(container, tableId, { watch = false } = {}) {
   const state = {
     table: null, seat: null, version: 0, view: null, history: [], timer: null, timerAt: 0,
-    hint: null, pending: false, socket: null, roundDialog: null, shownMatchEnd: false, handFocus: false,
+    hint: null, pending: false, socket: null, roundDialog: null, matchDialog: null, shownMatchEnd: false,
+    log: [], logOpen: false, outbox: null, commitment: null, pause: null, matchOverClosed: false,
   };
   let queue = Promise.resolve();
   let disposed = false;
   let timerTick = null;
+  let dialogClosed = Promise.resolve();
   const root = h("section.table-view", { dataset: { table: tableId } });
   clear(container).appendChild(root);
+  const phone = window.matchMedia(PHONE);
+
+  const nameOf = (seat) => ((state.view && state.view.names) || [])[seat] || `${t("seat")} ${seat + 1}`;
+  const sideText = (side) => (state.view ? sideName(state.view, side) : String(side));
 
   function tools() {
     const out = [];
-    if (state.seat != null && state.view && !state.view.match_over) {
-      out.push(h("button.hint-btn", { type: "button", onclick: askHint, title: "H", disabled: !(state.view.turn === state.seat) }, t("hint")));
+    const playing = state.view && !state.view.match_over;
+    if (state.seat != null && playing) {
+      out.push(h("button.hint-btn", { type: "button", onclick: askHint, title: `${t("hint")} (H)`, disabled: !(state.view.turn === state.seat) }, t("hint")));
     }
     if (state.seat != null) {
       out.push(h("button.seen-btn", { type: "button", "aria-pressed": String(Boolean(prefs.get("seenAid"))), title: `${t("cards_seen")} (S)`, onclick: toggleSeen }, `${prefs.get("seenAid") ? "☑" : "☐"} ${t("cards_seen_short")}`));
     }
+    out.push(h("button.log-btn", { type: "button", "aria-expanded": String(state.logOpen || !phone.matches), "aria-controls": "move-log", onclick: toggleLog }, t("moves")));
     if (state.history.length) out.push(h("button.rounds-btn", { type: "button", onclick: showAllRounds }, t("breakdown")));
-    if (state.seat != null && state.view && !state.view.match_over) {
+    if (state.seat != null && playing) {
       out.push(h("button.leave-btn", { type: "button", onclick: leaveDuringPlay }, t("leave")));
     }
+    if (state.view && state.view.match_over && state.matchOverClosed) out.push(...endActions(false));
     return out;
+  }
+
+  function timerLeft() {
+    if (!state.timer || state.timer.remaining == null) return null;
+    return Math.max(0, Math.ceil(state.timer.remaining - (performance.now() - state.timerAt) / 1000));
   }
 
   function statusText() {
     const v = state.view;
     if (!v) return "";
-    if (v.match_over) return t("match_over");
+    if (v.match_over) return headline();
+    if (state.pause && state.pause.waiting && state.pause.waiting.length) {
+      const others = state.pause.waiting.filter((s) => s !== state.seat);
+      if (others.length && !state.roundDialog) return t("waiting_dialog", { names: others.map(nameOf).join(", ") });
+    }
     let text;
     if (v.turn == null) text = "";
     else if (v.turn === state.seat) text = t("your_turn");
-    else text = t("turn_of", { name: (v.names || [])[v.turn] || `${t("seat")} ${v.turn + 1}` });
-    if (state.timer && state.timer.remaining != null) {
-      const left = Math.max(0, Math.ceil(state.timer.remaining - (performance.now() - state.timerAt) / 1000));
-      text += ` · ${left} s`;
-    }
+    else text = t("turn_of", { name: nameOf(v.turn) });
+    const left = timerLeft();
+    if (left != null && state.timer.seat === v.turn) text += ` · ${left} s`;
     return text;
+  }
+
+  /** Who won, from this seat's point of view. */
+  function headline() {
+    const v = state.view;
+    const winner = v.winner;
+    const mySide = state.seat != null ? state.seat % v.sides : null;
+    if (mySide != null && winner != null) return winner === mySide ? t("you_win") : t("you_lose");
+    return winner != null ? t("winner", { name: sideName(v, winner) }) : t("match_over");
+  }
+
+  function handLabel() {
+    const v = state.view;
+    if (!v || v.turn == null || v.match_over) return t("hand_over");
+    return v.turn === state.seat ? t("hand_mine") : t("hand_wait", { name: nameOf(v.turn) });
+  }
+
+  /** What has the focus inside the table now, so a re-render can give it back. */
+  function focusKey() {
+    const active = document.activeElement;
+    if (!active || active === document.body || !root.contains(active)) return active === document.body ? { body: true } : null;
+    if (active.closest(".hand")) return { card: active.dataset.card || null, hand: true };
+    const cls = [...active.classList].find((c) => /-(btn|link)$/.test(c));
+    return { cls: cls || null };
+  }
+
+  function restoreFocus(key) {
+    if (!key || document.querySelector(".modal-back")) return;
+    if (document.activeElement && document.activeElement !== document.body && root.contains(document.activeElement)) return;
+    let target = null;
+    if (key.card) target = root.querySelector(`.hand .card-btn[data-card="${key.card}"]`);
+    if (!target && key.cls) target = root.querySelector(`.${key.cls}`);
+    if (!target && (key.hand || key.body)) target = root.querySelector(".hand .card-btn") || root.querySelector(".hand");
+    if (!target) target = root.querySelector(".hand") || document.getElementById("view");
+    if (target && target.focus) target.focus({ preventScroll: true });
   }
 
   function render() {
     if (disposed) return;
-    // Keyboard players keep their place in the hand across re-renders.
-    const active = document.activeElement;
-    if (active && root.contains(active)) state.handFocus = Boolean(active.closest(".hand"));
-    const focusedCard = active && active.closest && active.closest(".hand") ? active.dataset.card : null;
+    const key = focusKey();
     clear(root);
     const table = state.table;
     if (!state.view) {
@@ -86,20 +166,42 @@ export function mountTable(container, tableId, { watch = false } = {}) {
       tools: tools(),
       onPlay: state.pending ? null : play,
       hinted: state.hint && state.hint.card,
-      hintText: state.hint ? t("hint_text", { card: cardLabel(state.hint.card), reason: hintReason(state.hint.reason) }) : "",
+      hintText: state.hint ? t("hint_text", { card: cardLabel(state.hint.card), reason: hintReason(state.hint, cardLabel) }) : "",
       status: statusText(),
+      handLabel: handLabel(),
       away,
       rounds: table && table.ruleset && table.ruleset.match_end === "rounds" ? table.ruleset.rounds : null,
+      byRounds: Boolean(table && table.ruleset && table.ruleset.match_end === "rounds"),
+      onHandKey,
     });
-    root.appendChild(board);
-    if (state.handFocus && (!document.activeElement || document.activeElement === document.body)) {
-      const target = (focusedCard && root.querySelector(`.hand .card-btn[data-card="${focusedCard}"]:not([disabled])`)) || root.querySelector(".hand .card-btn:not([disabled])");
-      if (target) target.focus({ preventScroll: true });
-    }
+    const showLog = state.logOpen || !phone.matches;
+    const log = logPanel(state.log, { open: showLog, onClose: phone.matches ? toggleLog : null });
+    if (state.commitment) log.appendChild(h("p.commitment", { title: t("commitment_note", { hash: state.commitment }) }, `${t("match_commitment")}: `, h("code.commitment-hash", state.commitment)));
+    root.appendChild(h("h1.sr-only", (table && table.title) || t("table")));
+    root.appendChild(h("div.table-layout", board, log));
     // A marker in the tab's title, for a player who is looking at another tab.
     const myTurn = state.seat != null && state.view.turn === state.seat && !state.view.match_over;
     document.title = (myTurn ? "● " : "") + t("title");
     if (state.seat == null) root.appendChild(h("p.muted.spectator-note", t("spectating")));
+    restoreFocus(key);
+  }
+
+  /** Arrow keys move between the cards of the hand; Home and End to the first and last. */
+  function onHandKey(ev) {
+    const cards = [...root.querySelectorAll(".hand .card-btn")];
+    const i = cards.indexOf(document.activeElement);
+    let j = null;
+    if (ev.key === "ArrowRight" || ev.key === "ArrowDown") j = i < 0 ? 0 : Math.min(cards.length - 1, i + 1);
+    else if (ev.key === "ArrowLeft" || ev.key === "ArrowUp") j = i < 0 ? 0 : Math.max(0, i - 1);
+    else if (ev.key === "Home") j = 0;
+    else if (ev.key === "End") j = cards.length - 1;
+    if (j == null || !cards[j]) return;
+    ev.preventDefault();
+    cards[j].focus();
+  }
+
+  function seatLine(s) {
+    return `${t("seat")} ${s.seat + 1}: ${s.taken ? seatName(s) : t("free")}` + (s.human ? "" : ` (${t("bot")})`) + (s.seat === state.seat ? ` — ${t("you")}` : "");
   }
 
   function waitingPanel(table) {
@@ -111,34 +213,55 @@ export function mountTable(container, tableId, { watch = false } = {}) {
     panel.appendChild(h("h2", table.title || `${t("table")} ${table.id}`));
     panel.appendChild(h("p.waiting-text", t("waiting_players")));
     const url = inviteUrl(table);
-    const input = h("input.invite-url", { value: url, readonly: true, "aria-label": t("invite") });
-    const copyBtn = h("button", {
+    const input = h("input.invite-url#invite-url", { value: url, readonly: true });
+    const note = h("p.copy-note", { role: "status" });
+    const copyBtn = h("button.copy-btn", {
       type: "button",
       onclick: async () => {
-        input.select();
-        try {
-          await navigator.clipboard.writeText(url);
-          copyBtn.textContent = t("copied");
-        } catch {
-          copyBtn.textContent = t("copied");
-        }
+        const ok = await copyText(url, input);
+        copyBtn.textContent = ok ? t("copied") : t("copy");
+        note.textContent = ok ? t("copied") : t("copy_failed");
       },
     }, t("copy"));
-    panel.appendChild(h("label.label", t("invite")));
+    panel.appendChild(h("label.label", { for: "invite-url" }, t("invite")));
     panel.appendChild(h("div.invite", input, copyBtn));
-    panel.appendChild(
-      h("ul.table-list.seat-list", table.seats.map((s) => h("li", `${t("seat")} ${s.seat + 1}: ${s.taken ? s.name : t("free")}` + (s.human ? "" : ` (${t("bot")})`) + (s.seat === state.seat ? ` — ${t("you")}` : "")))),
-    );
+    panel.appendChild(note);
+    panel.appendChild(h("ul.table-list.seat-list", table.seats.map((s) => h("li", seatLine(s)))));
     if (state.seat != null) panel.appendChild(h("p", h("button.leave-btn", { type: "button", onclick: leave }, t("leave"))));
     return panel;
   }
 
   function play(code) {
     if (state.pending || !state.socket) return;
-    state.pending = true;
     state.hint = null;
-    state.socket.send({ type: "move", card: code, version: state.version });
+    const msg = { type: "move", card: code, version: state.version };
+    if (!state.socket.send(msg)) {
+      // Not sent: say so, and send it after the resync if it is still legal at the same version.
+      state.outbox = msg;
+      announce(t("not_sent"), { ms: 4000 });
+      say(t("not_sent"));
+      render();
+      return;
+    }
+    state.pending = true;
     render();
+  }
+
+  /** After a resync: send a queued move if the table is still where it was, else drop it and say so. */
+  function flushOutbox() {
+    const msg = state.outbox;
+    if (!msg) return;
+    state.outbox = null;
+    const v = state.view;
+    const legal = v && v.turn === state.seat && (v.legal_moves || []).includes(msg.card);
+    if (state.version === msg.version && legal && state.socket.send(msg)) {
+      state.pending = true;
+      say(t("sent_late"));
+      announce(t("sent_late"));
+    } else {
+      say(t("dropped"));
+      announce(t("dropped"), { ms: 4000 });
+    }
   }
 
   function askHint() {
@@ -147,6 +270,13 @@ export function mountTable(container, tableId, { watch = false } = {}) {
 
   function toggleSeen() {
     prefs.set("seenAid", !prefs.get("seenAid"));
+  }
+
+  function toggleLog() {
+    state.logOpen = !state.logOpen;
+    render();
+    const target = state.logOpen ? root.querySelector(".log-close") : root.querySelector(".log-btn");
+    if (target) target.focus();
   }
 
   async function leave() {
@@ -165,19 +295,47 @@ export function mountTable(container, tableId, { watch = false } = {}) {
   function showAllRounds() {
     const v = state.view;
     const table = state.table;
-    const names = (v && v.names) || table.seats.map((s) => s.name);
+    const names = (v && v.names) || table.seats.map((s) => seatName(s));
     const players = table.players;
     const sides = v ? v.sides : players === 4 ? 2 : players;
-    const body = h("div", roundsTable(state.history, names, players, sides), state.history.map((r) => h("div", h("h3", `${t("round")} ${r.round}`), breakdownTable(r, names, players, sides), fairnessBlock(r, table.ruleset))));
+    const body = h("div", roundsTable(state.history, names, players, sides), state.history.map((r) => h("section", breakdownTable(r, names, players, sides), fairnessBlock(r, table.ruleset))));
     modal(t("breakdown"), body, [{ label: t("close"), primary: true }], { id: "rounds-dialog" });
   }
 
   function showRoundOver(round) {
     const v = state.view;
     const names = v.names;
-    const body = h("div", breakdownTable(round, names, v.players, v.sides), roundsTable(state.history, names, v.players, v.sides), fairnessBlock(round, state.table.ruleset));
+    const body = h("div", breakdownTable(round, names, v.players, v.sides), roundsTable(state.history, names, v.players, v.sides, v.round_wins), fairnessBlock(round, state.table.ruleset));
     if (state.roundDialog) state.roundDialog();
-    state.roundDialog = modal(t("round_over", { n: round.round }), body, [{ label: t("next"), primary: true }], { id: "round-dialog", onClose: () => (state.roundDialog = null) });
+    let release;
+    dialogClosed = new Promise((resolve) => (release = resolve));
+    state.roundDialog = modal(t("round_over", { n: round.round }), body, [{ label: t("next"), primary: true }], {
+      id: "round-dialog",
+      onClose: () => {
+        state.roundDialog = null;
+        // Tell the server this player has seen the round: the next round waits for everyone (or a timeout).
+        if (state.socket && state.seat != null) state.socket.send({ type: "ready", round: round.round });
+        release();
+        render();
+      },
+    });
+  }
+
+  function endActions(inDialog) {
+    const out = [];
+    if (state.seat != null) {
+      const friends = state.table && state.table.seats.filter((s) => s.human).length > 1;
+      if (friends) {
+        const offers = (state.table.rematch && state.table.rematch.seats) || [];
+        const mine = offers.includes(state.seat);
+        const label = offers.length && !mine ? t("accept") : t("rematch");
+        out.push(inDialog ? { label, cls: "rematch-btn", onClick: () => offerRematch() } : h("button.rematch-btn", { type: "button", disabled: mine, onclick: offerRematch }, mine ? t("rematch_wait") : label));
+      } else {
+        out.push(inDialog ? { label: t("new_match"), cls: "new-match", onClick: (close) => { close(); newMatch(); } } : h("button.new-match", { type: "button", onclick: newMatch }, t("new_match")));
+      }
+    }
+    if (!inDialog) out.push(h("a.btn.back-lobby", { href: "#/" }, t("back_lobby")));
+    return out;
   }
 
   function showMatchOver() {
@@ -185,27 +343,34 @@ export function mountTable(container, tableId, { watch = false } = {}) {
     state.shownMatchEnd = true;
     if (state.roundDialog) state.roundDialog();
     const v = state.view;
-    const winner = v.winner;
-    const mySide = state.seat != null ? state.seat % v.sides : null;
-    let headline = winner != null ? t("winner", { name: sideName(v, winner) }) : t("match_over");
-    if (mySide != null && winner != null) headline = winner === mySide ? t("you_win") : t("you_lose");
     const last = state.history[state.history.length - 1];
+    const byRounds = state.table.ruleset && state.table.ruleset.match_end === "rounds";
     const body = h(
       "div",
-      h("p.headline", h("strong", headline)),
-      h("ul", Array.from({ length: v.sides }, (_, s) => h("li", `${sideName(v, s)}: ${v.match_scores[s]}`))),
-      roundsTable(state.history, v.names, v.players, v.sides),
+      h("p.headline", h("strong", headline())),
+      matchResult(v, byRounds),
+      roundsTable(state.history, v.names, v.players, v.sides, v.round_wins),
       last ? breakdownTable(last, v.names, v.players, v.sides) : null,
       last ? fairnessBlock(last, state.table.ruleset) : null,
+      state.commitment ? h("p.commitment", `${t("match_commitment")}: `, h("code", state.commitment), h("br"), t("commitment_note", { hash: state.commitment })) : null,
     );
-    const again = state.seat != null ? [{ label: t("new_match"), cls: "new-match", onClick: (close) => { close(); newMatch(); } }] : [];
-    modal(t("match_over"), body, [
-      ...again,
+    state.matchDialog = modal(t("match_over"), body, [
+      ...endActions(true),
       { label: t("download_record"), href: api.recordUrl(tableId), download: `xeri-${tableId}.json` },
       { label: t("back_lobby"), onClick: (close) => { close(); location.hash = "#/"; } },
       { label: t("close"), primary: true },
-    ], { id: "match-dialog" });
-    if (state.seat != null) seats.drop(tableId);
+    ], {
+      id: "match-dialog",
+      onClose: () => {
+        state.matchDialog = null;
+        state.matchOverClosed = true;
+        render();
+      },
+    });
+  }
+
+  function offerRematch() {
+    if (state.socket) state.socket.send({ type: "rematch" });
   }
 
   /** The same table again: the same rules and bots, you in the same seat. */
@@ -222,7 +387,7 @@ export function mountTable(container, tableId, { watch = false } = {}) {
       seats.set(res.table_id, res.seat, res.token);
       location.hash = `#/t/${res.table_id}`;
     } catch (err) {
-      announce(err.message);
+      announce(err instanceof ApiError ? errorText(err.code, err.message) : String(err));
     }
   }
 
@@ -236,7 +401,22 @@ export function mountTable(container, tableId, { watch = false } = {}) {
     return rectOf(root.querySelector(`.seat-box[data-seat="${ev.seat}"] .fan`)) || rectOf(root.querySelector(`.seat-box[data-seat="${ev.seat}"]`));
   }
 
+  function stackRect(seat) {
+    const side = seat % state.view.sides;
+    return rectOf(root.querySelector(`.captured[data-side="${side}"] .stack`));
+  }
+
+  function addLog(events, { speak }) {
+    const lines = describeEvents(events, nameOf, sideText);
+    state.log.push(...lines);
+    if (state.log.length > 400) state.log.splice(0, state.log.length - 400);
+    if (speak) for (const line of lines) say(line.text);
+  }
+
   async function applyUpdate(msg) {
+    // Nothing happens behind an open round dialog: the next round's moves wait until it is closed.
+    await dialogClosed;
+    if (disposed) return;
     const events = msg.events || [];
     const before = [];
     const pileRect = rectOf(root.querySelector(".pile .top-card")) || rectOf(root.querySelector(".pile"));
@@ -245,17 +425,22 @@ export function mountTable(container, tableId, { watch = false } = {}) {
     state.version = msg.version;
     state.timer = msg.timer || null;
     state.timerAt = performance.now();
+    if ("pause" in msg) state.pause = msg.pause;
     state.pending = false;
     if (msg.history) state.history = msg.history;
+    addLog(events, { speak: true });
     render();
     const flights = [];
-    const captured = events.find((e) => e.kind === "captured");
-    for (const { ev, from } of before) {
+    const noDialog = !document.querySelector(".modal-back");
+    const captured = events.find((e) => e.kind === "captured" && !e.leftover);
+    const leftover = events.find((e) => e.kind === "captured" && e.leftover);
+    for (const { ev, from } of noDialog ? before : []) {
       const top = root.querySelector(".pile .top-card");
       if (captured && captured.seat === ev.seat) {
-        const side = ev.seat % state.view.sides;
-        const stack = root.querySelector(`.captured[data-side="${side}"] .stack`);
-        flights.push(fly(ev.card, from, pileRect).then(() => fly(null, pileRect, rectOf(stack))));
+        flights.push(fly(ev.card, from, pileRect).then(() => fly(null, pileRect, stackRect(ev.seat))));
+      } else if (leftover) {
+        // The last card of the round, then what is left on the pile goes to the last capturer.
+        flights.push(fly(ev.card, from, pileRect).then(() => fly(null, pileRect, stackRect(leftover.seat))));
       } else if (top) {
         top.style.visibility = "hidden";
         flights.push(fly(ev.card, from, rectOf(top)).then(() => (top.style.visibility = "")));
@@ -264,8 +449,7 @@ export function mountTable(container, tableId, { watch = false } = {}) {
     await Promise.all(flights);
     for (const ev of events) {
       if (ev.kind === "xeri") {
-        const name = (state.view.names || [])[ev.seat] || "";
-        announce(`${ev.jack ? t("jack_xeri") : t("xeri")} ${name ? "— " + name : ""}`, { big: true });
+        announce(`${ev.jack ? t("jack_xeri") : t("xeri")} ${nameOf(ev.seat) ? "— " + nameOf(ev.seat) : ""}`, { big: true });
       } else if (ev.kind === "threshold_raised") {
         announce(t("target_raised", { target: ev.target }), { ms: 2500 });
       } else if (ev.kind === "auto_move" && ev.seat === state.seat) {
@@ -276,15 +460,30 @@ export function mountTable(container, tableId, { watch = false } = {}) {
     else if (events.some((e) => e.kind === "round_scored") && state.history.length) showRoundOver(state.history[state.history.length - 1]);
   }
 
-  /** The server names its bots "Bot (LEVEL)"; show that name in the page's language. */
+  /** Server bots are told apart by their seat's `bot` field, and named in the page's language. */
   function localNames(view) {
     if (!view || !state.table || !view.names) return view;
-    const names = view.names.map((name, i) => {
-      const seat = state.table.seats[i];
-      const level = seat && !seat.human ? seat.bot : null;
-      return level && name === `Bot (${level})` ? t("bot_name", { level: t(level) }) : name;
-    });
+    const names = view.names.map((name, i) => seatName(state.table.seats[i], name));
     return { ...view, names };
+  }
+
+  /** The table changed: the timer follows the server's, and an away timer stops once the seat is back. */
+  function onTable(msg) {
+    state.table = msg.table;
+    if ("timer" in msg) {
+      state.timer = msg.timer || null;
+      state.timerAt = performance.now();
+    } else if (state.timer && state.timer.reason === "away") {
+      const s = msg.table.seats[state.timer.seat];
+      if (s && s.connected) state.timer = null;
+    }
+    if ("pause" in msg) state.pause = msg.pause;
+    else if ("pause" in msg.table) state.pause = msg.table.pause;
+    if (msg.table.rematch && msg.table.rematch.table_id && msg.rematch_token == null) {
+      /* the new table's seat comes in the seat's own `rematch` message */
+    }
+    if (state.view) state.view = localNames(state.view);
+    render();
   }
 
   function handle(msg) {
@@ -297,18 +496,29 @@ export function mountTable(container, tableId, { watch = false } = {}) {
         state.history = msg.history || [];
         state.timer = msg.timer || null;
         state.timerAt = performance.now();
+        state.pause = msg.pause || (msg.table && msg.table.pause) || null;
         state.pending = false;
+        state.log = [];
+        if (state.view) addLog(msg.events || [], { speak: false });
+        state.commitment = (msg.fairness && msg.fairness.match_commitment) || null;
+        keepCommitment(tableId, state.commitment);
         render();
+        flushOutbox();
         if (state.view && state.view.match_over) showMatchOver();
         return null;
       case "update":
         return applyUpdate(msg);
       case "table":
-        state.table = msg.table;
-        render();
+        onTable(msg);
+        return null;
+      case "rematch":
+        if (msg.token && msg.table_id) {
+          seats.set(msg.table_id, msg.seat, msg.token);
+          location.hash = `#/t/${msg.table_id}`;
+        }
         return null;
       case "hint":
-        state.hint = { card: msg.card, reason: msg.reason };
+        state.hint = { card: msg.card, reason: msg.reason, code: msg.code, params: msg.params };
         render();
         return null;
       case "error":
@@ -344,15 +554,18 @@ export function mountTable(container, tableId, { watch = false } = {}) {
   function connect(token) {
     state.socket = new TableSocket(tableId, token, {
       onMessage: (msg) => {
-        queue = queue.then(() => handle(msg)).catch((err) => announce(String(err)));
+        queue = queue.then(() => handle(msg)).catch((err) => {
+          console.error(err);
+          announce(String(err));
+        });
       },
       onStatus,
     });
   }
 
   async function joinForm(table) {
-    const name = h("input.join-name", { value: prefs.get("name") || "", maxlength: 32, "aria-label": t("your_name"), placeholder: t("your_name") });
-    const error = h("p.error-text");
+    const name = h("input.join-name#join-name", { value: prefs.get("name") || "", maxlength: 32, autocomplete: "nickname" });
+    const error = h("p.error-text", { role: "alert" });
     const form = h(
       "form.panel.join-form",
       {
@@ -365,13 +578,13 @@ export function mountTable(container, tableId, { watch = false } = {}) {
             clear(root);
             connect(res.token);
           } catch (err) {
-            error.textContent = err instanceof ApiError ? err.message : String(err);
+            error.textContent = err instanceof ApiError ? errorText(err.code, err.message) : String(err);
           }
         },
       },
       h("h2", table.title || `${t("table")} ${table.id}`),
-      h("ul.table-list", table.seats.map((s) => h("li", `${t("seat")} ${s.seat + 1}: ${s.taken ? s.name : t("free")}` + (s.human ? "" : ` (${t("bot")})`)))),
-      h("div.form-grid", h("label", t("your_name")), name),
+      h("ul.table-list", table.seats.map((s) => h("li", seatLine(s)))),
+      h("div.form-grid", h("label", { for: "join-name" }, t("your_name")), name),
       h("button.primary.join-btn", { type: "submit" }, t("join")),
       " ",
       h("a", { href: `#/t/${tableId}/watch` }, t("spectate")),
@@ -386,7 +599,7 @@ export function mountTable(container, tableId, { watch = false } = {}) {
     if (document.querySelector(".modal-back") || ev.ctrlKey || ev.metaKey || ev.altKey) return;
     if (/^[1-9]$/.test(ev.key)) {
       const btn = root.querySelectorAll(".hand .card-btn")[Number(ev.key) - 1];
-      if (btn && !btn.disabled) {
+      if (btn && btn.getAttribute("aria-disabled") !== "true") {
         ev.preventDefault();
         btn.click();
       }
@@ -399,6 +612,8 @@ export function mountTable(container, tableId, { watch = false } = {}) {
 
   document.addEventListener("keydown", onKey);
   const unPrefs = prefs.onChange(() => render());
+  const onMedia = () => render();
+  phone.addEventListener("change", onMedia);
   timerTick = setInterval(() => {
     if (state.timer && state.view && !state.view.match_over) {
       const node = root.querySelector(".me .status");
@@ -421,7 +636,8 @@ export function mountTable(container, tableId, { watch = false } = {}) {
           return;
         }
       } catch (err) {
-        clear(root).appendChild(h("div.panel", h("p", `${t("not_found")}: ${err.message}`), h("a", { href: "#/" }, t("back_lobby"))));
+        const text = err instanceof ApiError ? errorText(err.code, err.message) : String(err);
+        clear(root).appendChild(h("div.panel", h("p", `${t("not_found")}: ${text}`), h("a", { href: "#/" }, t("back_lobby"))));
         return;
       }
     }
@@ -432,6 +648,7 @@ export function mountTable(container, tableId, { watch = false } = {}) {
   return () => {
     disposed = true;
     document.removeEventListener("keydown", onKey);
+    phone.removeEventListener("change", onMedia);
     unPrefs();
     clearInterval(timerTick);
     if (state.socket) state.socket.close();
@@ -440,5 +657,7 @@ export function mountTable(container, tableId, { watch = false } = {}) {
     hideAnnouncement();
     document.title = t("title");
     for (const back of document.querySelectorAll(".modal-back")) back.remove();
+    const live = document.getElementById("live");
+    if (live) clear(live);
   };
 }

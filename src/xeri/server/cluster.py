@@ -1,0 +1,516 @@
+"""Several ``xeri serve`` processes on one PostgreSQL and one Redis: forwarding and read replicas.
+
+Each unfinished table has one owner (``ownership``): the process holding its
+lease keeps the authoritative ``Table`` in memory. Any other process serves
+the table's connections as a *read replica*: it subscribes to the seat's
+channel on the Redis relay (the same per-seat texts the owner's own
+connections get, so nothing another seat may not see ever reaches it), and
+forwards what the client asks (a move, a join, a sync) to the owner as a
+request over Redis (``xeri-rpc:{node}``), with a timeout, routing the reply
+back. When an owner dies, the first process to find its lease expired (its
+periodic look for orphans, or a client arriving) takes the lease, rebuilds the
+table from the database, and says so on ``xeri-ctl``; replicas then
+re-register their connections with it and resynchronise.
+
+Nothing here is used by one process alone (SQLite, or PostgreSQL without
+Redis): that keeps working exactly as before.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from .errors import ProtocolError
+from .ownership import LEASE_SECONDS, Ownership
+from .pubsub import RedisBroker
+from .seats import hash_token
+from .store import Store, StoreError, TableRow
+from .wire import envelope
+
+if TYPE_CHECKING:
+    from .lobby import Lobby
+    from .table import Table
+
+log = logging.getLogger("xeri.server")
+
+#: seconds a forwarded request waits for the owner's reply
+RPC_TIMEOUT = 5.0
+CONTROL = "xeri-ctl"
+
+
+def inbox(node: str) -> str:
+    return f"xeri-rpc:{node}"
+
+
+def retry_later(detail: str) -> ProtocolError:
+    """The refusal while a table changes owner: nothing changed, and the same request will work soon."""
+    return ProtocolError("unavailable", f"{detail}; nothing changed, try again in a few seconds", retry=True)
+
+
+class NotOwner(Exception):
+    """The process asked does not own the table (any more), or is gone."""
+
+
+class ClusterRefused(Exception):
+    """This process may not start as configured (another mode already serves the database)."""
+
+
+@dataclass(eq=False)
+class Replica:
+    """One connection on a non-owner: its texts come from Redis; before its first sync they wait."""
+
+    table_id: str
+    seat: int | None
+    deliver: Callable[[str], None]
+    buffered: list[str] | None = field(default_factory=list)
+
+    def receive(self, raw: str) -> None:
+        if self.buffered is not None:
+            self.buffered.append(raw)
+        else:
+            self.deliver(raw)
+
+    def synced(self, sync_text: str) -> None:
+        """Hand over the sync, then what came meanwhile (the connection drops updates the sync includes)."""
+        waiting, self.buffered = self.buffered or [], None
+        self.deliver(sync_text)
+        for raw in waiting:
+            self.deliver(raw)
+
+
+class Cluster:
+    """This process's part in a cluster: leases, forwarding to owners, serving forwarded requests."""
+
+    def __init__(self, store: Store, broker: RedisBroker, lease: float = LEASE_SECONDS,
+                 rpc_timeout: float = RPC_TIMEOUT) -> None:
+        self.store = store
+        self.broker = broker
+        self.node = broker.node
+        self.ownership = Ownership(store, self.node, lease)
+        self.rpc_timeout = rpc_timeout
+        self.lobby: Lobby | None = None
+        #: the last known owner of each table this process forwards to
+        self.owners: dict[str, str] = {}
+        #: replica connections per table
+        self.replicas: dict[str, set[Replica]] = {}
+        self._pending: dict[str, asyncio.Future[Any]] = {}
+        #: tables claimed for creation (monotonic time), whose rows may not be in memory yet
+        self._claimed: dict[str, float] = {}
+        self._loop: asyncio.Task[None] | None = None
+        self._tasks: set[asyncio.Task[Any]] = set()
+        #: whether the lease loop has reached the database at its last tick (readiness)
+        self.healthy = False
+        broker.listen(inbox(self.node), self._on_inbox)
+        broker.listen(CONTROL, self._on_control)
+        broker.on_resubscribed(self._resync_all)
+
+    # --- life ----------------------------------------------------------------
+
+    async def start(self, lobby: Lobby) -> None:
+        self.lobby = lobby
+        await self.ownership.renew()
+        self.healthy = True
+        self._loop = asyncio.create_task(self._tick_loop())
+
+    async def stop(self) -> None:
+        """Give every lease up, so another process adopts the tables at once (a clean stop)."""
+        if self._loop is not None:
+            self._loop.cancel()
+            try:
+                await self._loop
+            except asyncio.CancelledError:
+                pass
+            self._loop = None
+        for task in list(self._tasks):
+            task.cancel()
+        try:
+            await self.ownership.release()
+            await self.store.leave_cluster(self.node)
+            await self.broker.send(CONTROL, json.dumps({"released": self.node}))
+        except Exception:  # the database or Redis is away: the leases simply expire
+            pass
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _tick_loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.ownership.every)  # the lease period, not synchronisation
+            try:
+                await self.tick()
+                self.healthy = True
+            except StoreError as exc:
+                self.healthy = False
+                log.warning("cannot renew table leases: %s", exc)
+            except Exception:
+                self.healthy = False
+                log.exception("lease loop failed")
+
+    async def tick(self) -> None:
+        """Renew this process's leases, let go of tables taken over, and adopt orphaned ones."""
+        lobby = self.lobby
+        assert lobby is not None
+        owned = await self.ownership.renew()
+        for table in list(lobby.tables.values()):
+            if table.id not in owned and table.status in ("waiting", "playing"):
+                self._demote(table)
+        now = time.monotonic()
+        self._claimed = {t: at for t, at in self._claimed.items() if now - at < 4 * self.ownership.lease}
+        finished = [t for t in owned if t not in self._claimed
+                    and (t not in lobby.tables or lobby.tables[t].status not in ("waiting", "playing"))]
+        if finished:
+            await self.ownership.release(finished)
+        for table_id in await self.ownership.orphans():
+            await self.adopt(table_id)
+
+    # --- ownership -------------------------------------------------------------
+
+    async def claim(self, table_id: str) -> None:
+        """Own a table about to be created here (before its row exists, so nobody can adopt it first)."""
+        if not await self.ownership.take(table_id):
+            raise retry_later("the new table's id is in use")
+        self._claimed[table_id] = time.monotonic()
+
+    async def adopt(self, table_id: str) -> Table | None:
+        """Take an orphaned table's lease and rebuild it from the database; None if another process won."""
+        lobby = self.lobby
+        assert lobby is not None
+        if table_id in lobby.tables:
+            return lobby.tables[table_id]
+        if not await self.ownership.take(table_id):
+            return None
+        table = await lobby.load_owned(table_id)
+        if table is None:
+            await self.ownership.release([table_id])
+            return None
+        self.owners.pop(table_id, None)
+        log.info("adopted table %s at version %d", table_id, table.version)
+        await self.broker.send(CONTROL, json.dumps({"adopted": table_id, "owner": self.node}))
+        self._spawn(self._reattach(table_id))
+        return table
+
+    def _demote(self, table: Table) -> None:
+        """Another process took this table's lease: stop acting for it; its seats reconnect to the new owner."""
+        lobby = self.lobby
+        assert lobby is not None
+        log.warning("lost the lease of table %s", table.id)
+        if lobby.tables.get(table.id) is table:
+            del lobby.tables[table.id]
+        table.disown()
+
+    async def open(self, table_id: str) -> Table | RemoteTable | None:
+        """A table this process does not hold: adopt it if nobody owns it, else a proxy to its owner."""
+        lobby = self.lobby
+        assert lobby is not None
+        owner = await self.ownership.owner(table_id)
+        if owner is None or owner == self.node:
+            found = await self.store.record_text(table_id)
+            if found is None:
+                return None
+            if found[0] not in ("waiting", "playing"):
+                return await lobby.load_finished(table_id)
+            table = await self.adopt(table_id)
+            if table is not None:
+                return table
+            owner = await self.ownership.owner(table_id)
+            if owner is None:
+                raise retry_later("the table is changing servers")
+        self.owners[table_id] = owner
+        try:
+            described = await self.call(table_id, "describe", {})
+        except NotOwner:
+            raise retry_later("the table's server is not answering") from None
+        if described is None:
+            return None
+        return RemoteTable(self, table_id, described)
+
+    # --- requests to the owner ---------------------------------------------------
+
+    async def call(self, table_id: str, op: str, args: dict[str, Any]) -> Any:
+        """Run ``op`` on the table's owner (this process, or another over Redis) and return its result.
+
+        Raises the owner's ``ProtocolError`` as if raised here, and an ``unavailable`` one (retryable)
+        when no owner answers.
+        """
+        lobby = self.lobby
+        assert lobby is not None
+        for _attempt in range(3):
+            table = lobby.tables.get(table_id)
+            if table is not None and table.owned:
+                return await serve_op(self, table, op, args, self.node)
+            owner = self.owners.get(table_id) or await self.ownership.owner(table_id)
+            if owner is None or owner == self.node:
+                if await self.adopt(table_id) is None and await self.ownership.owner(table_id) is None:
+                    raise retry_later("the table is changing servers")
+                continue
+            self.owners[table_id] = owner
+            try:
+                return await self._request(owner, table_id, op, args)
+            except NotOwner:
+                self.owners.pop(table_id, None)
+                if await self.ownership.owner(table_id) == owner:
+                    raise retry_later("the table's server is not answering") from None
+        raise retry_later("the table is changing servers")
+
+    async def _request(self, owner: str, table_id: str, op: str, args: dict[str, Any]) -> Any:
+        rid = secrets.token_hex(8)
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._pending[rid] = future
+        try:
+            text = json.dumps({"id": rid, "from": self.node, "op": op, "table": table_id, "args": args})
+            try:
+                received = await self.broker.send(inbox(owner), text)
+            except Exception:
+                raise retry_later("the message relay (Redis) is unavailable") from None
+            if received == 0:
+                raise NotOwner(owner)
+            try:
+                reply = await asyncio.wait_for(future, self.rpc_timeout)
+            except TimeoutError:
+                raise retry_later("the table's server did not answer in time") from None
+        finally:
+            self._pending.pop(rid, None)
+        error = reply.get("error")
+        if error is not None:
+            if error["code"] == "not_owner":
+                raise NotOwner(owner)
+            raise ProtocolError(error["code"], error["message"], **error.get("extra", {}))
+        return reply.get("ok")
+
+    def _on_inbox(self, text: str) -> None:
+        message = json.loads(text)
+        if "op" in message:
+            self._spawn(self._serve(message))
+            return
+        future = self._pending.get(message.get("id", ""))
+        if future is not None and not future.done():
+            future.set_result(message)
+
+    async def _serve(self, message: dict[str, Any]) -> None:
+        lobby = self.lobby
+        reply: dict[str, Any] = {"id": message["id"]}
+        table = lobby.tables.get(message["table"]) if lobby is not None else None
+        if table is None or not table.owned:
+            reply["error"] = {"code": "not_owner", "message": "this process does not own the table"}
+        else:
+            try:
+                reply["ok"] = await serve_op(self, table, message["op"], message["args"], message["from"])
+            except ProtocolError as exc:
+                reply["error"] = {"code": exc.code, "message": exc.message, "extra": exc.extra}
+            except Exception as exc:
+                log.exception("forwarded %s on table %s failed", message["op"], message["table"])
+                reply["error"] = {"code": "unavailable", "message": f"the owner failed: {type(exc).__name__}"}
+        try:
+            await self.broker.send(inbox(message["from"]), json.dumps(reply))
+        except Exception:  # Redis went away: the requester times out and retries
+            pass
+
+    # --- replicas --------------------------------------------------------------
+
+    async def attach_replica(self, replica: Replica) -> None:
+        """Subscribe a replica connection, register it with the owner, and hand it the owner's sync."""
+        self.broker.subscribe(_channel(replica), replica.receive)
+        self.replicas.setdefault(replica.table_id, set()).add(replica)
+        try:
+            sync = await self.call(replica.table_id, "attach", {"seat": replica.seat})
+        except BaseException:
+            self.detach_local(replica)
+            raise
+        replica.synced(sync)
+
+    def detach_local(self, replica: Replica) -> None:
+        self.broker.unsubscribe(_channel(replica), replica.receive)
+        group = self.replicas.get(replica.table_id)
+        if group is not None:
+            group.discard(replica)
+            if not group:
+                del self.replicas[replica.table_id]
+
+    async def detach_replica(self, replica: Replica) -> None:
+        self.detach_local(replica)
+        try:
+            await self.call(replica.table_id, "detach", {"seat": replica.seat})
+        except (ProtocolError, NotOwner):
+            pass  # the owner is changing: the new one never counted this connection
+
+    async def _reattach(self, table_id: str) -> None:
+        """A table's owner changed: register this process's replica connections with it, each resynced."""
+        for replica in list(self.replicas.get(table_id, ())):
+            try:
+                replica.deliver(await self.call(table_id, "attach", {"seat": replica.seat}))
+            except (ProtocolError, NotOwner) as exc:
+                log.warning("cannot re-register a connection of table %s: %s", table_id, exc)
+
+    async def _resync(self, table_id: str) -> None:
+        for replica in list(self.replicas.get(table_id, ())):
+            try:
+                replica.deliver(await self.call(table_id, "sync", {"seat": replica.seat}))
+            except (ProtocolError, NotOwner) as exc:
+                log.warning("cannot resync a connection of table %s: %s", table_id, exc)
+
+    def _resync_all(self) -> None:
+        """Redis came back: what it relayed meanwhile is lost, so every replica connection resyncs."""
+        for table_id in list(self.replicas):
+            self._spawn(self._resync(table_id))
+
+    def _on_control(self, text: str) -> None:
+        message = json.loads(text)
+        adopted = message.get("adopted")
+        if adopted is not None:
+            self.owners[adopted] = message["owner"]
+            if adopted in self.replicas:
+                self._spawn(self._reattach(adopted))
+        released = message.get("released")
+        if released is not None:
+            for table_id, owner in list(self.owners.items()):
+                if owner == released:
+                    del self.owners[table_id]
+
+    # --- the lobby -----------------------------------------------------------------
+
+    async def listed(self, statuses: tuple[str, ...], limit: int = 200) -> list[dict[str, Any]]:
+        """The public unfinished tables as every process sees them: from the database."""
+        lobby = self.lobby
+        assert lobby is not None
+        out = []
+        for row, seats in await self.store.listed_tables(statuses, limit):
+            held = lobby.tables.get(row.id)
+            out.append(held.info() if held is not None else listed_info(row, seats))
+        return out
+
+
+def _channel(replica: Replica) -> str:
+    from .wire import channel
+
+    return channel(replica.table_id, replica.seat)
+
+
+def listed_info(row: TableRow, seats: list[Any]) -> dict[str, Any]:
+    """A lobby entry built from the database rows alone (a table another process owns)."""
+    from .table import Table
+
+    table = Table(row, seats, store=None, broker=None, bot_delay=0.0)  # type: ignore[arg-type]
+    return table.info()
+
+
+class RemoteTable:
+    """A table owned by another process, as this process's routes and connections use it."""
+
+    def __init__(self, cluster: Cluster, table_id: str, described: dict[str, Any]) -> None:
+        self.cluster = cluster
+        self.id = table_id
+        self.clients = 0
+        self.owned = False
+        self._refresh(described)
+
+    def _refresh(self, described: dict[str, Any]) -> None:
+        self._info: dict[str, Any] = described["info"]
+        self.status: str = self._info["status"]
+        self.version: int = self._info["version"]
+        self._hashes: list[str | None] = described["hashes"]
+        self._fairness: dict[str, Any] = described.get("fairness") or {}
+
+    def info(self) -> dict[str, Any]:
+        return self._info
+
+    def fairness_report(self) -> dict[str, Any]:
+        return self._fairness
+
+    def seat_for_token(self, token: str) -> int | None:
+        digest = hash_token(token)
+        for seat, stored in enumerate(self._hashes):
+            if stored is not None and secrets.compare_digest(stored, digest):
+                return seat
+        return None
+
+    async def join(self, name: str, seat: int | None) -> tuple[int, str]:
+        out = await self.cluster.call(self.id, "join", {"name": name, "seat": seat})
+        self._refresh(out["described"])
+        return int(out["seat"]), str(out["token"])
+
+    async def leave(self, token: str) -> int:
+        out = await self.cluster.call(self.id, "leave", {"token": token})
+        self._refresh(out["described"])
+        return int(out["seat"])
+
+    async def move(self, seat: int | None, card_text: str, version: int, auto: str | None = None) -> None:
+        await self.cluster.call(self.id, "move", {"seat": seat, "card": card_text, "version": version})
+
+    async def hint(self, seat: int | None) -> tuple[str, str]:
+        out = await self.cluster.call(self.id, "hint", {"seat": seat})
+        return str(out[0]), str(out[1])
+
+    async def sync_text(self, seat: int | None) -> str:
+        return str(await self.cluster.call(self.id, "sync", {"seat": seat}))
+
+    async def attach(self, seat: int | None, ch: str, deliver: Callable[[str], None],
+                     close: Callable[[], None] | None = None) -> None:
+        self._replica = Replica(self.id, seat, deliver)
+        self.clients += 1
+        await self.cluster.attach_replica(self._replica)
+
+    async def detach(self, seat: int | None, ch: str, deliver: Callable[[str], None],
+                     close: Callable[[], None] | None = None) -> None:
+        self.clients -= 1
+        await self.cluster.detach_replica(self._replica)
+
+
+def describe(table: Table) -> dict[str, Any]:
+    return {"info": table.info(), "hashes": [s.token_hash for s in table.seats],
+            "fairness": table.fairness_report()}
+
+
+async def serve_op(cluster: Cluster, table: Table, op: str, args: dict[str, Any], node: str) -> Any:
+    """Apply a forwarded request to an owned table (the owner's side of ``Cluster.call``)."""
+    seat = args.get("seat")
+    if op == "describe":
+        return describe(table)
+    if op == "move":
+        await table.move(seat, args["card"], args["version"])
+        return None
+    if op == "sync":
+        return await table.sync_text(seat)
+    if op == "attach":
+        return await table.attach_remote(seat)
+    if op == "detach":
+        await table.detach_remote(seat)
+        return None
+    if op == "hint":
+        card, reason = await table.hint(seat)
+        return [card, str(reason)]
+    if op == "join":
+        joined, token = await table.join(args["name"], seat)
+        return {"seat": joined, "token": token, "described": describe(table)}
+    if op == "leave":
+        left = await table.leave(args["token"])
+        return {"seat": left, "described": describe(table)}
+    raise ProtocolError("bad_request", f"unknown forwarded request {op!r}")
+
+
+__all__ = ["Cluster", "ClusterRefused", "RemoteTable", "Replica", "envelope", "make_cluster", "retry_later"]
+
+
+def make_cluster(store: Store, broker: Any, lease: float | None) -> Cluster | None:
+    """A cluster part for a process on PostgreSQL with a Redis relay; None for one process alone."""
+    if store.is_sqlite or not isinstance(broker, RedisBroker):
+        return None
+    return Cluster(store, broker, lease or LEASE_SECONDS)
+
+
+async def refuse_mixed_modes(store: Store, cluster: Cluster | None) -> None:
+    """A process without Redis on a PostgreSQL that a cluster serves would own tables beside it: refuse."""
+    if cluster is not None or store.is_sqlite:
+        return
+    nodes = await store.live_nodes()
+    if nodes:
+        raise ClusterRefused(f"{len(nodes)} other xeri serve process(es) use this database as a cluster, with "
+                             "Redis: start this one with --redis URL too (docs/scaling.md)")
