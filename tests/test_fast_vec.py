@@ -167,3 +167,21 @@ def test_same_seed_same_games_and_bad_settings() -> None:
         env = XeriVectorEnv(num_envs=4, opponent="random")
         env.reset(seed=0)
         env.step([0, 1])
+
+
+def test_bench_vec_json_reports_all_three_envs() -> None:
+    import json
+    import subprocess
+    import sys
+
+    out = subprocess.run(
+        [sys.executable, "-m", "xeri", "bench", "vec", "--json", "--seconds", "0.2", "--batch", "64"],
+        capture_output=True, text=True, timeout=300, check=True,
+    )
+    data = json.loads(out.stdout)
+    assert data["target"] == "vec" and data["batch"] == 64
+    assert data["vec_steps_per_s"] > data["gym_steps_per_s"] > 0
+    assert data["texas_holdem_v4_steps_per_s"] is None or data["texas_holdem_v4_steps_per_s"] > 0
+    bad = subprocess.run([sys.executable, "-m", "xeri", "bench", "vec", "--batch", "0"], capture_output=True,
+                         text=True, timeout=60)
+    assert bad.returncode == 2 and "--batch must be at least 1" in bad.stderr

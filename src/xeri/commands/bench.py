@@ -25,6 +25,12 @@ def _fast(args: argparse.Namespace) -> dict[str, float]:
     return rounds_per_second(find_ruleset(args.ruleset, players=args.players), args.seconds, args.seed)
 
 
+def _vec(args: argparse.Namespace) -> dict[str, float]:
+    from ..fast.throughput import vec_steps_per_second
+
+    return vec_steps_per_second(args.seconds, args.batch, args.ruleset, args.players, args.opponent, args.seed)
+
+
 def _ismcts(args: argparse.Namespace) -> dict[str, float]:
     from ..bots.speed import iterations_per_second
     from ..rules import find_ruleset
@@ -41,6 +47,7 @@ TARGETS: dict[str, tuple[BenchFn, str]] = {
     "engine": (_engine, "random rounds through the public engine"),
     "ismcts": (_ismcts, "ISMCTS playouts per second on one core (1000 a move)"),
     "fast": (_fast, "random rounds through the compiled batch simulator (xeri.fast)"),
+    "vec": (_vec, "env steps/s of the vectorised env, beside the Gym env and PettingZoo's texas_holdem_v4"),
 }
 
 
@@ -52,12 +59,17 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--rollout", default="smart", choices=("smart", "fast", "compiled"),
                         help="ismcts playouts: the Python policy (smart, fast) or the numba simulator (compiled)")
+    parser.add_argument("--batch", type=int, default=1024, help="vec: games stepped together (default 1024)")
+    parser.add_argument("--opponent", default="random", choices=("random", "greedy", "expert"),
+                        help="vec: the other seats (default random)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
 
 
 def run(args: argparse.Namespace) -> int:
     if args.seconds <= 0:
         raise XeriError("--seconds must be positive")
+    if args.batch < 1:
+        raise XeriError("--batch must be at least 1")
     fn, label = TARGETS[args.target]
     result = fn(args)
     if args.json:

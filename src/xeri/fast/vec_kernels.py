@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from numba import njit, prange, uint64
+from numba import njit, uint64
 
 from .kernels import (
     C_HAND,
@@ -370,7 +370,7 @@ def _learner_out(cfg: np.ndarray, g: int, me: int, hands: np.ndarray, hand_len: 
             masks[g, hands[g, me, i]] = 1
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True)
 def vec_reset(cfg: np.ndarray, values: np.ndarray, policies: np.ndarray, me: int, seed: int, games: np.ndarray,
               rng: np.ndarray, deck: np.ndarray, hands: np.ndarray, hand_len: np.ndarray, pile: np.ndarray,
               talon: np.ndarray, gone: np.ndarray, ints: np.ndarray, side: np.ndarray, deals: np.ndarray,
@@ -378,7 +378,7 @@ def vec_reset(cfg: np.ndarray, values: np.ndarray, policies: np.ndarray, me: int
               final_obs: np.ndarray) -> None:
     """Seed (game g's stream from (seed, g)), deal and advance the games listed in ``games``."""
     base = _mix(uint64(seed))
-    for j in prange(games.shape[0]):
+    for j in range(games.shape[0]):
         g = games[j]
         x = _mix(base ^ _mix(uint64(g)))
         rng[g] = x if x != uint64(0) else uint64(1)
@@ -390,14 +390,14 @@ def vec_reset(cfg: np.ndarray, values: np.ndarray, policies: np.ndarray, me: int
         _learner_out(cfg, g, me, hands, hand_len, pile, gone, ints, side, obs, masks)
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True)
 def vec_step(cfg: np.ndarray, values: np.ndarray, policies: np.ndarray, me: int, actions: np.ndarray,
              rng: np.ndarray, deck: np.ndarray, hands: np.ndarray, hand_len: np.ndarray, pile: np.ndarray,
              talon: np.ndarray, gone: np.ndarray, ints: np.ndarray, side: np.ndarray, deals: np.ndarray,
              rotate: bool, obs: np.ndarray, masks: np.ndarray, rewards: np.ndarray, dones: np.ndarray,
              illegal: np.ndarray, final_obs: np.ndarray, illegal_reward: float, auto_reset: bool) -> None:
     """Play the learner's card in every game, move the kernel seats, score and reset finished games."""
-    for g in prange(actions.shape[0]):
+    for g in range(actions.shape[0]):
         rewards[g] = 0.0
         dones[g] = 0
         illegal[g] = 0
@@ -439,14 +439,14 @@ def vec_waiting(cfg: np.ndarray, games: np.ndarray, hands: np.ndarray, hand_len:
             masks[j, hands[g, seat, i]] = 1
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True)
 def vec_external(cfg: np.ndarray, values: np.ndarray, policies: np.ndarray, me: int, games: np.ndarray,
                  actions: np.ndarray, rng: np.ndarray, deck: np.ndarray, hands: np.ndarray, hand_len: np.ndarray,
                  pile: np.ndarray, talon: np.ndarray, gone: np.ndarray, ints: np.ndarray, side: np.ndarray,
                  deals: np.ndarray, rotate: bool, obs: np.ndarray, masks: np.ndarray, rewards: np.ndarray,
                  dones: np.ndarray, final_obs: np.ndarray, auto_reset: bool) -> None:
     """Play the self-play seats' (legal, checked by the caller) cards in the listed games, then advance them."""
-    for j in prange(games.shape[0]):
+    for j in range(games.shape[0]):
         g = games[j]
         t = ints[g, I_WAIT]
         pos = 0
