@@ -32,6 +32,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from typing import Any
 
 import httpx
@@ -155,6 +156,63 @@ def _database(pg: str, name: str) -> str:
     return pg.rsplit("/", 1)[0] + "/" + name
 
 
+def failover(base: str, owner: str, kill: Callable[[], None], timeout: float = 60.0) -> float:
+    """Seconds from ``kill -9`` of a table's owner to the first move accepted again, played through HAProxy.
+
+    The table (a player against a bot) is created on ``owner``; the player connects through the balancer and
+    reconnects as the browser does when its connection drops.
+    """
+    from websockets.exceptions import ConnectionClosed
+    from websockets.sync.client import connect as sync_connect
+
+    made = httpx.post(f"{owner}/api/tables", json={"name": "f", "options": {"rounds": 9},
+                                                   "seats": [None, {"bot": "easy"}]}, timeout=10).json()
+    url = base.replace("http://", "ws://") + f"/ws/tables/{made['table_id']}?token={made['token']}"
+    state: dict[str, Any] = {"ws": None, "version": -1, "view": None}
+
+    def recv(wait: float) -> dict[str, Any] | None:
+        while state["ws"] is None:
+            try:
+                state["ws"] = sync_connect(url, open_timeout=5).__enter__()
+            except (OSError, ConnectionClosed, TimeoutError):
+                time.sleep(0.1)  # the browser's reconnect pause, shortened
+        try:
+            msg = json.loads(state["ws"].recv(timeout=wait))
+        except ConnectionClosed:
+            state["ws"] = None
+            return None
+        if msg["type"] in ("sync", "update"):
+            state["version"], state["view"] = msg["version"], msg["view"]
+        return msg
+
+    def move_accepted(deadline: float) -> float:
+        while time.monotonic() < deadline:
+            view = state["view"]
+            if view is None or view["turn"] != view["seat"]:
+                recv(1.0)
+                continue
+            before = state["version"]
+            try:
+                state["ws"].send(json.dumps({"type": "move", "card": view["legal_moves"][0], "version": before}))
+            except (ConnectionClosed, AttributeError):
+                state["ws"] = None
+            while state["version"] == before and time.monotonic() < deadline:
+                msg = recv(1.0)
+                if msg is None or msg["type"] == "error":
+                    if msg is not None:
+                        time.sleep(0.1)  # a retryable refusal: ask again shortly
+                    break
+            if state["version"] > before:
+                return time.monotonic()
+        raise SystemExit("no move was accepted after the kill")
+
+    recv(5.0)
+    move_accepted(time.monotonic() + timeout)
+    killed = time.monotonic()
+    kill()
+    return round(move_accepted(killed + timeout) - killed, 2)
+
+
 def cluster_run(args: argparse.Namespace) -> list[dict[str, Any]]:
     """The same load through HAProxy on 1, 2, 3 ... processes sharing PostgreSQL and Redis."""
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -181,6 +239,8 @@ def cluster_run(args: argparse.Namespace) -> list[dict[str, Any]]:
                 time.sleep(0.1)  # poll interval
             out = _run(run(base, args.tables, args.seconds, args.warmup, args.think, args.seed))
             out["processes"] = n
+            if n > 1:
+                out["failover_s"] = failover(base, f"http://127.0.0.1:{ports[0]}", procs[0].kill)
             results.append(out)
         finally:
             haproxy.terminate()

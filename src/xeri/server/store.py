@@ -40,7 +40,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError, IntegrityError, SQLAlchemyError
+from sqlalchemy.exc import ArgumentError, IntegrityError, ProgrammingError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 from ..errors import XeriError
@@ -415,12 +415,11 @@ class Store:
                 async with self.engine.begin() as conn:
                     await conn.run_sync(metadata.create_all)
                 break
-            except IntegrityError:
-                # Several processes creating the same tables at once (a cluster starting): one wins, check again.
-                if attempt == 2:
-                    raise StoreUnavailable("cannot create the database's tables") from None
             except _DB_ERRORS as exc:
-                raise _translated(exc) from None
+                # Several processes creating the same tables at once (a cluster starting) collide on a
+                # name or a key: one of them won, so look again. A database that is away fails each time.
+                if attempt == 2 or not isinstance(exc, (IntegrityError, ProgrammingError)):
+                    raise _translated(exc) from None
         self._writer = asyncio.create_task(self._write_loop())
         if self.is_sqlite:
             self._checkpointer = asyncio.create_task(self._checkpoint_loop())
