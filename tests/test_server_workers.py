@@ -67,29 +67,64 @@ def test_a_pool_job_runs_in_another_process_and_is_a_pure_function_of_its_inputs
     assert card in view.legal_moves
 
 
-def test_a_full_pool_refuses_at_once_and_a_bot_move_falls_back() -> None:
+def test_jobs_wait_their_turn_and_a_full_queue_refuses_at_once() -> None:
     match = Match(find_ruleset("classic"), seed=6)
     seat = match.turn
     assert seat is not None
     view, history = match.view(seat), match.round.log_for(seat)
     release = threading.Event()
 
+    async def until(condition: Any) -> None:
+        deadline = time.monotonic() + 10
+        while not condition():
+            assert time.monotonic() < deadline, "the condition did not hold in time"
+            await asyncio.sleep(0)  # let the other tasks run, then look again
+
     async def run() -> None:
-        workers = Workers(workers=0, queue=1)  # a thread: two jobs at most (one running, one queued)
+        workers = Workers(workers=0, queue=1)  # one worker (a thread), one job may wait
         try:
-            held = [workers.submit(_wait, release) for _ in range(2)]
-            assert workers.in_flight == 2
+            held = workers.submit(_wait, release)
             with pytest.raises(PoolBusy):
-                await workers.run(_pid)
+                workers.submit(_pid)  # no worker is free, and submit does not wait
+            queued = asyncio.ensure_future(workers.run(_pid))
+            await until(lambda: workers.waiting == 1)
+            with pytest.raises(PoolBusy):
+                await workers.run(_pid)  # the queue is full: refused at once
             with pytest.raises(PoolBusy):
                 await workers.choose("master", 1, view, history)
             card = await workers.choose_or_fallback("master", 1, view, history)
-            assert card == choose_card("expert", 1, view, history)
-            assert await workers.choose("hard", 1, view, history) in view.legal_moves  # inline: no slot needed
-            assert workers.refused == 3
+            assert card == choose_card("expert", 1, view, history)  # played by the fallback, at once
+            assert await workers.choose("hard", 1, view, history) in view.legal_moves  # inline: no worker needed
+            assert workers.refused == 4
             release.set()
-            assert await asyncio.gather(*held) == ["done", "done"]
-            await workers.run(_pid)  # the slots came back: a new job is taken
+            assert await held == "done"
+            assert await queued == os.getpid()  # the waiting job ran once the worker came free
+            assert workers.in_flight == 0 and workers.waiting == 0
+        finally:
+            release.set()
+            workers.close()
+
+    asyncio.run(run())
+
+
+def test_a_job_cancelled_while_waiting_gives_its_turn_away() -> None:
+    release = threading.Event()
+
+    async def run() -> None:
+        workers = Workers(workers=0, queue=2)
+        try:
+            held = workers.submit(_wait, release)
+            first = asyncio.ensure_future(workers.run(_pid))
+            second = asyncio.ensure_future(workers.run(_pid))
+            deadline = time.monotonic() + 10
+            while workers.waiting < 2:
+                assert time.monotonic() < deadline
+                await asyncio.sleep(0)  # let the two jobs take their places
+            first.cancel()
+            release.set()
+            assert await held == "done"
+            assert await second == os.getpid()
+            assert first.cancelled() and workers.in_flight == 0
         finally:
             release.set()
             workers.close()

@@ -37,8 +37,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     caps.add_argument("--workers", type=int, default=None, metavar="N",
                       help="processes for search bots, hints and replays (default: one per core less one)")
     caps.add_argument("--bot-queue", type=int, default=None, metavar="N",
-                      help="jobs that may wait for a worker; beyond, a search bot's move is played by the "
-                           "expert bot and a hint is refused (default: 4 per worker)")
+                      help="jobs that may wait for a worker, in turn; beyond, a search bot's move is played by "
+                           "the expert bot and a hint or replay gets busy (default 64)")
     caps.add_argument("--bot-seconds", type=float, default=1.0, metavar="S",
                       help="the most a search bot thinks per move, whatever its level asks (default 1.0)")
     caps.add_argument("--bot-iterations", type=int, default=2000, metavar="N",

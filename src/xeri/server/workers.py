@@ -3,11 +3,12 @@
 A search bot's move is CPU-bound Python: run on the event loop, or in a thread
 (which holds the GIL), it stalls every other table. Here each such job is a
 pure function of its inputs (a bot spec, a one-way per-move seed, the seat's
-view and redacted history), run in another process. The pool takes at most
-``workers + queue`` jobs at once; a job beyond that is refused
-(:class:`PoolBusy`), and the caller decides: a bot move is played by the quick
-fallback bot, a hint or a replay gets a ``busy`` answer. Cheap bots (random,
-greedy, expert: well under a millisecond a move) play inline.
+view and redacted history), run in another process. A job waits its turn for a
+free worker, first come first served, so a busy pool slows the tables that use
+it (a dozen tables of search bots share the workers) and nothing else; at most
+``queue`` jobs wait, and one beyond is refused (:class:`PoolBusy`): a bot move
+is then played by the quick fallback bot, a hint or a replay gets ``busy``.
+Cheap bots (random, greedy, expert: well under a millisecond a move) play inline.
 
 The server caps a search bot's budget (``seconds``, ``iterations``) whatever
 level or spec asked for more.
@@ -16,11 +17,13 @@ level or spec asked for more.
 from __future__ import annotations
 
 import asyncio
+import collections
 import concurrent.futures
 import inspect
 import logging
 import multiprocessing
 import os
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -105,21 +108,32 @@ def _ready() -> bool:
 
 
 class Workers:
-    """The bounded process pool; ``workers=0`` runs jobs in a thread instead (tests, tiny machines)."""
+    """The bounded process pool; ``workers=0`` runs jobs in a thread instead (tests, tiny machines).
+
+    A job waits, first come first served, for a free worker; at most ``queue`` jobs wait. Jobs are
+    handed to the executor only when a worker is free, so the order is ours and nothing queues unseen.
+    """
 
     def __init__(self, workers: int | None = None, queue: int | None = None,
                  budget: BotBudget | None = None) -> None:
         self.size = default_workers() if workers is None else workers
         if not 0 <= self.size <= 256:
             raise ValueError("workers must be 0..256")
-        self.queue = 4 * max(1, self.size) if queue is None else queue
+        self.queue = 64 if queue is None else queue
         if not 0 <= self.queue <= 10_000:
             raise ValueError("the worker queue must be 0..10000")
         self.budget = budget or BotBudget()
-        self.capacity = max(1, self.size) + self.queue
+        self.slots = max(1, self.size)
         self.in_flight = 0
         self.refused = 0
+        self._free = self.slots
+        self._waiters: collections.deque[asyncio.Future[None]] = collections.deque()
         self._pool: concurrent.futures.Executor | None = None
+        self._warned = 0.0
+
+    @property
+    def waiting(self) -> int:
+        return sum(1 for w in self._waiters if not w.done())
 
     def start(self) -> None:
         """Start the processes (spawned: the server's threads are not forked with them)."""
@@ -136,7 +150,7 @@ class Workers:
         self.start()
         assert self._pool is not None
         loop = asyncio.get_running_loop()
-        await asyncio.gather(*(loop.run_in_executor(self._pool, _ready) for _ in range(max(1, self.size))))
+        await asyncio.gather(*(loop.run_in_executor(self._pool, _ready) for _ in range(self.slots)))
 
     def close(self) -> None:
         if self._pool is not None:
@@ -144,42 +158,87 @@ class Workers:
             self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None
 
-    def submit(self, fn: Callable[..., T], *args: Any) -> asyncio.Future[T]:
-        """Queue ``fn(*args)`` in the pool now; :class:`PoolBusy` at once (nothing queued) if it is full.
+    # --- slots ------------------------------------------------------------------
 
-        The slot is held until the job itself ends, even if its awaiter gives up first.
-        """
-        if self.in_flight >= self.capacity:
-            self.refused += 1
-            raise PoolBusy(f"the server's {self.capacity} bot and replay slots are all busy")
+    def _busy(self) -> PoolBusy:
+        self.refused += 1
+        return PoolBusy(f"the server's {self.slots} workers are busy and {self.queue} jobs wait already")
+
+    async def _take(self) -> None:
+        """A free worker, now or in turn; :class:`PoolBusy` at once if ``queue`` jobs wait already."""
+        if self._free > 0 and not self.waiting:
+            self._free -= 1
+            return
+        if self.waiting >= self.queue:
+            raise self._busy()
+        turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._waiters.append(turn)
+        try:
+            await turn
+        except asyncio.CancelledError:
+            if turn.done() and not turn.cancelled():
+                self._give()  # the worker was handed over as we were cancelled: pass it on
+            raise
+
+    def _give(self) -> None:
+        """A worker came free: to the first job waiting, else back to the free ones."""
+        while self._waiters:
+            turn = self._waiters.popleft()
+            if not turn.done():
+                turn.set_result(None)
+                return
+        self._free += 1
+
+    def _launch(self, fn: Callable[..., T], args: tuple[Any, ...]) -> asyncio.Future[T]:
         self.start()
         assert self._pool is not None
         loop = asyncio.get_running_loop()
-        job = self._pool.submit(fn, *args)
+        try:
+            job = self._pool.submit(fn, *args)
+        except BaseException:
+            self._give()
+            raise
         self.in_flight += 1
         job.add_done_callback(lambda _job: loop.call_soon_threadsafe(self._finished))
         return asyncio.wrap_future(job, loop=loop)
 
     def _finished(self) -> None:
         self.in_flight -= 1
+        self._give()
+
+    def submit(self, fn: Callable[..., T], *args: Any) -> asyncio.Future[T]:
+        """``fn(*args)`` on a free worker now, or :class:`PoolBusy` (nothing queued) if none is free.
+
+        The worker is held until the job itself ends, even if its awaiter gives up first.
+        """
+        if self._free <= 0 or self.waiting:
+            raise self._busy()
+        self._free -= 1
+        return self._launch(fn, args)
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
-        """``fn(*args)`` in the pool, awaited; :class:`PoolBusy` at once if the pool is full."""
-        return await self.submit(fn, *args)
+        """``fn(*args)`` on the next free worker, in turn; :class:`PoolBusy` at once if the queue is full."""
+        await self._take()
+        return await self._launch(fn, args)
+
+    # --- bots -----------------------------------------------------------------------
 
     async def choose(self, spec: str, seed: int, view: SeatView, history: Sequence[Event]) -> Card:
         """A bot's card: inline for a cheap bot, in the pool (within the budget) for a search bot.
 
-        A full pool gives :class:`PoolBusy`; the caller picks the fallback.
+        A full queue gives :class:`PoolBusy`; the caller picks the fallback.
         """
         if is_inline(spec):
             return choose_card(spec, seed, view, history)
         return await self.run(choose_card, capped_spec(spec, self.budget), seed, view, tuple(history))
 
     async def choose_or_fallback(self, spec: str, seed: int, view: SeatView, history: Sequence[Event]) -> Card:
-        """As :meth:`choose`, but a full pool plays the fallback bot's card instead of waiting."""
+        """As :meth:`choose`, but with the queue full the fallback bot plays at once instead of waiting."""
         try:
             return await self.choose(spec, seed, view, history)
         except PoolBusy:
-            log.warning("bot pool full: the %s move is played by %s", spec, FALLBACK_SPEC)
+            now = time.monotonic()
+            if now - self._warned > 60:
+                self._warned = now
+                log.warning("bot queue full: %s moves are played by %s for now", spec, FALLBACK_SPEC)
             return choose_card(FALLBACK_SPEC, seed, view, history)
