@@ -13,7 +13,7 @@ from xeri.cards import Card
 from xeri.engine import Round
 
 SPECS = ["random", "greedy", "expert", "ismcts:iterations=40", "pimc:iterations=60", "playout",
-         "ismcts:iterations=40,opponents=policy"]
+         "ismcts:iterations=40,opponents=policy", "master", "master:early=pimc,iterations=40,worlds=4"]
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

@@ -18,7 +18,7 @@ from xeri.rules import Ruleset
 
 BOT_SPECS = [
     "random", "greedy", "expert", "playout", "ismcts:iterations=60", "ismcts:iterations=30,rollout=fast",
-    "ismcts:iterations=30,opponents=policy", "pimc:iterations=60",
+    "ismcts:iterations=30,opponents=policy", "pimc:iterations=60", "master", "master:early=pimc,iterations=40",
 ]
 CASES = [
     ("classic", 2, {}),

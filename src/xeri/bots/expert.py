@@ -40,9 +40,10 @@ class ExpertBot:
 
     name = "expert"
 
-    def __init__(self, seed: int | None = None, jack_keep: float = 5.0) -> None:
+    def __init__(self, seed: int | None = None, jack_keep: float = 5.0, xeri_weight: float = 0.5) -> None:
         self._rng = random.Random(seed)
         self.jack_keep = float(jack_keep)
+        self.xeri_weight = float(xeri_weight)
 
     def choose(self, view: SeatView, history: Sequence[Event]) -> Card:
         legal = view.legal_moves
@@ -52,7 +53,8 @@ class ExpertBot:
         best = max(scores)
         return self._rng.choice([c for c, s in zip(legal, scores, strict=True) if s >= best - 1e-9])
 
-    def score(self, view: SeatView, card: Card) -> float:
+    def score(self, view: SeatView, card: Card, lacks: frozenset[Rank] | set[Rank] = frozenset()) -> float:
+        """The card's expected worth in points; ``lacks`` holds ranks the next player showed it does not hold."""
         r = view.ruleset
         assert view.seat is not None
         values = values_of(view)
@@ -80,14 +82,14 @@ class ExpertBot:
                 # The next player leads onto an empty pile: we may xeri their card.
                 ranks = {c.rank for c in rest if c.rank is not _JACK}
                 chance = sum(by_rank.get(rk, 0) for rk in ranks) / max(total, 1)
-                gain += 0.5 * r.xeri_points * min(chance, 1.0)
+                gain += self.xeri_weight * r.xeri_points * min(chance, 1.0)
             return gain
 
         # A discard: what the next player is expected to take with it.
         lone = not view.pile
         after = pile_points(view) + values[card.index]
         size = len(view.pile) + 1
-        p_match = p_holds(total, by_rank.get(card.rank, 0), opp_hand)
+        p_match = 0.0 if card.rank in lacks else p_holds(total, by_rank.get(card.rank, 0), opp_hand)
         xeri = 0.0
         if lone and (view.talon_count or sum(view.hand_counts) > 2 or r.last_card_xeri):
             xeri = r.jack_xeri_points if card.rank is _JACK else r.xeri_points

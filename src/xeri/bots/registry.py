@@ -10,6 +10,7 @@ from .base import Bot
 from .expert import ExpertBot
 from .greedy import GreedyBot
 from .ismcts import IsmctsBot, PlayoutBot
+from .master import MasterBot
 from .oracle import OracleCheater
 from .pimc import PimcBot
 from .random_bot import RandomBot
@@ -29,7 +30,11 @@ BOTS: dict[str, BotFactory] = {
     "expert": ExpertBot,
     "ismcts": IsmctsBot,
     "pimc": PimcBot,
+    "master": MasterBot,
 }
+
+#: Bots whose budget may carry a wall-clock cap (``seconds=``).
+SEARCH_BOTS = frozenset({"ismcts", "pimc", "master"})
 
 #: Bots that read hidden cards: never in ``BOTS`` or ``LEVELS``; only ``make_cheater`` builds them.
 CHEATERS: dict[str, Callable[..., Bot]] = {
@@ -37,15 +42,27 @@ CHEATERS: dict[str, Callable[..., Bot]] = {
 }
 
 #: level offered to players -> bot spec, weakest first; each beats the one below it
-#: (docs/bots.md). The iteration budget keeps play reproducible from the seed; the
-#: ``seconds`` cap bounds the wait on a busy machine. More playouts did not play
-#: measurably better (3,000 vs 500: -0.29 [-1.83, +1.25] points a round).
+#: (measured margins in ``LEVEL_MARGINS`` and docs/bots.md). The specs are the
+#: reproducible mode: budgets in iterations only, so a seed gives the same moves on
+#: any machine (the arena, the tests, ``xeri review``). ``make_bot(..., interactive=True)``
+#: adds a wall-clock cap for play and hints.
 LEVELS: dict[str, str] = {
     "easy": "random",
     "medium": "greedy",
     "hard": "expert",
-    "master": "pimc:iterations=500,seconds=0.95",
+    "master": "master",
 }
+
+#: Each level's measured margin over the level below it, in points a round, with its 95% interval
+#: (2-player classic, 1,000 duplicate deals; ``benchmarks/bots_levels.py``, docs/bots.md).
+LEVEL_MARGINS: dict[str, str] = {
+    "medium": "+20.2 [+19.4, +21.0] over easy",
+    "hard": "+15.8 [+14.9, +16.7] over medium",
+    "master": "measuring",
+}
+
+#: The wall-clock cap (seconds) that interactive play and hints add to a search bot's iteration budget.
+INTERACTIVE_SECONDS = 0.9
 
 
 def _parse_value(text: str) -> Any:
@@ -69,8 +86,12 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     return name.strip().lower(), params
 
 
-def make_bot(spec: str, seed: int | None = None) -> Bot:
-    """A bot from a spec or a level name (``"easy"``, ``"greedy"``, ``"ismcts:iterations=500"``)."""
+def make_bot(spec: str, seed: int | None = None, *, interactive: bool = False) -> Bot:
+    """A bot from a spec or a level name (``"easy"``, ``"greedy"``, ``"ismcts:iterations=500"``).
+
+    ``interactive`` (play, hints) caps a search bot's time per move at ``INTERACTIVE_SECONDS`` unless the spec
+    sets ``seconds``; without it the budget is the spec's alone (reproducible mode).
+    """
     if spec.strip().lower() in LEVELS:
         spec = LEVELS[spec.strip().lower()]
     name, params = parse_spec(spec)
@@ -80,6 +101,8 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
         )
     if name not in BOTS:
         raise BotSpecError(f"unknown bot {name!r}; bots are: {', '.join(BOTS)}; levels are: {', '.join(LEVELS)}")
+    if interactive and name in SEARCH_BOTS:
+        params.setdefault("seconds", INTERACTIVE_SECONDS)
     try:
         return BOTS[name](seed=seed, **params)
     except (TypeError, ValueError) as exc:

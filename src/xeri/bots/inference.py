@@ -1,0 +1,40 @@
+"""What the other seats' plays reveal: a seat that could take the pile by rank and did not lacks that rank.
+
+Every bot in the project, and nearly every player, takes a pile by matching
+its top card when it can. So when a seat plays a card that takes nothing onto
+a pile whose top card is face up, it very probably holds no card of that rank;
+the inference holds until the seat is dealt new cards. The master bot uses it
+to price discards and to deal its sampled worlds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..cards import Card, Rank
+from ..events import Dealt, Event, Played
+
+
+def lacked_ranks(history: Sequence[Event], players: int) -> list[set[Rank]]:
+    """Per seat, the ranks it showed it does not hold in its current hand (from the public log only)."""
+    lacks: list[set[Rank]] = [set() for _ in range(players)]
+    pile: list[Card | None] = []
+    for e in history:
+        kind = type(e)
+        if kind is Played:
+            assert isinstance(e, Played)
+            top = pile[-1] if pile else None
+            rank = e.card.rank
+            if pile and top is not None and (rank is top.rank or rank is Rank.JACK):
+                pile = []
+                continue
+            if top is not None:
+                lacks[e.seat].add(top.rank)
+            pile.append(e.card)
+        elif kind is Dealt:
+            assert isinstance(e, Dealt)
+            if e.first:
+                pile = list(e.pile)
+            for s in lacks:
+                s.clear()
+    return lacks

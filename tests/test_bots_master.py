@@ -1,0 +1,201 @@
+"""The master bot: its exact endgame equals brute force, its inference reads only the public log, it hides nothing.
+
+Also the reproducible budget mode (issue 16 §2): with iterations only, decisions do not depend on the machine's
+load, so the same seed gives the same moves beside a busy process.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import random
+
+import pytest
+
+from xeri import find_ruleset
+from xeri.bots import make_bot
+from xeri.bots.endgame import Solver
+from xeri.bots.inference import lacked_ranks
+from xeri.bots.master import MasterBot
+from xeri.bots.sim import SimState, from_round
+from xeri.cards import Card, Rank
+from xeri.engine import Deal, Round
+from xeri.events import Dealt, PileRedealt, Played
+
+
+def brute(st: SimState, root: int) -> float:
+    """The root side's final margin under plain minimax over every card (no table, no pruning)."""
+    if st.turn < 0:
+        pts = st.pts
+        others = [p for s, p in enumerate(pts) if s != root]
+        return pts[root] - sum(others) / len(others)
+    values = []
+    for c in list(st.hands[st.turn]):
+        child = st.copy()
+        child.play(c)
+        values.append(brute(child, root))
+    return max(values) if st.turn % st.rules.sides == root else min(values)
+
+
+def last_cards(preset: str, players: int, left: int, seed: int) -> Round:
+    """A round played by the expert until the talon is empty and ``left`` cards are in the hands."""
+    ruleset = find_ruleset(preset, players=players)
+    rnd = Round.new(ruleset, seed % players, seed)
+    bots = [make_bot("expert", seed + s) for s in range(players)]
+    while not (rnd.talon == () and sum(len(rnd.hand(s)) for s in range(players)) <= left):
+        seat = rnd.turn
+        assert seat is not None
+        rnd.play(bots[seat].choose(rnd.view(seat), rnd.log_for(seat)), seat)
+    return rnd
+
+
+@pytest.mark.parametrize(("preset", "players", "left"), [("classic", 2, 8), ("pisti", 2, 8), ("cardgames", 4, 8),
+                                                          ("berman", 3, 6)])
+def test_exact_endgame_equals_brute_force(preset: str, players: int, left: int) -> None:
+    for seed in range(6):
+        rnd = last_cards(preset, players, left, seed)
+        st = from_round(rnd)
+        root = st.turn % st.rules.sides
+        got = Solver(st).solve_root(st, root)
+        assert sorted(got) == sorted(st.hands[st.turn])
+        for c, v in got.items():
+            child = st.copy()
+            child.play(c)
+            assert v == pytest.approx(brute(child, root)), (seed, c)
+
+
+def test_exact_endgame_is_perfect_play_in_the_last_deal() -> None:
+    """Two players, empty talon: the master's values are the exact ones, and it plays the best."""
+    for seed in range(4):
+        rnd = last_cards("classic", 2, 9, seed)
+        seat = rnd.turn
+        assert seat is not None
+        st = from_round(rnd)
+        exact = Solver(st).solve_root(st, seat)
+        bot = MasterBot(seed=1)
+        values = bot.evaluate(rnd.view(seat), rnd.log_for(seat))
+        assert {c.index: v for c, v in values.items()} == pytest.approx(exact)
+        card = bot.choose(rnd.view(seat), rnd.log_for(seat))
+        assert exact[card.index] == max(exact.values())
+
+
+def test_inference_reads_a_pass_on_the_top_rank() -> None:
+    five, six, nine = Card.parse("5♣"), Card.parse("6♥"), Card.parse("9♦")
+    deal = Dealt(dealer=1, hands=(None, None), sizes=(6, 6), pile=(five,), talon=36, first=True)
+    # Seat 0 discards a 6 on the 5: it lacks a 5. Seat 1 discards a 9 on the 6: it lacks a 6.
+    log = [deal, Played(0, six), Played(1, nine)]
+    lacks = lacked_ranks(log, 2)
+    assert lacks == [{Rank.FIVE}, {Rank.SIX}]
+    # A capture teaches nothing, and new hands forget what the old ones lacked.
+    assert lacked_ranks([deal, Played(0, Card.parse("5♦"))], 2) == [set(), set()]
+    redeal = Dealt(dealer=1, hands=(None, None), sizes=(6, 6), pile=(), talon=24, first=False)
+    assert lacked_ranks([*log, redeal], 2) == [set(), set()]
+
+
+def hidden_cards(rnd: Round, seat: int) -> set[Card]:
+    """Cards ``seat`` cannot place now: other hands, the talon, face-down cards (taken or not)."""
+    hidden = {c for s in range(rnd.ruleset.players) if s != seat for c in rnd.hand(s)}
+    hidden |= set(rnd.talon) | set(rnd.deal.face_down)
+    if rnd.deal.exposed is not None:
+        hidden.discard(rnd.deal.exposed)
+    for e in rnd.events:
+        if type(e) is PileRedealt:
+            hidden -= set(e.cards)
+    return hidden
+
+
+def twin_anywhere(rnd: Round, seat: int, rng: random.Random) -> Round:
+    """The same round, at any point, with the cards ``seat`` cannot place shuffled among their places in the deal."""
+    deal = rnd.deal
+    hidden = hidden_cards(rnd, seat)
+    rows = [list(h) for h in deal.hands] + [list(deal.pile), list(deal.talon)]
+    slots = [(row, i) for row in rows for i, c in enumerate(row) if c in hidden]
+    cards = [row[i] for row, i in slots]
+    rng.shuffle(cards)
+    for (row, i), c in zip(slots, cards, strict=True):
+        row[i] = c
+    n = rnd.ruleset.players
+    pile = rows[n]
+    down = tuple(pile[i] for i, c in enumerate(deal.pile) if c in deal.face_down)
+    twin = Round(rnd.ruleset, rnd.dealer, Deal(tuple(map(tuple, rows[:n])), tuple(pile), tuple(rows[n + 1]), down,
+                                               deal.exposed, deal.redealt, deal.slipped))
+    for s, c in rnd.played:
+        twin.play(c, s)
+    return twin
+
+
+MASTER_SPECS = ["master", "master:iterations=40,early=pimc", "master:worlds=3,endgame=16"]
+
+
+@pytest.mark.parametrize(("preset", "players"), [("classic", 2), ("pisti", 2), ("cardgames", 4)])
+def test_master_decides_the_same_whatever_the_hidden_cards(preset: str, players: int) -> None:
+    """Twins late in the round too, where the exact endgame and the inference decide."""
+    ruleset = find_ruleset(preset, players=players)
+    rng = random.Random(5)
+    differed = 0
+    for k in range(6):
+        rnd = Round.new(ruleset, k % players, rng.getrandbits(64))
+        bots = [make_bot("expert", s) for s in range(players)]
+        stop = rng.randrange(30, 52 - ruleset.pile_size - 1)
+        while len(rnd.played) < stop and not rnd.is_over:
+            seat = rnd.turn
+            assert seat is not None
+            rnd.play(bots[seat].choose(rnd.view(seat), rnd.log_for(seat)), seat)
+        if rnd.is_over:
+            continue
+        seat = rnd.turn
+        assert seat is not None
+        twin = twin_anywhere(rnd, seat, rng)
+        differed += any(twin.hand(s) != rnd.hand(s) for s in range(players))
+        view, log = rnd.view(seat), rnd.log_for(seat)
+        assert (twin.view(seat), twin.log_for(seat)) == (view, log)
+        for spec in MASTER_SPECS:
+            seed = rng.getrandbits(32)
+            a = make_bot(spec, seed)
+            b = make_bot(spec, seed)
+            assert a.choose(view, log) == b.choose(twin.view(seat), twin.log_for(seat)), spec
+    assert differed >= 3
+
+
+def _decisions(spec: str) -> list[str]:
+    """Every move of two seeded rounds between the bot and the expert."""
+    out = []
+    for seed in (1, 2):
+        rnd = Round.new(find_ruleset("classic"), 0, seed)
+        bots = [make_bot(spec, 7), make_bot("expert", 8)]
+        while not rnd.is_over:
+            seat = rnd.turn
+            assert seat is not None
+            card = bots[seat].choose(rnd.view(seat), rnd.log_for(seat))
+            out.append(str(card))
+            rnd.play(card, seat)
+    return out
+
+
+def _burn(stop: multiprocessing.synchronize.Event) -> None:
+    x = 0
+    while not stop.is_set():
+        x = (x * 31 + 7) % 1_000_003
+
+
+@pytest.mark.parametrize("spec", ["master:iterations=60,early=pimc", "pimc:iterations=60"])
+def test_reproducible_mode_is_identical_beside_a_busy_process(spec: str) -> None:
+    """Iteration budgets only: the same decisions alone and with every core kept busy by other processes."""
+    quiet = _decisions(spec)
+    ctx = multiprocessing.get_context("spawn")
+    stop = ctx.Event()
+    burners = [ctx.Process(target=_burn, args=(stop,), daemon=True) for _ in range(multiprocessing.cpu_count())]
+    for p in burners:
+        p.start()
+    try:
+        busy = _decisions(spec)
+    finally:
+        stop.set()
+        for p in burners:
+            p.join(timeout=10)
+    assert busy == quiet
+
+
+def test_bad_master_parameters_are_refused() -> None:
+    for params in ("worlds=0", "endgame=-1", "early=foo", "iterations=0"):
+        with pytest.raises(ValueError):
+            MasterBot(**{k: (int(v) if v.lstrip("-").isdigit() else v) for k, v in [params.split("=")]})
