@@ -126,7 +126,7 @@ class Game:
         self.seen_enabled = seen_enabled
         moves = sum(len(r.moves) for r in match.rounds)
         self.bots: dict[int, Bot] = {
-            seat: make_bot(level, bot_seed(setup.bot_seeds[seat], seat, moves))
+            seat: make_bot(level, bot_seed(setup.bot_seeds[seat], seat, moves), interactive=True)
             for seat, level in setup.levels.items()
         }
         humans = setup.humans
