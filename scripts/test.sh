@@ -14,6 +14,18 @@ if [ ! -x /usr/bin/chromium ]; then
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
 fi
 
+# The accessibility tests (tests/test_web_a11y.py) inject axe-core into the page: npm's
+# package, pinned, installed once into .cache/axe (ignored by git).
+AXE_DIR=${XERI_AXE_DIR:-$PWD/.cache/axe}
+if [ ! -f "$AXE_DIR/node_modules/axe-core/axe.min.js" ]; then
+  if ! command -v npm >/dev/null; then
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm >/dev/null
+  fi
+  npm install --silent --no-audit --no-fund --prefix "$AXE_DIR" axe-core@4.10.3 >/dev/null
+fi
+export XERI_AXE_JS="$AXE_DIR/node_modules/axe-core/axe.min.js"
+
 # --- Services for the server tests: stopped and removed when this script exits -----
 cleanup_server_services() {
   if [ -n "${PG_DIR:-}" ]; then

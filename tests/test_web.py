@@ -154,6 +154,8 @@ def new_page(browser: Browser, contexts: list[BrowserContext], console: Console,
              locale: str = "en-GB", **options: Any) -> Page:
     """A page in a fresh context (its own localStorage: a separate player)."""
     options.setdefault("viewport", DESKTOP)
+    # Playwright evaluates a string predicate (wait_for_function) with eval, which the page's own CSP forbids.
+    options.setdefault("bypass_csp", True)
     ctx = browser.new_context(locale=locale, reduced_motion="no-preference" if motion else "reduce", **options)
     ctx.set_default_timeout(15_000)
     contexts.append(ctx)

@@ -76,19 +76,22 @@ class Autoplay:
     def plan(self, s: Seat, now: float) -> tuple[float, str | None, str] | None:
         """(delay, reason, level) of the next bot move for seat ``s`` to play, or None if a person plays."""
         t = self.table
+        # Between rounds nobody moves until the players have closed the round summary (or it times out).
+        wait = t.pause_until - now if t.paused() else 0.0
         if not s.human:
-            return (self.bot_delay, None, s.bot_level or t.takeover_level)
+            return (max(self.bot_delay, wait), None, s.bot_level or t.takeover_level)
         if s.left:
-            return (self.bot_delay, "left", t.takeover_level)
+            return (max(self.bot_delay, wait), "left", t.takeover_level)
         options: list[tuple[float, str]] = []
         if t.turn_timer is not None:
-            options.append((t.turn_started + t.turn_timer - now, "timer"))
+            # A turn's time starts when the round's summary is closed, not while it is read.
+            options.append((max(t.turn_started, t.pause_until) + t.turn_timer - now, "timer"))
         if t.takeover_after is not None and s.connections == 0:
-            options.append((max(s.away_since + t.takeover_after - now, self.bot_delay), "away"))
+            options.append((max(s.away_since + t.takeover_after - now, self.bot_delay, wait), "away"))
         if not options:
             return None
         delay, reason = min(options)
-        return (max(delay, 0.0), reason, t.takeover_level)
+        return (max(delay, wait, 0.0), reason, t.takeover_level)
 
     def timer(self) -> dict[str, Any] | None:
         """When a bot will play for a human seat to move (a turn timer or an away player), else None."""

@@ -61,6 +61,8 @@ class Client:
         self.synced = -1
         self.close_code = 4009  # a client too slow to read its messages
         self.channel = channel(table.id, seat)
+        #: the lobby, which makes the new table of a rematch (None: rematches are refused)
+        self.lobby: Lobby | None = None
 
     def deliver(self, raw: str) -> None:
         """Queue an enveloped text (see ``table.envelope``), dropping updates older than the last sync."""
@@ -194,9 +196,17 @@ class Client:
             extra = reason.to_json() if isinstance(reason, HintReason) else {}
             return "- " + json.dumps({"type": "hint", "card": card, "reason": reason, **extra, "ref": ref},
                                      ensure_ascii=False)
+        if kind == "ready":
+            await table.ready(self.seat)
+            return None
+        if kind == "rematch":
+            if await table.offer_rematch(self.seat) and self.lobby is not None:
+                await self.lobby.rematch(table)
+            return None
         if not isinstance(kind, str):
             raise ProtocolError("bad_message", "a message is a JSON object with a 'type'")
-        raise ProtocolError("unknown_type", f"unknown message type {kind[:40]!r}: use move, hint, sync or ping")
+        raise ProtocolError("unknown_type", f"unknown message type {kind[:40]!r}: use move, hint, sync, ping, "
+                            "ready or rematch")
 
 
 async def serve_socket(ws: WebSocket, lobby: Lobby, rate: float = RATE, burst: float = BURST) -> None:
@@ -229,8 +239,16 @@ async def serve_socket(ws: WebSocket, lobby: Lobby, rate: float = RATE, burst: f
         await ws.send_text(error(exc.code, exc.message))
         await ws.close(code=CLOSE_TOO_MANY)
         return
+    # ?summary=1: this client shows a summary after each round, and the next round waits for its "ready".
+    summary = seat if seat is not None and ws.query_params.get("summary") == "1" else None
+    if summary is not None:
+        table.summary_clients[summary] = table.summary_clients.get(summary, 0) + 1
     try:
-        await Client(ws, table, seat, rate, burst).run()
+        client = Client(ws, table, seat, rate, burst)
+        client.lobby = lobby
+        await client.run()
     finally:
+        if summary is not None:
+            table.summary_clients[summary] -= 1
         lobby.book.disconnect(address, table.id, seat)
         lobby.release(table)

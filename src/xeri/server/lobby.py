@@ -299,6 +299,31 @@ class Lobby:
             await table.open_started(start)
         return table, joined, token
 
+    async def rematch(self, old: Table) -> Table:
+        """The same match again for the players of a finished table: the same rules, bots and seats.
+
+        Each player gets the new table's id and a token for the same seat on their own channel.
+        """
+        body: dict[str, Any] = {
+            "ruleset": old.ruleset.name, "options": {k: v for k, v in old.ruleset.to_dict().items() if k != "name"},
+            "seats": [None if s.human else {"bot": s.bot_level} for s in old.seats],
+            "turn_timer": old.turn_timer, "takeover_after": old.takeover_after,
+            "takeover_level": old.takeover_level, "private": old.private, "title": old.title,
+        }
+        players = [s for s in old.seats if s.human and not s.left and s.name]
+        if players:
+            body["name"], body["seat"] = players[0].name, players[0].seat
+        table, first, token = await self._create(body)
+        tokens = {first: token} if first is not None and token is not None else {}
+        for s in players[1:]:
+            seat, tok = await table.join(s.name or "", s.seat)
+            tokens[seat] = tok
+        old.rematch_table = table.id
+        await old._publish(lambda seat: {"type": "rematch", "table_id": table.id, "seat": seat,
+                                         "token": tokens.get(seat) if seat is not None else None})
+        await old.publish_table()
+        return table
+
 
 def options_help() -> dict[str, Any]:
     """Every rule option with its help and choices, for the lobby's form."""

@@ -51,6 +51,10 @@ log = logging.getLogger("xeri.server")
 __all__ = ["ProtocolError", "Seat", "Table", "channel", "envelope", "hash_token", "new_token", "unavailable"]
 
 
+#: the longest wait, in seconds, for the players to close a round's summary before the next round goes on
+ROUND_PAUSE = 30.0
+
+
 def unavailable(exc: StoreError, what: str) -> ProtocolError:
     """The refusal a client gets when the database did not take a write (HTTP 503)."""
     detail = str(exc) if isinstance(exc, StoreUnavailable) else "the database refused it"
@@ -93,6 +97,16 @@ class Table:
         self._closers: dict[int, set[Callable[[], None]]] = {}
         #: False once another process owns the table (server.cluster): it then applies nothing more
         self.owned = True
+        #: after a round, the human seats still reading its summary, and until when the next round waits for them
+        self.pause: set[int] = set()
+        self.pause_until = 0.0
+        #: seconds the next round waits at most for every human to close the round summary
+        self.round_pause = ROUND_PAUSE
+        #: the seats that offered (or accepted) a rematch once the match is over
+        self.rematch: set[int] = set()
+        self.rematch_table: str | None = None
+        #: per seat, its connections that show a round summary (``?summary=1``): only those hold up the next round
+        self.summary_clients: dict[int, int] = {}
 
     # --- building ------------------------------------------------------------
 
@@ -368,6 +382,9 @@ class Table:
                                     f"{self.version}", version=self.version)
             if auto is None and self.seats[seat].left:
                 raise ProtocolError("left", "you left this table: a bot plays your seat now")
+            if auto is None and self.paused():
+                raise ProtocolError("round_pause", "the next round starts once everyone has closed the round summary",
+                                    version=self.version)
             if m.turn != seat:
                 raise ProtocolError("not_your_turn", f"it is {m.names[m.turn or 0]}'s turn", version=self.version)
             try:
@@ -396,6 +413,11 @@ class Table:
             self.moves.append((seat, card.code))
             self.version += 1
             self.turn_started = time.monotonic()
+            if not m.is_over and any(isinstance(e, RoundScored) for e in events):
+                # The next round waits until every connected player has closed the round's summary (or a timeout).
+                self.pause = {s.seat for s in self.seats
+                              if s.human and not s.left and self.summary_clients.get(s.seat, 0) > 0}
+                self.pause_until = self.turn_started + self.round_pause if self.pause else 0.0
             if finish is not None:
                 self.status, self.finished_at = "finished", finish.finished_at
             await self._announce(events, number, (seat, auto) if auto is not None else None)
@@ -450,7 +472,7 @@ class Table:
         ]
         result = {"scores": list(m.scores), "round_wins": list(m.round_wins), "winner": m.winner,
                   "winners": [s.display_name() for s in self.seats if self.ruleset.side_of(s.seat) == m.winner],
-                  "rounds": len(m.rounds)}
+                  "rounds": len(m.rounds), "bots": [None if s.human else s.bot_level for s in self.seats]}
         return Finish(finished_at=now, result=dumps(result), record=dumps(self.record()), results=results)
 
     async def finish_stored(self) -> bool:
@@ -467,6 +489,45 @@ class Table:
 
     def reschedule(self) -> None:
         self.autoplay.reschedule()
+
+    # --- between rounds and after the match -------------------------------------------
+
+    def paused(self) -> bool:
+        """Whether the next round still waits for a player to close the last round's summary."""
+        return bool(self.pause) and time.monotonic() < self.pause_until
+
+    def pause_state(self) -> dict[str, Any] | None:
+        """The protocol's PAUSE: the seats still reading the round summary and the seconds left, or None."""
+        if not self.paused():
+            return None
+        return {"waiting": sorted(self.pause), "remaining": round(self.pause_until - time.monotonic(), 2)}
+
+    async def ready(self, seat: int | None) -> None:
+        """``seat`` closed the round summary; the next round goes on once nobody is left reading it."""
+        if seat is None:
+            raise ProtocolError("spectator", "spectators do not hold up the table")
+        async with self.lock:
+            if seat not in self.pause:
+                return
+            self.pause.discard(seat)
+            if not self.pause:
+                self.pause_until = time.monotonic()
+            await self.publish_table()
+            self.autoplay.reschedule()
+
+    async def offer_rematch(self, seat: int | None) -> bool:
+        """``seat`` offers (or accepts) a rematch; True once every player of the finished match has."""
+        if seat is None:
+            raise ProtocolError("spectator", "spectators cannot ask for a rematch")
+        async with self.lock:
+            if self.status != "finished":
+                raise ProtocolError("not_finished", "a rematch is offered once the match is over")
+            if self.seats[seat].left:
+                raise ProtocolError("left", "you left this table")
+            self.rematch.add(seat)
+            players = {s.seat for s in self.seats if s.human and not s.left}
+            await self.publish_table()
+            return players <= self.rematch and self.rematch_table is None
 
     def stop(self) -> None:
         self.autoplay.stop()

@@ -160,11 +160,14 @@ def table_info(table: Table) -> dict[str, Any]:
         "invite": f"/#/t/{table.id}",
         "scores": list(m.scores) if m else [0] * table.ruleset.sides,
         "winner": m.winner if m else None,
+        "pause": table.pause_state(),
+        "rematch": {"seats": sorted(table.rematch), "table_id": table.rematch_table} if table.rematch else None,
     }
 
 
 def table_message(table: Table) -> dict[str, Any]:
-    return {"type": "table", "table": table_info(table)}
+    """The table changed: with the timer as it is now (a player who came back stops an away timer)."""
+    return {"type": "table", "table": table_info(table), "timer": table.autoplay.timer()}
 
 
 def wire_events(table: Table, events: Sequence[Event], seat: int | None, round_number: int) -> list[dict[str, Any]]:
@@ -207,7 +210,8 @@ def sync_message(table: Table, seat: int | None) -> dict[str, Any]:
         events = wire_events(table, log[begin:], seat, number)
     return {"type": "sync", "table": table_info(table), "seat": seat, "version": table.version,
             "view": seat_view(table, seat), "events": events, "history": table.commitments.history(m),
-            "fairness": {"match_commitment": table.commitments.of_match()}, "timer": table.autoplay.timer()}
+            "fairness": {"match_commitment": table.commitments.of_match()}, "timer": table.autoplay.timer(),
+            "pause": table.pause_state()}
 
 
 def update_message(table: Table, seat: int | None, events: Sequence[Event], round_number: int, *,
@@ -218,7 +222,7 @@ def update_message(table: Table, seat: int | None, events: Sequence[Event], roun
     if auto is not None:
         evs.insert(0, {"kind": "auto_move", "seat": auto[0], "reason": auto[1]})
     msg = {"type": "update", "version": table.version, "events": evs, "view": seat_view(table, seat),
-           "timer": timer}
+           "timer": timer, "pause": table.pause_state()}
     if history is not None:
         msg["history"] = history
     return msg

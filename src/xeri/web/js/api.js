@@ -130,7 +130,8 @@ export class TableSocket {
 
   url() {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
-    const q = this.token ? `?token=${encodeURIComponent(this.token)}` : "";
+    // summary=1: this page shows each round's summary, and the next round waits until it is closed.
+    const q = this.token ? `?token=${encodeURIComponent(this.token)}&summary=1` : "";
     return `${proto}//${location.host}/ws/tables/${encodeURIComponent(this.tableId)}${q}`;
   }
 

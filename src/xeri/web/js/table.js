@@ -369,6 +369,18 @@ export function mountTable(container, tableId, { watch = false } = {}) {
     });
   }
 
+  /** The rematch button says "Accept" once another player offered, and waits once this one has. */
+  function refreshRematch() {
+    const offers = (state.table && state.table.rematch && state.table.rematch.seats) || [];
+    const mine = offers.includes(state.seat);
+    for (const btn of document.querySelectorAll(".modal .rematch-btn")) {
+      btn.textContent = mine ? t("rematch_wait") : offers.length ? t("accept") : t("rematch");
+      btn.disabled = mine;
+    }
+    const offered = offers.filter((s) => s !== state.seat);
+    if (offered.length && !mine) say(t("rematch_offered", { name: offered.map(nameOf).join(", ") }));
+  }
+
   function offerRematch() {
     if (state.socket) state.socket.send({ type: "rematch" });
   }
@@ -479,11 +491,9 @@ export function mountTable(container, tableId, { watch = false } = {}) {
     }
     if ("pause" in msg) state.pause = msg.pause;
     else if ("pause" in msg.table) state.pause = msg.table.pause;
-    if (msg.table.rematch && msg.table.rematch.table_id && msg.rematch_token == null) {
-      /* the new table's seat comes in the seat's own `rematch` message */
-    }
     if (state.view) state.view = localNames(state.view);
     render();
+    refreshRematch();
   }
 
   function handle(msg) {
