@@ -113,6 +113,24 @@ def test_connections_per_seat_and_per_address_are_capped(server: ThreadServer) -
     wait_for(lambda: book.sockets.get("127.0.0.1", 0) == 0)
 
 
+def test_an_address_opens_only_so_many_connections_a_second(tmp_path_factory: pytest.TempPathFactory) -> None:
+    srv = ThreadServer(db_url(tmp_path_factory.mktemp("opens")), limits=Limits(ws_opens_per_second=0.01),
+                       workers=0).start()
+    try:
+        made = create(srv.base, name="Eleni", seats=[None, None])
+        url = f"{srv.ws_base}/ws/tables/{made['table_id']}"
+        with connect(url, open_timeout=10) as ws:  # the burst: four times the rate, at least one
+            assert '"sync"' in ws.recv(timeout=10)
+        with pytest.raises(InvalidStatus) as refused:
+            connect(url, open_timeout=10)
+        assert refused.value.response.status_code == 403
+        # Another address has its own allowance.
+        with connect(url, open_timeout=10, source_address=(OTHER, 0)) as ws:
+            assert '"sync"' in ws.recv(timeout=10)
+    finally:
+        srv.stop()
+
+
 def test_a_seat_gets_one_hint_per_cooldown_over_all_its_connections(server: ThreadServer) -> None:
     made = create(server.base, name="Eleni", seats=[None, {"bot": "easy"}], options={"rounds": 1})
     a = Player(server.ws_base, made["table_id"], made["token"])

@@ -49,6 +49,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                       help="tables in play that one address may have created (default 16)")
     caps.add_argument("--ws-per-address", type=int, default=64, metavar="N",
                       help="WebSocket connections at once from one address (default 64)")
+    caps.add_argument("--ws-opens", type=float, default=5.0, metavar="N",
+                      help="WebSocket connections one address may open a second (default 5; bursts of four times "
+                           "that)")
     caps.add_argument("--ws-per-seat", type=int, default=4, metavar="N",
                       help="WebSocket connections at once on one seat (default 4)")
     caps.add_argument("--hint-cooldown", type=float, default=2.0, metavar="S",
@@ -169,6 +172,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         limits = Limits(waiting_per_address=args.waiting_per_address, playing_per_address=args.playing_per_address,
                         ws_per_address=args.ws_per_address, ws_per_seat=args.ws_per_seat,
+                        ws_opens_per_second=args.ws_opens,
                         hint_cooldown=args.hint_cooldown, waiting_ttl=args.waiting_ttl,
                         lobby_per_address=args.lobby_per_address, max_rounds=args.max_rounds,
                         max_target=args.max_target, max_replay_bytes=int(args.max_replay_mb * (1 << 20)))

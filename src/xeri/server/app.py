@@ -75,6 +75,8 @@ class Context:
     http_burst: float = HTTP_BURST
     #: per client address, its HTTP request bucket (in order of last use)
     buckets: dict[str, TokenBucket] = field(default_factory=dict)
+    #: per client address, its bucket of WebSocket opens (server.limits ``ws_opens_per_second``)
+    ws_opens: dict[str, TokenBucket] = field(default_factory=dict)
     #: reviews of finished matches, built off the event loop and cached (server.reviews)
     reviews: ReviewCache = field(default_factory=ReviewCache)
 
@@ -120,17 +122,21 @@ def _client(request: HTTPConnection) -> str:
     return request.client.host if request.client else "-"
 
 
+def _take(buckets: dict[str, TokenBucket], host: str, rate: float, burst: float) -> bool:
+    """Take one token from ``host``'s bucket (made on first use; the least recently used go first)."""
+    bucket = buckets.pop(host, None)
+    if bucket is None:
+        bucket = TokenBucket(rate, burst)
+        if len(buckets) >= HTTP_CLIENTS:
+            del buckets[next(iter(buckets))]
+    buckets[host] = bucket  # re-inserted last: the dict stays in order of last use
+    return bucket.take()
+
+
 def _allowed(request: HTTPConnection) -> bool:
     """Take one request from the client address's bucket."""
     c = ctx(request)
-    host = _client(request)
-    bucket = c.buckets.pop(host, None)
-    if bucket is None:
-        bucket = TokenBucket(c.http_rate, c.http_burst)
-        if len(c.buckets) >= HTTP_CLIENTS:
-            del c.buckets[next(iter(c.buckets))]
-    c.buckets[host] = bucket  # re-inserted last: the dict stays in order of last use
-    return bucket.take()
+    return _take(c.buckets, _client(request), c.http_rate, c.http_burst)
 
 
 Handler = Callable[[Request], Awaitable[Response]]
@@ -368,9 +374,11 @@ async def verify(request: Request) -> Response:
 
 async def socket(ws: WebSocket) -> None:
     c = ctx(ws)
-    # Opening a connection spends the address's request allowance, and one over the address's
-    # connection cap is turned away before the handshake (HTTP 403): a reconnect storm stays cheap.
-    if not _allowed(ws) or c.lobby.book.sockets.get(_client(ws), 0) >= c.lobby.limits.ws_per_address:
+    # An address opens only so many connections a second and holds only so many at once; beyond,
+    # the handshake is refused (HTTP 403) before any work, so a reconnect storm stays cheap.
+    host, limits = _client(ws), c.lobby.limits
+    if (not _take(c.ws_opens, host, limits.ws_opens_per_second, max(4 * limits.ws_opens_per_second, 1.0))
+            or c.lobby.book.sockets.get(host, 0) >= limits.ws_per_address):
         await ws.close(code=CLOSE_TOO_MANY)
         return
     await serve_socket(ws, c.lobby, c.rate, c.burst)

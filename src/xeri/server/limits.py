@@ -36,6 +36,8 @@ class Limits:
     playing_per_address: int = 16
     #: WebSocket connections at once from one address
     ws_per_address: int = 64
+    #: WebSocket connections one address may open a second (bursts of four times that)
+    ws_opens_per_second: float = 5.0
     #: WebSocket connections at once on one seat
     ws_per_seat: int = 4
     #: seconds between two hints for one seat
@@ -58,6 +60,8 @@ class Limits:
                 raise ValueError(f"{f.name} must be a non-negative number, not {value!r}")
         if self.max_rounds < 1:
             raise ValueError("max_rounds must be at least 1")
+        if self.ws_opens_per_second <= 0:
+            raise ValueError("ws_opens_per_second must be above 0")
 
 
 class AddressBook:
