@@ -61,6 +61,13 @@ LEVEL_MARGINS: dict[str, str] = {
     "master": "measuring",
 }
 
+
+
+def level_lines() -> list[str]:
+    """One line per level for help texts: its name, its bot and its measured margin over the level below."""
+    return [f"{level:<7} {spec:<8} {LEVEL_MARGINS.get(level, 'the weakest level')}" for level, spec in LEVELS.items()]
+
+
 #: The wall-clock cap (seconds) that interactive play and hints add to a search bot's iteration budget.
 INTERACTIVE_SECONDS = 0.9
 

@@ -11,6 +11,7 @@ from typing import Any
 from rich.console import Console
 
 from ..bots import LEVELS, make_bot
+from ..bots.registry import LEVEL_MARGINS
 from ..cli import UsageError
 from ..match import Match
 from ..paths import matches_dir
@@ -33,8 +34,10 @@ def default_level() -> str:
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--players", type=int, choices=(2, 3, 4), help="players at the table (4: partners opposite)")
+    margins = "; ".join(f"{k} {v}" for k, v in LEVEL_MARGINS.items())
     parser.add_argument("--level", help=f"the computer's level: {', '.join(LEVELS)} (default {default_level()}), "
-                        "or a bot spec such as random")
+                        f"or a bot spec such as random. Measured points a round over the level below: {margins} "
+                        "(see xeri rules)")
     parser.add_argument("--ruleset", help=f"rule preset: {', '.join(PRESETS)} (default classic; see xeri rules)")
     parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                         help="override a rule option, e.g. --option rounds=3 (repeatable; see xeri rules)")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
+from ..bots.registry import LEVEL_MARGINS, LEVELS, level_lines
 from ..rules import OPTIONS, PRESET_HELP, PRESETS, find_ruleset
 
 
@@ -31,6 +32,7 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps({
             "presets": {name: r.to_dict() for name, r in PRESETS.items()},
             "options": {o.name: {"help": o.help, "choices": o.choices} for o in OPTIONS.values()},
+            "levels": {name: {"bot": spec, "margin": LEVEL_MARGINS.get(name)} for name, spec in LEVELS.items()},
         }, indent=1))
         return 0
     print("Presets (choose with --ruleset NAME):")
@@ -43,4 +45,9 @@ def run(args: argparse.Namespace) -> int:
         allowed = " | ".join(_show(c) for c in opt.choices) if opt.choices else opt.check_text
         print(f"  {opt.name} = {_show(getattr(default, opt.name))}   [{allowed}]")
         print(f"      {opt.help}")
+    print()
+    print("Computer levels (choose with xeri play --level NAME), each measured against the one below it")
+    print("in points a round, 95% interval, 2-player classic (docs/bots.md):")
+    for line in level_lines():
+        print(f"  {line}")
     return 0
