@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import os
 import socket
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -240,3 +242,36 @@ def test_many_slow_connections_are_all_closed(timed_server: int) -> None:
         for c in conns:
             c.close()
     assert _closed_after(timed_server, b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")[1].startswith(b"HTTP/1.1 200")
+
+
+def test_the_workers_end_with_the_server_even_when_it_is_killed() -> None:
+    code = (
+        "import asyncio\n"
+        "from xeri.server.workers import Workers\n"
+        "async def main():\n"
+        "    workers = Workers(workers=2)\n"
+        "    await workers.warm()\n"
+        "    print(*workers._pool._processes, flush=True)\n"
+        "    await asyncio.Event().wait()\n"
+        "asyncio.run(main())\n"
+    )
+    server = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    try:
+        assert server.stdout is not None
+        pids = [int(p) for p in server.stdout.readline().split()]
+        assert len(pids) == 2
+    finally:
+        server.kill()  # as kill -9 would: no shutdown runs
+        server.wait()
+
+    def alive(pid: int) -> bool:
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                return f.read().split()[2] != "Z"
+        except FileNotFoundError:
+            return False
+
+    deadline = time.monotonic() + 20
+    while any(alive(p) for p in pids):
+        assert time.monotonic() < deadline, "a worker outlived its server"
+        time.sleep(0.05)  # poll interval

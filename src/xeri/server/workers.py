@@ -22,7 +22,9 @@ import concurrent.futures
 import inspect
 import logging
 import multiprocessing
+import multiprocessing.connection
 import os
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -107,6 +109,19 @@ def _ready() -> bool:
     return True
 
 
+def _exit_with_parent() -> None:
+    """A worker's start: end this process when the server's ends, even by kill -9 (nothing else would)."""
+    parent = multiprocessing.parent_process()
+    if parent is None:
+        return
+
+    def watch() -> None:
+        multiprocessing.connection.wait([parent.sentinel])
+        os._exit(0)
+
+    threading.Thread(target=watch, name="xeri-parent-watch", daemon=True).start()
+
+
 class Workers:
     """The bounded process pool; ``workers=0`` runs jobs in a thread instead (tests, tiny machines).
 
@@ -143,7 +158,8 @@ class Workers:
             self._pool = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="xeri-worker")
         else:
             ctx = multiprocessing.get_context("spawn")
-            self._pool = concurrent.futures.ProcessPoolExecutor(self.size, mp_context=ctx)
+            self._pool = concurrent.futures.ProcessPoolExecutor(self.size, mp_context=ctx,
+                                                                initializer=_exit_with_parent)
 
     async def warm(self) -> None:
         """Start every process now rather than on the first bot move."""
