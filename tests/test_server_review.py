@@ -158,7 +158,7 @@ def test_a_full_worker_pool_delays_the_review_without_failing_it() -> None:
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
     srv = ThreadServer(db_url(tmp_path_factory.mktemp("review"))).start()
-    srv.app.state.ctx.reviews = ReviewCache(iterations=ITERATIONS)
+    srv.app.state.ctx.reviews = ReviewCache(srv.app.state.ctx.workers.run, iterations=ITERATIONS)  # the server's pool
     yield srv
     srv.stop()
 
