@@ -77,7 +77,7 @@ class Context:
     buckets: dict[str, TokenBucket] = field(default_factory=dict)
     #: per client address, its bucket of WebSocket opens (server.limits ``ws_opens_per_second``)
     ws_opens: dict[str, TokenBucket] = field(default_factory=dict)
-    #: reviews of finished matches, built off the event loop and cached (server.reviews)
+    #: reviews of finished matches, built move by move in the worker pool and cached (server.reviews)
     reviews: ReviewCache = field(default_factory=ReviewCache)
 
 
@@ -457,7 +457,7 @@ def create_app(db: str | None = None, *, bot_delay: float = 0.4, broker: Broker 
     app = Starlette(routes=ROUTES, lifespan=lifespan)
     replays = ReplayCache(pool.run, max_bytes=replay_cache_bytes, max_replay=limits.max_replay_bytes)
     app.state.ctx = Context(store=store, lobby=lobby, workers=pool, replays=replays, rate=rate, burst=burst,
-                            http_rate=http_rate, http_burst=http_burst)
+                            http_rate=http_rate, http_burst=http_burst, reviews=ReviewCache(pool.run))
     app.state.lobby = lobby
     app.state.store = store
     return app
