@@ -344,18 +344,31 @@ class Cluster:
 
     async def _reattach(self, table_id: str) -> None:
         """A table's owner changed: register this process's replica connections with it, each resynced."""
-        for replica in list(self.replicas.get(table_id, ())):
-            try:
-                replica.deliver(await self.call(table_id, "attach", {"seat": replica.seat}))
-            except (ProtocolError, NotOwner) as exc:
-                log.warning("cannot re-register a connection of table %s: %s", table_id, exc)
+        await self._each_replica(table_id, "attach")
 
     async def _resync(self, table_id: str) -> None:
-        for replica in list(self.replicas.get(table_id, ())):
-            try:
-                replica.deliver(await self.call(table_id, "sync", {"seat": replica.seat}))
-            except (ProtocolError, NotOwner) as exc:
-                log.warning("cannot resync a connection of table %s: %s", table_id, exc)
+        await self._each_replica(table_id, "sync")
+
+    async def _each_replica(self, table_id: str, op: str, patience: float = 30.0) -> None:
+        """Send each replica of a table the owner's answer to ``op`` (its sync), retrying while the owner
+        cannot be reached yet (Redis or the owner coming back), for ``patience`` seconds."""
+        pending = set(self.replicas.get(table_id, ()))
+        pause, deadline = 0.05, time.monotonic() + patience
+        while pending:
+            for replica in list(pending):
+                if replica not in self.replicas.get(table_id, ()):
+                    pending.discard(replica)  # the connection ended meanwhile
+                    continue
+                try:
+                    replica.deliver(await self.call(table_id, op, {"seat": replica.seat}))
+                    pending.discard(replica)
+                except (ProtocolError, NotOwner) as exc:
+                    if time.monotonic() > deadline:
+                        log.warning("cannot resync a connection of table %s: %s", table_id, exc)
+                        return
+            if pending:
+                await asyncio.sleep(pause)  # a retry pause while the owner is unreachable, not synchronisation
+                pause = min(pause * 2, 1.0)
 
     def _resync_all(self) -> None:
         """Redis came back: what it relayed meanwhile is lost, so every replica connection resyncs."""
