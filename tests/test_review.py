@@ -55,6 +55,12 @@ def test_the_evaluator_is_the_master_without_its_clock() -> None:
     assert got_name == name and "seconds" not in got
     assert {k: v for k, v in params.items() if k != "seconds"} == got
     assert parse_spec(SPEC)[1]["iterations"] == ITERATIONS
+    evaluator = review.make_evaluator(review.evaluator_spec(), 1)
+    assert getattr(evaluator, "seconds", None) is None  # playouts only: the same review on any machine
+    capped = review.make_evaluator("pimc:iterations=50,seconds=0.5", 1)  # a cap in the bot itself is lifted too
+    assert getattr(capped, "seconds", 1) is None and getattr(capped, "iterations", None) == 50
+    with pytest.raises(review.ReviewError, match="no evaluate"):
+        review.make_evaluator("greedy", 1)
 
 
 def test_a_move_review_is_the_masters_own_evaluation() -> None:

@@ -163,9 +163,13 @@ def move_seed(round_number: int, move: int, seat: int) -> int:
 
 
 def make_evaluator(spec: str, seed: int) -> Evaluator:
+    """The bot that weighs one move. A wall-clock cap the bot sets by itself is lifted when it has a playout
+    budget, so that the review depends on the seed alone, never on how busy the machine is."""
     bot = make_bot(spec, seed=seed)
     if not callable(getattr(bot, "evaluate", None)):
         raise ReviewError(f"the bot {spec!r} cannot weigh moves: it has no evaluate()")
+    if getattr(bot, "seconds", None) is not None and getattr(bot, "iterations", None) is not None:
+        bot.seconds = None  # type: ignore[attr-defined]
     return bot  # type: ignore[return-value]
 
 
