@@ -7,7 +7,7 @@ import pytest
 from xeri import PRESETS, Match, find_ruleset
 from xeri.bots import BOTS, LEVELS, Bot, BotSpecError, bot_card, make_bot, make_cheater, parse_spec
 from xeri.bots.expert import p_holds
-from xeri.bots.hint import suggest
+from xeri.bots.hint import REASON_TEXT, HintReason, suggest
 from xeri.bots.ismcts import IsmctsBot
 from xeri.cards import Card
 from xeri.engine import Round
@@ -155,3 +155,15 @@ def test_bench_reports_search_speed(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bench", "ismcts", "--seconds", "0.3", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["target"] == "ismcts" and data["iterations_per_s"] > 0 and data["moves"] >= 1
+
+
+def test_hint_reasons_carry_a_code_and_parameters() -> None:
+    """A client words a hint from its code and parameters; the English sentence is the same template."""
+    reason = HintReason("match", card="TD", top="TH", count=3)
+    assert reason == "10♦ matches the 10♥ and takes 3 cards"
+    assert reason.to_json() == {"code": "match", "params": {"card": "TD", "top": "TH", "count": 3}}
+    rnd = Round.new(find_ruleset("classic"), 0, 12)
+    _, given = suggest(rnd.view(1), rnd.log_for(1), level="medium")
+    assert isinstance(given, HintReason) and given.code in REASON_TEXT
+    assert given == REASON_TEXT[given.code].format(**{k: str(Card.parse(v)) if k in ("card", "top") else v
+                                                      for k, v in given.params.items()})
