@@ -22,6 +22,7 @@ try:
     import numpy as np
 
     from . import kernels
+    from .notice import compiling
 except ImportError as exc:  # pragma: no cover - depends on the environment
     from ..errors import XeriError
 
@@ -38,6 +39,9 @@ _INITIAL = {"redeal": kernels.I_REDEAL, "jack_under": kernels.I_JACK_UNDER,
             "redeal_any_jack": kernels.I_REDEAL_ANY_JACK, "keep": kernels.I_KEEP}
 #: flag values in ``FastRounds.flags``
 FLAG_NAMES = ("none", "capture", "xeri", "jack_xeri")
+#: the smallest types that fit: cards, owners, flags (-1..51) and scores (a side's total is under 32,767)
+RECORD_DTYPE = np.int8
+RESULT_DTYPE = np.int16
 
 
 class FastRulesError(XeriError):
@@ -46,12 +50,12 @@ class FastRulesError(XeriError):
 
 @dataclass(frozen=True)
 class FastRounds:
-    """Results of a batch, one row per round; per-side arrays are (rounds, sides).
+    """Results of a batch, one row per round; per-side arrays are (rounds, sides), int16.
 
     ``owners[r, card]`` is the side that captured the card (-1: nobody), and
     with ``record``, ``deals[r]`` is the deal (hands in seat order, pile bottom
     first, talon in dealing order), ``moves[r]`` the cards played in order
-    (-1 after the last) and ``flags[r]`` what each move did (``FLAG_NAMES``).
+    (-1 after the last) and ``flags[r]`` what each move did (``FLAG_NAMES``), all int8 (208 bytes a round).
     """
 
     ruleset: Ruleset
@@ -150,16 +154,14 @@ def simulate(
         raise FastRulesError("rounds must be at least 1")
     cfg, pol = config_array(rs), _policies(policies, rs.players)
     values = np.array(card_values(rs.scoring, rs.two_of_spades), dtype=np.int64)
-    results = np.zeros((rounds, 4, 5), dtype=np.int64)
+    results = np.empty((rounds, rs.sides, 5), dtype=RESULT_DTYPE)
     if record:
-        owners = np.empty((rounds, 52), dtype=np.int64)
-        moves = np.empty((rounds, 52), dtype=np.int64)
-        flags = np.empty((rounds, 52), dtype=np.int64)
-        deals = np.empty((rounds, 52), dtype=np.int64)
+        owners, moves, flags, deals = (np.empty((rounds, 52), dtype=RECORD_DTYPE) for _ in range(4))
     else:
-        owners = moves = flags = deals = np.empty((1, 52), dtype=np.int64)
-    kernels.simulate_batch(cfg, values, pol, seed & (2**63 - 1), first_dealer, results, record,
-                           owners, moves, flags, deals, _chunks(rounds))
+        owners = moves = flags = deals = np.empty((1, 52), dtype=RECORD_DTYPE)
+    with compiling(kernels.simulate_batch):
+        kernels.simulate_batch(cfg, values, pol, seed & (2**63 - 1), first_dealer, results, record,
+                               owners, moves, flags, deals, _chunks(rounds))
     dealers = (first_dealer + np.arange(rounds)) % rs.players
     if record:
         return _split(rs, dealers, results, owners=owners, deals=deals, moves=moves, flags=flags)
@@ -177,7 +179,7 @@ def play_deals(
     rs = _ruleset(ruleset, None)
     if len(deals) != len(dealers) or not deals:
         raise FastRulesError("give one dealer for each deal, and at least one deal")
-    rows = np.empty((len(deals), 52), dtype=np.int64)
+    rows = np.empty((len(deals), 52), dtype=RECORD_DTYPE)
     for r, d in enumerate(deals):
         cards = [c.index for h in d.hands for c in h] + [c.index for c in d.pile] + [c.index for c in d.talon]
         if len(cards) != 52 or d.face_down or d.exposed is not None:
@@ -186,11 +188,12 @@ def play_deals(
     n = len(deals)
     cfg, pol = config_array(rs), _policies(policies, rs.players)
     values = np.array(card_values(rs.scoring, rs.two_of_spades), dtype=np.int64)
-    results = np.zeros((n, 4, 5), dtype=np.int64)
-    owners, moves, flags = (np.empty((n, 52), dtype=np.int64) for _ in range(3))
+    results = np.empty((n, rs.sides, 5), dtype=RESULT_DTYPE)
+    owners, moves, flags = (np.empty((n, 52), dtype=RECORD_DTYPE) for _ in range(3))
     dealer_arr = np.asarray(dealers, dtype=np.int64)
-    kernels.play_deals_batch(cfg, values, pol, seed & (2**63 - 1), dealer_arr, rows, results, owners,
-                             moves, flags, _chunks(n))
+    with compiling(kernels.play_deals_batch):
+        kernels.play_deals_batch(cfg, values, pol, seed & (2**63 - 1), dealer_arr, rows, results, owners,
+                                 moves, flags, _chunks(n))
     return _split(rs, dealer_arr, results, owners=owners, deals=rows, moves=moves, flags=flags)
 
 

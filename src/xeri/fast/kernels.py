@@ -69,7 +69,7 @@ def _deal_hands(hands: np.ndarray, hand_len: np.ndarray, talon: np.ndarray, tpos
     return tpos, k * n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _pile_fault(rule: int, pile: np.ndarray, p: int) -> bool:
     if p == 0 or (rule != I_REDEAL and rule != I_REDEAL_ANY_JACK):
         return False
@@ -83,7 +83,7 @@ def _pile_fault(rule: int, pile: np.ndarray, p: int) -> bool:
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def deal_round(cfg: np.ndarray, dealer: int, state: np.ndarray, deck: np.ndarray,
                hands: np.ndarray, hand_len: np.ndarray, pile: np.ndarray, talon: np.ndarray) -> tuple[int, int]:
     """Shuffle, cut, deal hands and pile, apply the initial-pile rule; returns (pile_len, talon_len)."""
@@ -174,19 +174,28 @@ def _choose(policy: int, seat_hand: np.ndarray, hl: int, pile: np.ndarray, pl: i
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def play_round(cfg: np.ndarray, values: np.ndarray, policies: np.ndarray, dealer: int, state: np.ndarray,
                hands: np.ndarray, hand_len: np.ndarray, pile: np.ndarray, pl: int, talon: np.ndarray, tl: int,
                owner: np.ndarray, seen: np.ndarray, result: np.ndarray, moves: np.ndarray, flags: np.ndarray,
                record: bool) -> None:
-    """Play a dealt round to its end; fill ``result[side, R_*]`` and ``owner[card]`` (side, or -1)."""
+    """Play a dealt round to its end; fill ``result[side, R_*]`` and, with ``record``, ``owner[card]`` (side, or -1).
+
+    Points are summed as cards are taken (no pass over the owners at the end): the hot path of random play.
+    """
     n, sides, h = cfg[C_PLAYERS], cfg[C_SIDES], cfg[C_HAND]
-    for i in range(52):
-        owner[i] = -1
-    for r in range(13):
-        seen[r] = 0
-    for i in range(pl):
-        seen[RANK[pile[i]]] += 1
+    if record:
+        for i in range(52):
+            owner[i] = -1
+    smart = False  # only the smart policies read ``seen``: random play skips it
+    for s in range(n):
+        if policies[s] != P_RANDOM:
+            smart = True
+    if smart:
+        for r in range(13):
+            seen[r] = 0
+        for i in range(pl):
+            seen[RANK[pile[i]]] += 1
     for s in range(sides):
         for k in range(5):
             result[s, k] = 0
@@ -197,32 +206,37 @@ def play_round(cfg: np.ndarray, values: np.ndarray, policies: np.ndarray, dealer
     last = -1
     turn = (dealer + 1) % n
     step = 0
+    jack_any = cfg[C_JACK_ANY] == 1
+    last_xeri = cfg[C_LASTX] == 1
     while True:
         hl = hand_len[turn]
-        cards_left = in_hands - 1 + tl - tpos
-        policy = policies[turn]
-        if policy == P_RANDOM or hl == 1:
+        if not smart or hl == 1 or policies[turn] == P_RANDOM:
             i = _below(state, hl)
         else:
-            i = _choose(policy, hands[turn], hl, pile, pl, seen, values, cfg, cards_left, state)
+            i = _choose(policies[turn], hands[turn], hl, pile, pl, seen, values, cfg, in_hands - 1 + tl - tpos, state)
         card = hands[turn, i]
         hands[turn, i] = hands[turn, hl - 1]
         hand_len[turn] = hl - 1
         in_hands -= 1
         rank = RANK[card]
-        seen[rank] += 1
+        if smart:
+            seen[rank] += 1
         flag = F_NONE
         if pl > 0 and (rank == RANK[pile[pl - 1]] or rank == JACK):
             top = RANK[pile[pl - 1]]
             side = turn % sides
+            val = values[card]
             for k in range(pl):
-                owner[pile[k]] = side
-            owner[card] = side
+                val += values[pile[k]]
+            if record:
+                for k in range(pl):
+                    owner[pile[k]] = side
+                owner[card] = side
+            result[side, R_POINTS] += val
             result[side, R_CARDS] += pl + 1
             last = turn
             flag = F_CAPTURE
-            if pl == 1 and (rank == top or cfg[C_JACK_ANY] == 1) and (
-                    cfg[C_LASTX] == 1 or in_hands > 0 or tpos < tl):
+            if pl == 1 and (rank == top or jack_any) and (last_xeri or in_hands > 0 or tpos < tl):
                 if rank == JACK and top == JACK:
                     result[side, R_JXERIS] += 1
                     flag = F_JACK_XERI
@@ -247,11 +261,10 @@ def play_round(cfg: np.ndarray, values: np.ndarray, policies: np.ndarray, dealer
     if pl > 0 and last >= 0:
         side = last % sides
         for k in range(pl):
-            owner[pile[k]] = side
+            result[side, R_POINTS] += values[pile[k]]
+            if record:
+                owner[pile[k]] = side
         result[side, R_CARDS] += pl
-    for c in range(52):
-        if owner[c] >= 0:
-            result[owner[c], R_POINTS] += values[c]
     best = -1
     best_count = -1
     tie = False

@@ -457,3 +457,17 @@ def vec_external(cfg: np.ndarray, values: np.ndarray, policies: np.ndarray, me: 
         _advance(cfg, values, policies, me, g, rng, deck, hands, hand_len, pile, talon, gone, ints, side, deals,
                  rotate, rewards, dones, final_obs, auto_reset)
         _learner_out(cfg, g, me, hands, hand_len, pile, gone, ints, side, obs, masks)
+
+
+@njit(cache=True)
+def vec_policy_actions(policy: int, cfg: np.ndarray, values: np.ndarray, me: int, hands: np.ndarray,
+                       hand_len: np.ndarray, pile: np.ndarray, gone: np.ndarray, ints: np.ndarray, rng: np.ndarray,
+                       out: np.ndarray) -> None:
+    """The card a kernel policy would play for the learner in each game (-1 where it is not to play)."""
+    for g in range(out.shape[0]):
+        if ints[g, I_OVER] or ints[g, I_WAIT] >= 0 or ints[g, I_TURN] != me:
+            out[g] = -1
+            continue
+        pos = choose(policy, cfg, values, hands[g, me], hand_len[g, me], pile[g], ints[g, I_PL], gone[g],
+                     hand_len[g], me, ints[g, I_TL] - ints[g, I_TPOS], rng[g : g + 1])
+        out[g] = hands[g, me, pos]

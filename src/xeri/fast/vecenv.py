@@ -35,6 +35,7 @@ from ..rules import Ruleset
 from ..scoring import card_values
 from . import _ruleset, config_array
 from . import vec_kernels as vk
+from .notice import compiling
 
 #: opponent names of the vectorised env, and their kernel codes
 OPPONENTS = {"random": vk.V_RANDOM, "greedy": vk.V_GREEDY, "expert": vk.V_EXPERT, "self": vk.V_SELF}
@@ -130,11 +131,24 @@ class XeriVectorEnv(gymnasium.vector.VectorEnv):
         if seed is None:
             seed = int(np.random.SeedSequence().entropy) & (2**63 - 1)  # type: ignore[arg-type]
         self._ints[:, vk.I_OVER] = 0
+        with compiling(vk.vec_reset, vk.vec_step):
+            self._warm_up()
         _K.vec_reset(self._cfg, self._values, self._policies, self.seat, int(seed) & (2**63 - 1), self._all,
                      *self._state(), self._obs, self._masks, self._rewards, self._dones, self._final)
         self._started = True
         self._serve_self_play()
         return self._out(self._obs), {}
+
+    def _warm_up(self) -> None:
+        """Compile (or load) the step kernel on a copy, so that the first step() is not the slow one."""
+        if vk.vec_step.signatures:
+            return
+        twin = XeriVectorEnv(1, ruleset=self.ruleset, players=self.ruleset.players, opponent="random")
+        twin._ints[:, vk.I_OVER] = 0
+        _K.vec_reset(twin._cfg, twin._values, twin._policies, 0, 0, twin._all, *twin._state(), twin._obs,
+                     twin._masks, twin._rewards, twin._dones, twin._final)
+        _K.vec_step(twin._cfg, twin._values, twin._policies, 0, twin._masks.argmax(axis=1), *twin._state(),
+                    twin._obs, twin._masks, twin._rewards, twin._dones, twin._illegal, twin._final, -50.0, True)
 
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """Play one card in every game; finished games are scored and dealt again."""
@@ -180,6 +194,18 @@ class XeriVectorEnv(gymnasium.vector.VectorEnv):
     def action_masks(self) -> np.ndarray:
         """(num_envs, 52) int8: the cards the learner may play in each game now."""
         return self._masks.copy()
+
+    def policy_actions(self, policy: str = "expert") -> np.ndarray:
+        """The card the kernel's ``random``, ``greedy`` or ``expert`` would play for the learner in each game.
+
+        For imitation and baselines; its random ties draw on each game's own stream (so still one seed).
+        """
+        if policy not in OPPONENTS or policy == "self":
+            raise VecEnvError(f"unknown policy {policy!r}; policies are: random, greedy, expert")
+        out = np.empty(self.num_envs, np.int64)
+        _K.vec_policy_actions(OPPONENTS[policy], self._cfg, self._values, self.seat, self._hands, self._hand_len,
+                              self._pile, self._gone, self._ints, self._rng, out)
+        return out
 
     @property
     def deals(self) -> np.ndarray:
