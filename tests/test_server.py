@@ -212,9 +212,10 @@ def test_joining_full_and_missing_tables(server: ThreadServer) -> None:
     assert r.status_code == 409
     assert httpx.post(f"{server.base}/api/tables/missing/join", json={"name": "B"}).status_code == 404
     assert httpx.get(f"{server.base}/api/matches/{made['table_id']}/record").status_code == 409
-    r = httpx.post(f"{server.base}/api/tables", content=b"{bad")
+    as_json = {"Content-Type": "application/json"}
+    r = httpx.post(f"{server.base}/api/tables", content=b"{bad", headers=as_json)
     assert r.json()["error"]["code"] == "bad_json"
-    r = httpx.post(f"{server.base}/api/tables", content=b" " * 300_000)
+    r = httpx.post(f"{server.base}/api/tables", content=b" " * 300_000, headers=as_json)
     assert r.status_code == 413 and r.json()["error"]["code"] == "too_large"
 
 

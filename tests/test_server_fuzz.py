@@ -120,7 +120,8 @@ def test_any_create_request_is_answered_with_a_table_or_a_clear_error(
 
     srv, _p = seat
     before = len(srv.lobby.tables)
-    r = httpx.post(f"{srv.base}/api/tables", json=body, timeout=10)
+    r = httpx.post(f"{srv.base}/api/tables", content=json.dumps(body), timeout=10,
+                   headers={"Content-Type": "application/json"})
     assert r.status_code in (201, 400), r.text
     if r.status_code == 400:
         err = r.json()["error"]

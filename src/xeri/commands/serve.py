@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import re
 import socket
+from typing import Any
 
 from ..errors import XeriError
 
@@ -33,6 +35,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--http-rate", type=float, default=50.0, metavar="N",
                         help="API requests a second from one client address (default 50; bursts of four times that)")
     parser.add_argument("--log-level", default="warning", choices=["critical", "error", "warning", "info", "debug"])
+    edges = parser.add_argument_group("edges (docs/security.md)")
+    edges.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
+                       help="a page origin (https://example.org) whose browsers may open the WebSocket, besides "
+                            "the server's own; repeat for several, '*' for any (default: the server's own only)")
+    edges.add_argument("--trusted-proxy", action="append", default=[], metavar="ADDRESS",
+                       help="a reverse proxy's address or network (10.0.0.0/8) whose X-Forwarded-For names the "
+                            "client; repeat for several (default: none, the peer's address is the client's)")
     caps = parser.add_argument_group("limits (one client cannot slow every table; docs/security.md)")
     caps.add_argument("--workers", type=int, default=None, metavar="N",
                       help="processes for search bots, hints and replays (default: one per core less one)")
@@ -123,6 +132,23 @@ def _check_services(db: str | None, redis_url: str | None) -> None:
             raise ServeError(f"cannot reach Redis at {redis_url}: {exc}") from None
 
 
+def _secure(app: Any, args: argparse.Namespace) -> None:
+    """The app's edges from --allow-origin and --trusted-proxy, each checked first (one line if wrong)."""
+    import ipaddress
+
+    from ..server.security import secure
+
+    for origin in args.allow_origin:
+        if origin != "*" and not re.fullmatch(r"https?://[^/\s]+/?", origin):
+            raise ServeError(f"--allow-origin must be an origin such as https://example.org, or '*', not {origin!r}")
+    for proxy in args.trusted_proxy:
+        try:
+            ipaddress.ip_network(proxy, strict=False)
+        except ValueError:
+            raise ServeError(f"--trusted-proxy must be an IP address or network, not {proxy!r}") from None
+    secure(app, allow_origins=args.allow_origin, trusted_proxies=args.trusted_proxy)
+
+
 def run(args: argparse.Namespace) -> int:
     if not 0 < args.port < 65536:
         raise ServeError(f"--port must be 1..65535, not {args.port}")
@@ -182,11 +208,13 @@ def run(args: argparse.Namespace) -> int:
     app = create_app(db, bot_delay=args.bot_delay, rate=args.rate, burst=2 * args.rate, broker=broker,
                      http_rate=args.http_rate, http_burst=4 * args.http_rate, limits=limits, workers=args.workers,
                      bot_queue=args.bot_queue, bot_budget=budget, lease=args.lease)
+    _secure(app, args)
     print(f"xeri serve: http://{args.host}:{args.port}/  (Ctrl-C stops)", flush=True)
     try:
         # Messages are small JSON; per-message compression would cost more CPU than it saves.
         # A request that does not arrive whole within --request-timeout is closed (no slowloris).
         uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=1 << 16,
+                    proxy_headers=False,  # X-Forwarded-For only from --trusted-proxy (server.security)
                     ws_per_message_deflate=False, timeout_graceful_shutdown=3,
                     http=timed_protocol(args.request_timeout), timeout_keep_alive=args.keep_alive)
     except OSError as exc:

@@ -38,16 +38,20 @@ from .lobby import NAME_LENGTH, TAKEOVER_AFTER, TURN_TIMER, Lobby, check_name, o
 from .pubsub import Broker, InProcessBroker
 from .replays import ReplayCache, ReplayTooLarge
 from .reviews import ReviewBusy, ReviewCache, ReviewFailed
+from .security import origin_allowed, secure
 from .store import Store, StoreError
 from .table import Table, unavailable
 from .workers import BotBudget, PoolBusy, Workers
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+#: the close code of a WebSocket from an origin that is not allowed (sent as HTTP 403 before the handshake)
+CLOSE_BAD_ORIGIN = 4403
 MAX_BODY = 256 * 1024
 
 _STATUS = {"no_such_table": 404, "no_such_match": 404, "no_such_player": 404, "bad_token": 403,
            "table_full": 409, "seat_taken": 409, "not_waiting": 409, "not_finished": 409, "too_large": 413,
-           "rate_limited": 429, "unavailable": 503, "too_many_tables": 429, "too_many_connections": 429,
+           "rate_limited": 429,
+           "unsupported_media_type": 415, "unavailable": 503, "too_many_tables": 429, "too_many_connections": 429,
            "hint_cooldown": 429, "busy": 503}
 
 #: HTTP requests per second (average, burst) from one client address
@@ -91,7 +95,14 @@ def _error(exc: ProtocolError) -> JSONResponse:
 
 
 async def _body(request: Request) -> Any:
-    """The JSON body, read no further than MAX_BODY bytes."""
+    """The JSON body, read no further than MAX_BODY bytes.
+
+    It must be sent as ``application/json``: a cross-site form (``text/plain``) cannot create a table or join one,
+    since a browser sends that content type cross-site only after a CORS preflight, which this server never grants.
+    """
+    kind = request.headers.get("content-type", "").partition(";")[0].strip().lower()
+    if kind != "application/json":
+        raise ProtocolError("unsupported_media_type", "send the body as JSON, with Content-Type: application/json")
     too_large = ProtocolError("too_large", f"request bodies are limited to {MAX_BODY} bytes")
     declared = request.headers.get("content-length", "0")
     if not declared.isdigit() or int(declared) > MAX_BODY:
@@ -374,6 +385,10 @@ async def verify(request: Request) -> Response:
 
 async def socket(ws: WebSocket) -> None:
     c = ctx(ws)
+    if not origin_allowed(ws):
+        # A page of another site may not play with its visitor's seat (cross-site WebSocket hijacking).
+        await ws.close(code=CLOSE_BAD_ORIGIN, reason="this origin may not connect (see xeri serve --allow-origin)")
+        return
     # An address opens only so many connections a second and holds only so many at once; beyond,
     # the handshake is refused (HTTP 403) before any work, so a reconnect storm stays cheap.
     host, limits = _client(ws), c.lobby.limits
@@ -455,6 +470,7 @@ def create_app(db: str | None = None, *, bot_delay: float = 0.4, broker: Broker 
                   workers=pool)
     lobby.cluster = make_cluster(store, lobby.broker, lease)
     app = Starlette(routes=ROUTES, lifespan=lifespan)
+    secure(app)
     replays = ReplayCache(pool.run, max_bytes=replay_cache_bytes, max_replay=limits.max_replay_bytes)
     app.state.ctx = Context(store=store, lobby=lobby, workers=pool, replays=replays, rate=rate, burst=burst,
                             http_rate=http_rate, http_burst=http_burst, reviews=ReviewCache(pool.run))
