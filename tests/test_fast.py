@@ -148,3 +148,28 @@ def test_rollouts_finish_rounds_like_the_batch_simulator(name: str, players: int
         playout(st, rng.random, smart=True)
         assert st.turn == -1
         assert st.pts == fr.totals[r].tolist() and st.cnt == fr.cards[r].tolist(), f"round {r}"
+
+
+def test_first_compile_prints_one_notice(capsys: pytest.CaptureFixture[str]) -> None:
+    """A kernel with neither compiled signatures nor a cache entry gets the notice; a ready one gets nothing."""
+    from xeri.fast import kernels
+    from xeri.fast.notice import NOTICE, compiling, is_cached
+
+    class Fresh:
+        signatures = ()
+
+    simulate(10, "classic", seed=0)
+    assert is_cached(kernels.simulate_batch) and not is_cached(Fresh())
+    with compiling(kernels.simulate_batch):
+        pass
+    assert capsys.readouterr().err == ""
+    with compiling(Fresh()):
+        pass
+    assert capsys.readouterr().err.strip() == NOTICE
+
+
+def test_recorded_rounds_use_the_smallest_types() -> None:
+    fr = simulate(20, "classic", seed=1, record=True)
+    assert {a.dtype.itemsize for a in (fr.deals, fr.moves, fr.flags, fr.owners)} == {1}
+    assert fr.totals.dtype.itemsize == 2 and fr.deals.nbytes + fr.moves.nbytes + fr.flags.nbytes + fr.owners.nbytes \
+        == 20 * 208
