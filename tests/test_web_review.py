@@ -1,12 +1,17 @@
 """The browser's replay shows the master's review: progress, the per-round summary, each move's grade and better card.
 
-Driven in Debian's Chromium through Playwright against a real ``xeri serve`` (the fixtures of test_web.py).
+Driven in Debian's Chromium through Playwright against a real ``xeri serve`` (the fixtures of test_web.py); the
+match itself is played over the WebSocket API, which is quicker than clicking.
 """
 
 from __future__ import annotations
 
+import random
+
 from playwright.sync_api import Browser, BrowserContext
 
+from test_server import play_out
+from test_server_support import Player, create
 from test_web import (  # noqa: F401  (fixtures are used by name)
     ARTIFACTS,
     Console,
@@ -15,10 +20,8 @@ from test_web import (  # noqa: F401  (fixtures are used by name)
     console,
     contexts,
     new_page,
-    play_until,
     playwright,
     server,
-    start_vs_computer,
 )
 
 SUITS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
@@ -31,9 +34,10 @@ def label(code: str) -> str:
 
 def test_the_replay_shows_the_review(server: Server, browser: Browser, contexts: list[BrowserContext],  # noqa: F811
                                      console: Console) -> None:  # noqa: F811
+    made = create(server.url, name="Zoe", seats=[None, {"bot": "easy"}], options={"rounds": 1})
+    table_id = made["table_id"]
+    play_out([Player(server.url.replace("http", "ws"), table_id, made["token"])], random.Random(8))
     page = new_page(browser, contexts, console)
-    table_id = start_vs_computer(page, server, "Zoe", target="r1")
-    play_until(page, "#match-dialog")
     page.goto(f"{server.url}/#/replay/{table_id}")
     page.wait_for_selector(".replay-board .seat-box")
     assert page.input_value(".review-seat") == "0"  # the person's seat
