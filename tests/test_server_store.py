@@ -109,3 +109,29 @@ def test_a_second_server_process_on_one_sqlite_file_refuses_to_start(tmp_path: P
         assert len(lines) == 1 and f"pid {proc.pid}" in lines[0] and "one server process per SQLite file" in lines[0]
         assert "Traceback" not in second.stderr + second.stdout
         assert httpx.get(f"{base}/api/health").status_code == 200  # the first one goes on
+
+
+def test_nothing_reachable_from_a_server_bot_opens_the_deal() -> None:
+    """Walk everything a server bot holds (gc.get_referents): no match or round seed, and no card at all."""
+    import gc
+
+    from xeri.cards import Card
+    from xeri.match import Match
+    from xeri.rules import find_ruleset
+
+    match_seed = 0x5EED_1234_ABCD
+    match = Match(find_ruleset("classic"), seed=match_seed)
+    secrets_ = {match_seed, *match.round_seeds}
+    for level in ("easy", "medium", "hard", "expert"):
+        bot = server_bot(level, match_seed, 1, 3)
+        seen: set[int] = set()
+        stack: list[object] = [bot]
+        while stack:
+            obj = stack.pop()
+            if id(obj) in seen or isinstance(obj, type):
+                continue
+            seen.add(id(obj))
+            assert not isinstance(obj, Card), f"{level} holds a card before it is shown a view"
+            if isinstance(obj, int) and not isinstance(obj, bool):
+                assert obj not in secrets_, f"{level} holds the match seed or a round seed"
+            stack.extend(gc.get_referents(obj))
