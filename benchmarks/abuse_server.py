@@ -7,7 +7,7 @@ a random legal card ~60 ms after its turn comes (under the per-connection
 message limit), against a ``hard`` bot. The victim's *bot-reply latency* is the
 time from receiving the update that carries our move to receiving the update
 that carries the bot's answer. Beside it, an abuser from other loopback
-addresses (127.0.0.2, 127.0.0.3, ...) runs one of:
+addresses (127.0.0.2, 127.0.0.3, ...), in a process of its own, runs one of:
 
 - ``none``: nothing (the baseline);
 - ``replay``: two clients looping ``GET /api/matches/ID/replay`` on a finished
@@ -41,6 +41,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import multiprocessing
 import os
 import random
 import shutil
@@ -261,19 +262,40 @@ def quantile(values: list[float], p: float) -> float | None:
     return round(1000 * ordered[min(len(ordered) - 1, int(p * len(ordered)))], 2)
 
 
+async def abuser(base: str, name: str, match_id: str | None, duration: float) -> dict[str, int]:
+    """Run one abuse for ``duration`` seconds; its counts."""
+    stop = asyncio.Event()
+    abuse = Abuse()
+    if name == "replay":
+        assert match_id is not None
+        task = asyncio.create_task(abuse_replay(base, match_id, stop, abuse))
+    elif name == "hint":
+        task = asyncio.create_task(abuse_hint(base, stop, abuse))
+    else:
+        task = asyncio.create_task(abuse_master(base, stop, abuse))
+    await asyncio.sleep(duration)  # the abuse lasts this long
+    stop.set()
+    await asyncio.wait([task], timeout=30)
+    task.cancel()
+    return abuse.counts
+
+
+def abuser_process(base: str, name: str, match_id: str | None, duration: float, out: Any) -> None:
+    """The abuser in its own process, so its own CPU does not slow the victim's client."""
+    out.put(_run(abuser(base, name, match_id, duration)))
+
+
 async def scenario(base: str, name: str, match_id: str | None, seconds: float, warmup: float,
                    seed: int) -> dict[str, Any]:
     stop = asyncio.Event()
     victim = Victim(base, seed)
-    abuse = Abuse()
     tasks = [asyncio.create_task(victim.run(stop))]
-    if name == "replay":
-        assert match_id is not None
-        tasks.append(asyncio.create_task(abuse_replay(base, match_id, stop, abuse)))
-    elif name == "hint":
-        tasks.append(asyncio.create_task(abuse_hint(base, stop, abuse)))
-    elif name == "master":
-        tasks.append(asyncio.create_task(abuse_master(base, stop, abuse)))
+    process = None
+    counts: Any = multiprocessing.get_context("spawn").Queue()
+    if name != "none":
+        process = multiprocessing.get_context("spawn").Process(
+            target=abuser_process, args=(base, name, match_id, warmup + seconds + 1, counts))
+        process.start()
     await asyncio.sleep(warmup)  # the measured window starts after the warm-up
     victim.recording = True
     started = time.perf_counter()
@@ -285,11 +307,15 @@ async def scenario(base: str, name: str, match_id: str | None, seconds: float, w
     for t in pending:
         t.cancel()
     failures = [repr(t.exception()) for t in done if not t.cancelled() and t.exception() is not None]
+    abused: dict[str, int] = {}
+    if process is not None:
+        abused = await asyncio.to_thread(counts.get, True, 60)
+        process.join(30)
     lat = victim.latencies
     return {"scenario": name, "seconds": round(elapsed, 1), "replies": len(lat),
             "p50_ms": quantile(lat, 0.50), "p99_ms": quantile(lat, 0.99), "max_ms": quantile(lat, 1.0),
             "victim_tables": victim.tables, "victim_moves": victim.moves, "victim_errors": victim.errors,
-            "abuse": abuse.counts, "failures": failures}
+            "abuse": abused, "failures": failures}
 
 
 def _run(coro: Any) -> Any:
