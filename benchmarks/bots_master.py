@@ -2,6 +2,7 @@
 
     nice -n 19 python benchmarks/bots_master.py pairs NAME... [--deals 1000] [--jobs 2] [--seed 2026]
     nice -n 19 python benchmarks/bots_master.py timing [--rounds 40]
+    python benchmarks/bots_master.py table
 
 ``pairs`` plays duplicate deals (each deal twice, seats swapped) and writes
 ``benchmarks/results/master_<name>.json`` (the ``xeri arena --json`` object
@@ -96,6 +97,20 @@ def run_timing(rounds: int, seed: int, out: Path) -> None:
     print(json.dumps(data, indent=2))
 
 
+def print_table(out: Path) -> None:
+    """The markdown table of every pair measured so far (docs/bots.md)."""
+    print("| pair | table | deals | margin a round | 95% CI | rounds won |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    for name, (a, b, preset, players) in PAIRS.items():
+        path = out / f"master_{name}.json"
+        if not path.exists():
+            continue
+        d = json.loads(path.read_text())
+        m, w = d["margin"], d["win_rate"]
+        print(f"| {a} vs {b} | {preset}, {players}p | {d['deals']} | {m['mean']:+.2f} | "
+              f"[{m['ci95'][0]:+.2f}, {m['ci95'][1]:+.2f}] | {100 * w['mean']:.1f}% |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="what", required=True)
@@ -107,13 +122,16 @@ def main() -> None:
     timing = sub.add_parser("timing")
     timing.add_argument("--rounds", type=int, default=40)
     timing.add_argument("--seed", type=int, default=5)
-    for p in (pairs, timing):
+    table = sub.add_parser("table")
+    for p in (pairs, timing, table):
         p.add_argument("--out", default=str(OUT))
     args = parser.parse_args()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     if args.what == "pairs":
         run_pairs(args.names, args.deals, args.jobs, args.seed, out)
+    elif args.what == "table":
+        print_table(out)
     else:
         run_timing(args.rounds, args.seed, out)
 
