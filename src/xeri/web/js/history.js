@@ -75,7 +75,7 @@ export async function mountHistory(container, player = null) {
     ),
   );
   root.appendChild(
-    h("div", { style: "overflow-x:auto" }, h("table.list-table.matches", h("thead", h("tr", h("th", t("played_at")), h("th", t("players")), h("th", t("score")), h("th", t("winner_col")), h("th", ""))), h("tbody", rows))),
+    h("div", { style: "overflow-x:auto" }, h("table.list-table.matches", h("thead", h("tr", h("th", t("played_at")), h("th", t("players")), h("th", t("score")), h("th", t("winner_col")), h("th", h("span.sr-only", t("replay"))))), h("tbody", rows))),
   );
   return () => {};
 }

@@ -85,7 +85,8 @@ export function describeEvents(events, nameOf, sideText) {
 /** The log panel: newest line last, scrolled to the end. */
 export function logPanel(lines, { open = true, onClose = null } = {}) {
   const items = lines.length ? lines.map((l) => h(`li.log-${l.kind}`, l.text)) : [h("li.muted", t("no_moves"))];
-  const list_ = h("ol.log-lines", items);
+  // Focusable, so a keyboard can scroll it.
+  const list_ = h("ol.log-lines", { tabindex: "0", "aria-label": t("move_log") }, items);
   const panel = h(
     "aside.move-log",
     { "aria-label": t("move_log"), id: "move-log" },

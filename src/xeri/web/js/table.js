@@ -61,7 +61,7 @@ export function mountTable(container, tableId, { watch = false } = {}) {
   const state = {
     table: null, seat: null, version: 0, view: null, history: [], timer: null, timerAt: 0,
     hint: null, pending: false, socket: null, roundDialog: null, matchDialog: null, shownMatchEnd: false,
-    log: [], logOpen: false, outbox: null, commitment: null, pause: null, matchOverClosed: false,
+    log: [], logOpen: false, outbox: null, commitment: null, pause: null, matchOverClosed: false, synced: false,
   };
   let queue = Promise.resolve();
   let disposed = false;
@@ -210,7 +210,7 @@ export function mountTable(container, tableId, { watch = false } = {}) {
       panel.appendChild(h("p", t("loading")));
       return panel;
     }
-    panel.appendChild(h("h2", table.title || `${t("table")} ${table.id}`));
+    panel.appendChild(h("h1", table.title || `${t("table")} ${table.id}`));
     panel.appendChild(h("p.waiting-text", t("waiting_players")));
     const url = inviteUrl(table);
     const input = h("input.invite-url#invite-url", { value: url, readonly: true });
@@ -509,7 +509,10 @@ export function mountTable(container, tableId, { watch = false } = {}) {
         state.pause = msg.pause || (msg.table && msg.table.pause) || null;
         state.pending = false;
         state.log = [];
-        if (state.view) addLog(msg.events || [], { speak: false });
+        // The first sync says what already happened this round (a computer may have led before the page
+        // connected); a resync says nothing again.
+        if (state.view) addLog(msg.events || [], { speak: !state.synced });
+        if (state.view) state.synced = true;
         state.commitment = (msg.fairness && msg.fairness.match_commitment) || null;
         keepCommitment(tableId, state.commitment);
         render();
@@ -592,7 +595,7 @@ export function mountTable(container, tableId, { watch = false } = {}) {
           }
         },
       },
-      h("h2", table.title || `${t("table")} ${table.id}`),
+      h("h1", table.title || `${t("table")} ${table.id}`),
       h("ul.table-list", table.seats.map((s) => h("li", seatLine(s)))),
       h("div.form-grid", h("label", { for: "join-name" }, t("your_name")), name),
       h("button.primary.join-btn", { type: "submit" }, t("join")),
