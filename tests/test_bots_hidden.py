@@ -17,7 +17,7 @@ from xeri.events import PileRedealt
 from xeri.rules import Ruleset
 
 BOT_SPECS = [
-    "random", "greedy", "expert", "playout", "ismcts:iterations=60", "ismcts:iterations=30,rollout=fast",
+    "random", "greedy", "learned", "expert", "playout", "ismcts:iterations=60", "ismcts:iterations=30,rollout=fast",
     "ismcts:iterations=30,opponents=policy", "pimc:iterations=60", "master", "master:early=pimc,iterations=40",
 ]
 CASES = [

@@ -22,10 +22,19 @@ class BotSpecError(XeriError):
 
 BotFactory = Callable[..., Bot]
 
+
+def _learned(seed: int | None = None, **params: Any) -> Bot:
+    """The shipped policy network (``xeri.learned``), imported on demand: it needs numpy."""
+    from ..learned import LearnedBot
+
+    return LearnedBot(seed=seed, **params)
+
+
 #: name -> factory(seed=..., **params)
 BOTS: dict[str, BotFactory] = {
     "random": RandomBot,
     "greedy": GreedyBot,
+    "learned": _learned,
     "playout": PlayoutBot,
     "expert": ExpertBot,
     "ismcts": IsmctsBot,

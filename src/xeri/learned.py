@@ -1,0 +1,120 @@
+"""The ``learned`` bot: a small policy network trained by ``python -m xeri.train``, run in NumPy.
+
+The weights (``xeri/data/learned.npz``, float16) are the actor of a MaskablePPO
+policy: observation (``xeri.integrations.encoding``, scaled by ``scale``) ->
+tanh layers -> 52 card logits. The bot plays the legal card with the highest
+logit, so it needs numpy but never torch. It was trained on 2-player rules;
+at a table of 3 or 4 it plays as the ``expert`` bot (the observation differs).
+Like every bot it reads only its seat's view.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from .cards import DECK, Card
+from .engine import SeatView
+from .errors import XeriError
+from .events import Event
+
+WEIGHTS = "learned.npz"
+
+
+class LearnedPolicyError(XeriError):
+    """The learned policy's weights or numpy are missing."""
+
+
+def _np() -> Any:
+    try:
+        import numpy as np
+    except ImportError:
+        raise LearnedPolicyError("the learned bot needs numpy: pip install 'xeri[fast]'") from None
+    return np
+
+
+def scale_vector(players: int, sides: int) -> Any:
+    """Per-feature divisors that bring counts and points near 0..1 (one-hot parts stay as they are)."""
+    np = _np()
+    n, s = players, sides
+    parts = [(52, 1.0), (52, 1.0), (52, 1.0), (1, 1.0), (52, 1.0), (n, 8.0), (1, 40.0), (s, 52.0), (s, 30.0),
+             (s, 4.0), (s, 2.0), (n + 1, 1.0), (n, 1.0), (n + 1, 1.0)]
+    return np.concatenate([np.full(k, 1.0 / d, np.float32) for k, d in parts])
+
+
+class NumpyPolicy:
+    """An MLP actor: ``logits(obs)`` for a batch or one observation; ``act(obs, mask)`` picks the best legal card."""
+
+    def __init__(self, layers: Sequence[tuple[Any, Any]], scale: Any) -> None:
+        np = _np()
+        self.layers = [(np.asarray(w, np.float32), np.asarray(b, np.float32)) for w, b in layers]
+        self.scale = np.asarray(scale, np.float32)
+
+    @classmethod
+    def load(cls, path: str | Path | None = None) -> NumpyPolicy:
+        np = _np()
+        try:
+            if path is None:
+                with resources.files("xeri").joinpath("data", WEIGHTS).open("rb") as f:
+                    data = dict(np.load(f))
+            else:
+                data = dict(np.load(path))
+        except (FileNotFoundError, OSError, ValueError) as exc:
+            raise LearnedPolicyError(f"cannot read the learned policy's weights: {exc}") from None
+        count = int(data["layers"])
+        return cls([(data[f"w{i}"], data[f"b{i}"]) for i in range(count)], data["scale"])
+
+    def save(self, path: str | Path) -> None:
+        np = _np()
+        arrays = {"layers": np.array(len(self.layers)), "scale": self.scale}
+        for i, (w, b) in enumerate(self.layers):
+            arrays[f"w{i}"] = w.astype(np.float16)
+            arrays[f"b{i}"] = b.astype(np.float16)
+        np.savez_compressed(path, **arrays)
+
+    def logits(self, obs: Any) -> Any:
+        np = _np()
+        x = np.asarray(obs, np.float32) * self.scale
+        last = len(self.layers) - 1
+        for i, (w, b) in enumerate(self.layers):
+            x = x @ w + b
+            if i < last:
+                x = np.tanh(x)
+        return x
+
+    def act(self, obs: Any, mask: Any) -> Any:
+        """The legal card (mask 1) with the highest logit; a batch gives one card per row."""
+        np = _np()
+        logits = self.logits(obs)
+        return np.where(np.asarray(mask) > 0, logits, -np.inf).argmax(axis=-1)
+
+
+@functools.cache
+def default_policy() -> NumpyPolicy:
+    return NumpyPolicy.load()
+
+
+class LearnedBot:
+    """Plays the shipped policy's best legal card; at 3 or 4 players it plays as the expert bot."""
+
+    name = "learned"
+
+    def __init__(self, seed: int | None = None, weights: str | None = None) -> None:
+        from .bots.expert import ExpertBot
+
+        self.policy = default_policy() if weights is None else NumpyPolicy.load(weights)
+        self._fallback = ExpertBot(seed=seed)
+
+    def choose(self, view: SeatView, history: Sequence[Event]) -> Card:
+        legal = view.legal_moves
+        if len(legal) == 1:
+            return legal[0]
+        if view.ruleset.players != 2 or any(c is None for c in view.pile):
+            return self._fallback.choose(view, history)
+        from .integrations import encoding
+
+        mask = encoding.action_mask(view)
+        return DECK[int(self.policy.act(encoding.vector(view, ()), mask))]
