@@ -77,6 +77,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                       help="the largest replay served; a longer match offers its record only (default 8)")
     caps.add_argument("--request-timeout", type=float, default=10.0, metavar="S",
                       help="seconds to receive a whole HTTP request, or the connection closes (default 10)")
+    caps.add_argument("--connection-rate", type=float, default=20.0, metavar="N",
+                      help="TCP connections one address may open a second, bursts of four times that; beyond, "
+                           "they are closed before a byte is read (default 20)")
     caps.add_argument("--keep-alive", type=float, default=5.0, metavar="S",
                       help="seconds an idle HTTP connection stays open (default 5)")
 
@@ -164,6 +167,8 @@ def run(args: argparse.Namespace) -> int:
         raise ServeError("--bot-delay must be 0..10 seconds")
     if not 0 < args.request_timeout <= 3600 or not 0 < args.keep_alive <= 3600:
         raise ServeError("--request-timeout and --keep-alive must be 0..3600 seconds (above 0)")
+    if not 0 < args.connection_rate <= 100000:
+        raise ServeError("--connection-rate must be a positive number of connections a second")
     if args.workers is not None and not 0 <= args.workers <= 256:
         raise ServeError("--workers must be 0..256 (0: one thread instead of processes)")
     if args.bot_queue is not None and not 0 <= args.bot_queue <= 10000:
@@ -216,7 +221,8 @@ def run(args: argparse.Namespace) -> int:
         uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=1 << 16,
                     proxy_headers=False,  # X-Forwarded-For only from --trusted-proxy (server.security)
                     ws_per_message_deflate=False, timeout_graceful_shutdown=3,
-                    http=timed_protocol(args.request_timeout), timeout_keep_alive=args.keep_alive)
+                    http=timed_protocol(args.request_timeout, args.connection_rate),
+                    timeout_keep_alive=args.keep_alive)
     except OSError as exc:
         raise ServeError(f"cannot listen on {args.host}:{args.port}: {exc.strerror}") from None
     return 0

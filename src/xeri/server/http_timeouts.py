@@ -7,26 +7,38 @@ open connections until the server runs out of file descriptors. This protocol
 gives every request ``request_timeout`` seconds, from the connection (or the
 previous response) until the whole request is in; then the connection closes.
 A WebSocket, once upgraded, is no longer an HTTP request and has no deadline.
+
+It also limits how many connections one client address may open a second: one
+over that is closed as it is accepted, before a byte of it is read, so a flood
+of reconnections costs the server next to nothing.
 """
 
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import Any, ClassVar
 
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
+
+from .connection import TokenBucket
 
 #: seconds to receive a whole request, headers and body
 REQUEST_TIMEOUT = 10.0
 #: seconds an idle keep-alive connection stays open after a response
 KEEP_ALIVE = 5.0
+#: client addresses whose connection rate is tracked at once; the least recently seen go first
+ADDRESSES = 10_000
 
 
 class TimedH11Protocol(H11Protocol):
     """uvicorn's h11 protocol with a deadline on receiving each request."""
 
     request_timeout: float = REQUEST_TIMEOUT
+    #: connections one client address may open a second (bursts of four times that); None: no limit
+    connections_per_second: float | None = None
+    #: per client address, its bucket of connections (one dict per server: see ``timed_protocol``)
+    buckets: ClassVar[dict[str, TokenBucket]] = {}
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -48,7 +60,23 @@ class TimedH11Protocol(H11Protocol):
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
+        if not self._admitted():
+            transport.close()  # over its address's rate: closed before a byte is read
+            return
         self._arm()
+
+    def _admitted(self) -> bool:
+        rate = self.connections_per_second
+        if rate is None:
+            return True
+        host = self.client[0] if self.client else "-"
+        bucket = self.buckets.pop(host, None)
+        if bucket is None:
+            bucket = TokenBucket(rate, max(4 * rate, 1.0))
+            if len(self.buckets) >= ADDRESSES:
+                del self.buckets[next(iter(self.buckets))]
+        self.buckets[host] = bucket  # re-inserted last: the dict stays in order of last use
+        return bucket.take()
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
@@ -69,8 +97,12 @@ class TimedH11Protocol(H11Protocol):
             self._arm()  # the next request on this connection gets its own deadline
 
 
-def timed_protocol(request_timeout: float) -> type[TimedH11Protocol]:
-    """The protocol class with ``request_timeout`` seconds per request (uvicorn's ``http=`` setting)."""
+def timed_protocol(request_timeout: float, connections_per_second: float | None = None) -> type[TimedH11Protocol]:
+    """The protocol class (uvicorn's ``http=`` setting): ``request_timeout`` seconds per request, and
+    ``connections_per_second`` new connections a second from one address."""
     if not 0 < request_timeout <= 3600:
         raise ValueError("the request timeout must be in (0, 3600] seconds")
-    return type("TimedH11Protocol", (TimedH11Protocol,), {"request_timeout": request_timeout})
+    if connections_per_second is not None and not 0 < connections_per_second <= 100_000:
+        raise ValueError("the connections a second must be in (0, 100000]")
+    return type("TimedH11Protocol", (TimedH11Protocol,), {
+        "request_timeout": request_timeout, "connections_per_second": connections_per_second, "buckets": {}})
