@@ -15,10 +15,10 @@ from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import HTTPConnection, Request
-from starlette.responses import FileResponse, HTMLResponse, JSONResponse, RedirectResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
-from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
 from .. import __version__ as _version
@@ -39,6 +39,7 @@ from .pubsub import Broker, InProcessBroker
 from .replays import ReplayCache, ReplayTooLarge
 from .reviews import ReviewBusy, ReviewCache, ReviewFailed
 from .security import origin_allowed, secure
+from .static import PageFiles, page_response
 from .store import Store, StoreError
 from .table import Table, unavailable
 from .workers import BotBudget, PoolBusy, Workers
@@ -188,9 +189,9 @@ async def _table_of(request: Request) -> Table:
 # --- pages ---------------------------------------------------------------
 
 
-async def index(_request: Request) -> Response:
+async def index(request: Request) -> Response:
     page = WEB_DIR / "index.html"
-    return FileResponse(page) if page.is_file() else HTMLResponse(PLACEHOLDER)
+    return page_response(request, page) if page.is_file() else HTMLResponse(PLACEHOLDER)
 
 
 async def invite(request: Request) -> Response:
@@ -421,7 +422,7 @@ ROUTES = [
     Route("/api/players/{name}/stats", api(player)),
     Route("/api/verify", api(verify), methods=["POST"]),
     WebSocketRoute("/ws/tables/{table_id}", socket),
-    Mount("/static", StaticFiles(directory=WEB_DIR, check_dir=False), name="static"),
+    Mount("/static", PageFiles(directory=WEB_DIR, check_dir=False), name="static"),
 ]
 
 
@@ -470,6 +471,7 @@ def create_app(db: str | None = None, *, bot_delay: float = 0.4, broker: Broker 
                   workers=pool)
     lobby.cluster = make_cluster(store, lobby.broker, lease)
     app = Starlette(routes=ROUTES, lifespan=lifespan)
+    app.add_middleware(GZipMiddleware, minimum_size=512)  # the page's files and the API's JSON
     secure(app)
     replays = ReplayCache(pool.run, max_bytes=replay_cache_bytes, max_replay=limits.max_replay_bytes)
     app.state.ctx = Context(store=store, lobby=lobby, workers=pool, replays=replays, rate=rate, burst=burst,
