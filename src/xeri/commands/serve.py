@@ -135,11 +135,9 @@ def _check_services(db: str | None, redis_url: str | None) -> None:
             raise ServeError(f"cannot reach Redis at {redis_url}: {exc}") from None
 
 
-def _secure(app: Any, args: argparse.Namespace) -> None:
-    """The app's edges from --allow-origin and --trusted-proxy, each checked first (one line if wrong)."""
+def _check_edges(args: argparse.Namespace) -> None:
+    """--allow-origin and --trusted-proxy, checked before anything starts (one line if wrong)."""
     import ipaddress
-
-    from ..server.security import secure
 
     for origin in args.allow_origin:
         if origin != "*" and not re.fullmatch(r"https?://[^/\s]+/?", origin):
@@ -149,6 +147,12 @@ def _secure(app: Any, args: argparse.Namespace) -> None:
             ipaddress.ip_network(proxy, strict=False)
         except ValueError:
             raise ServeError(f"--trusted-proxy must be an IP address or network, not {proxy!r}") from None
+
+
+def _secure(app: Any, args: argparse.Namespace) -> None:
+    """The app's edges from --allow-origin and --trusted-proxy (server.security)."""
+    from ..server.security import secure
+
     secure(app, allow_origins=args.allow_origin, trusted_proxies=args.trusted_proxy)
 
 
@@ -165,6 +169,7 @@ def run(args: argparse.Namespace) -> int:
         raise ServeError("--http-rate must be a positive number of requests a second")
     if not 0 <= args.bot_delay <= 10:
         raise ServeError("--bot-delay must be 0..10 seconds")
+    _check_edges(args)
     if not 0 < args.request_timeout <= 3600 or not 0 < args.keep_alive <= 3600:
         raise ServeError("--request-timeout and --keep-alive must be 0..3600 seconds (above 0)")
     if not 0 < args.connection_rate <= 100000:
