@@ -120,9 +120,9 @@ def test_server_bots_open_nothing(preset: str, monkeypatch: pytest.MonkeyPatch) 
     """Built through the server's own path (``autoplay.server_bot``: a fresh bot per move), no server needed."""
     given: list[int | None] = []
 
-    def recording_make_bot(spec: str, seed: int | None = None) -> Bot:
+    def recording_make_bot(spec: str, seed: int | None = None, **options: Any) -> Bot:
         given.append(seed)
-        return make_bot(spec, seed)
+        return make_bot(spec, seed, **options)
 
     monkeypatch.setattr(autoplay, "make_bot", recording_make_bot)
     match_seed = 2**63 + 987654321
@@ -166,9 +166,9 @@ def test_terminal_bots_open_nothing(level: str, tmp_path: Path, monkeypatch: pyt
         assert_seed_is_one_way(saved, seat, [match_seed, *match.round_seeds], match_seed)
     given: list[int | None] = []
 
-    def recording_make_bot(spec: str, seed: int | None = None) -> Bot:
+    def recording_make_bot(spec: str, seed: int | None = None, **options: Any) -> Bot:
         given.append(seed)
-        return make_bot(spec, seed)
+        return make_bot(spec, seed, **options)
 
     monkeypatch.setattr(game_module, "make_bot", recording_make_bot)
     game = Game(match, setup, _NoFrontend(), path)  # type: ignore[arg-type]  # the resume path builds the bots
@@ -217,8 +217,8 @@ def test_an_old_save_still_resumes(tmp_path: Path, monkeypatch: pytest.MonkeyPat
 def test_arena_bots_open_nothing(preset: str, monkeypatch: pytest.MonkeyPatch) -> None:
     built: list[tuple[str, int | None, Bot]] = []
 
-    def recording_make_bot(spec: str, seed: int | None = None) -> Bot:
-        bot = make_bot(spec, seed)
+    def recording_make_bot(spec: str, seed: int | None = None, **options: Any) -> Bot:
+        bot = make_bot(spec, seed, **options)
         built.append((spec, seed, bot))
         return bot
 
@@ -257,9 +257,9 @@ def test_gym_opponents_open_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
 
     given: list[int | None] = []
 
-    def recording_make_bot(spec: str, seed: int | None = None) -> Bot:
+    def recording_make_bot(spec: str, seed: int | None = None, **options: Any) -> Bot:
         given.append(seed)
-        return make_bot(spec, seed)
+        return make_bot(spec, seed, **options)
 
     monkeypatch.setattr(gym, "make_bot", recording_make_bot)
     deals: list[int] = []
