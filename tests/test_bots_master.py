@@ -177,7 +177,7 @@ def _burn(stop: multiprocessing.synchronize.Event) -> None:
         x = (x * 31 + 7) % 1_000_003
 
 
-@pytest.mark.parametrize("spec", ["master:iterations=60,early=pimc", "pimc:iterations=60"])
+@pytest.mark.parametrize("spec", ["master", "master:iterations=60,early=pimc", "pimc:iterations=60"])
 def test_reproducible_mode_is_identical_beside_a_busy_process(spec: str) -> None:
     """Iteration budgets only: the same decisions alone and with every core kept busy by other processes."""
     quiet = _decisions(spec)
@@ -188,6 +188,7 @@ def test_reproducible_mode_is_identical_beside_a_busy_process(spec: str) -> None
         p.start()
     try:
         busy = _decisions(spec)
+        assert all(p.is_alive() for p in burners)  # the machine really was busy throughout
     finally:
         stop.set()
         for p in burners:
