@@ -185,3 +185,18 @@ def test_bench_vec_json_reports_all_three_envs() -> None:
     bad = subprocess.run([sys.executable, "-m", "xeri", "bench", "vec", "--batch", "0"], capture_output=True,
                          text=True, timeout=60)
     assert bad.returncode == 2 and "--batch must be at least 1" in bad.stderr
+
+
+def test_gymnasiums_own_vector_wrappers_work_unchanged() -> None:
+    """Gymnasium's RecordEpisodeStatistics reads the same-step autoreset: 2-player rounds of 24 agent moves."""
+    from gymnasium.wrappers.vector import RecordEpisodeStatistics
+
+    env = RecordEpisodeStatistics(XeriVectorEnv(8, opponent="greedy"))
+    env.reset(seed=0)
+    seen = []
+    for step in range(30):
+        _obs, rewards, _dones, _t, info = env.step(env.unwrapped.action_masks().argmax(axis=1))
+        if "episode" in info:
+            seen.append(step)
+            assert (info["episode"]["l"] == 24).all() and (info["episode"]["r"] == rewards).all()
+    assert seen == [23]
