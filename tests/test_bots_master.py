@@ -200,3 +200,13 @@ def test_bad_master_parameters_are_refused() -> None:
     for params in ("worlds=0", "endgame=-1", "early=foo", "iterations=0"):
         with pytest.raises(ValueError):
             MasterBot(**{k: (int(v) if v.lstrip("-").isdigit() else v) for k, v in [params.split("=")]})
+
+
+def test_interactive_mode_adds_a_wall_clock_cap_and_reproducible_mode_none() -> None:
+    from xeri.bots.registry import INTERACTIVE_SECONDS, LEVELS
+
+    assert all("seconds" not in spec for spec in LEVELS.values())  # the levels are the reproducible mode
+    assert vars(make_bot("master", 0))["seconds"] is None
+    assert vars(make_bot("master", 0, interactive=True))["seconds"] == INTERACTIVE_SECONDS
+    assert vars(make_bot("pimc:iterations=50,seconds=0.2", 0, interactive=True))["seconds"] == 0.2
+    assert make_bot("expert", 0, interactive=True).name == "expert"  # no budget to cap
