@@ -217,7 +217,7 @@ def test_copy_falls_back_to_selecting_the_link(server: Server, browser: Browser,
                          "Promise.reject(new DOMException('denied', 'NotAllowedError')));")
     table_id, token = friends_table(server)
     seat_page(page, server, table_id, 0, token)
-    page.click(".copy-btn")
+    page.click(".invite button")
     page.wait_for_selector(".copy-note:has-text('Copying is blocked')")
     assert page.inner_text(".copy-btn") != "Copied"
     selected = page.evaluate("(() => { const i = document.querySelector('.invite-url'); return"
