@@ -170,7 +170,7 @@ def failover(base: str, owner: str, kill: Callable[[], None], timeout: float = 6
     from websockets.sync.client import connect as sync_connect
 
     made = httpx.post(f"{owner}/api/tables", json={"name": "f", "options": {"rounds": 9},
-                                                   "seats": [None, {"bot": "easy"}]}, timeout=10).json()
+                                                   "seats": [None, {"bot": "easy"}]}, timeout=60).json()
     url = base.replace("http://", "ws://") + f"/ws/tables/{made['table_id']}?token={made['token']}"
     state: dict[str, Any] = {"ws": None, "version": -1, "view": None}
 
@@ -244,19 +244,22 @@ def cluster_run(args: argparse.Namespace) -> list[dict[str, Any]]:
             out = _run(run(base, args.tables, args.seconds, args.warmup, args.think, args.seed))
             out["processes"] = n
             if n > 1:
-                out["failover_s"] = failover(base, f"http://127.0.0.1:{ports[0]}", procs[0].kill)
+                try:
+                    out["failover_s"] = failover(base, f"http://127.0.0.1:{ports[0]}", procs[0].kill)
+                except (httpx.HTTPError, SystemExit) as exc:
+                    out["failover_error"] = f"{type(exc).__name__}: {exc}"
             results.append(out)
+            one = results[0]
+            out["ratio_to_1"] = {"moves_per_s": round(out["moves_per_s"] / max(one["moves_per_s"], 1e-9), 2),
+                                 "p50": round(out["latency_ms"]["p50"] / one["latency_ms"]["p50"], 2),
+                                 "p99": round(out["latency_ms"]["p99"] / one["latency_ms"]["p99"], 2)}
+            print(json.dumps(out), flush=True)
         finally:
             haproxy.terminate()
             for proc in procs:
                 proc.terminate()
             for proc in (haproxy, *procs):
                 proc.wait(timeout=30)
-    one = results[0]
-    for r in results:
-        r["ratio_to_1"] = {"moves_per_s": round(r["moves_per_s"] / max(one["moves_per_s"], 1e-9), 2),
-                           "p50": round(r["latency_ms"]["p50"] / one["latency_ms"]["p50"], 2),
-                           "p99": round(r["latency_ms"]["p99"] / one["latency_ms"]["p99"], 2)}
     return results
 
 
@@ -276,8 +279,7 @@ def main() -> int:
     if args.processes:
         if not (args.pg and args.redis):
             raise SystemExit("--processes needs --pg and --redis")
-        for result in cluster_run(args):
-            print(json.dumps(result), flush=True)
+        cluster_run(args)  # prints each count's result as it is measured
         return 0
     if args.url:
         print(json.dumps(_run(run(args.url, args.tables, args.seconds, args.warmup, args.think, args.seed))))

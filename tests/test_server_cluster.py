@@ -348,13 +348,24 @@ def test_a_match_across_three_processes_and_no_process_without_redis(database: s
         spectator = Client([c.ws], tid)
         players = {0: ann, 1: bob}
         pick = iter(range(10**6))
+        hinted = False
         while not (ann.view and ann.view["match_over"]):
             turn = ann.view["turn"] if ann.view else 0
             mover = players[turn]
             mover.until_version(ann.version)
+            if turn == 1 and not hinted:
+                # A hint asked on a replica is the owner's, forwarded with its reason's code.
+                hinted = True
+                bob.send(type="hint", ref="h")
+                hint = bob.recv(30)
+                while hint is not None and hint["type"] != "hint":
+                    assert hint["type"] != "error", hint
+                    hint = bob.recv(30)
+                assert hint is not None and hint["card"] in bob.view["legal_moves"] and hint["code"], hint
             play_turn(mover, lambda legal: legal[next(pick) % len(legal)])
             for client in (ann, bob, spectator):
                 client.until_version(mover.version)
+        assert hinted
         final = ann.version
         for client in (ann, bob, spectator):
             client.until_version(final)

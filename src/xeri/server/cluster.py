@@ -159,12 +159,15 @@ class Cluster:
         """Renew this process's leases, let go of tables taken over, and adopt orphaned ones."""
         lobby = self.lobby
         assert lobby is not None
+        asked = time.monotonic()
         owned = await self.ownership.renew()
-        for table in list(lobby.tables.values()):
-            if table.id not in owned and table.status in ("waiting", "playing"):
-                self._demote(table)
         now = time.monotonic()
         self._claimed = {t: at for t, at in self._claimed.items() if now - at < 4 * self.ownership.lease}
+        for table in list(lobby.tables.values()):
+            # (A table claimed or adopted while the renewal was on its way is not in its answer, yet owned.)
+            recent = self._claimed.get(table.id, 0.0) >= asked - self.ownership.lease
+            if table.id not in owned and not recent and table.status in ("waiting", "playing"):
+                self._demote(table)
         finished = [t for t in owned if t not in self._claimed
                     and (t not in lobby.tables or lobby.tables[t].status not in ("waiting", "playing"))]
         if finished:
@@ -188,6 +191,7 @@ class Cluster:
             return lobby.tables[table_id]
         if not await self.ownership.take(table_id):
             return None
+        self._claimed[table_id] = time.monotonic()
         table = await lobby.load_owned(table_id)
         if table is None:
             await self.ownership.release([table_id])
@@ -211,13 +215,13 @@ class Cluster:
         """A table this process does not hold: adopt it if nobody owns it, else a proxy to its owner."""
         lobby = self.lobby
         assert lobby is not None
+        found = await self.store.record_text(table_id)
+        if found is None:
+            return None
+        if found[0] not in ("waiting", "playing"):
+            return await lobby.load_finished(table_id)  # finished tables never change: any process shows them
         owner = await self.ownership.owner(table_id)
         if owner is None or owner == self.node:
-            found = await self.store.record_text(table_id)
-            if found is None:
-                return None
-            if found[0] not in ("waiting", "playing"):
-                return await lobby.load_finished(table_id)
             table = await self.adopt(table_id)
             if table is not None:
                 return table
@@ -460,6 +464,11 @@ class RemoteTable:
 
     async def hint(self, seat: int | None) -> tuple[str, str]:
         out = await self.cluster.call(self.id, "hint", {"seat": seat})
+        coded = out[2] if len(out) > 2 else None
+        if coded:  # the reason's code and parameters, so the client can say it in its own language
+            from ..bots.hint import HintReason
+
+            return str(out[0]), HintReason(coded["code"], **coded["params"])
         return str(out[0]), str(out[1])
 
     async def sync_text(self, seat: int | None) -> str:
@@ -467,14 +476,25 @@ class RemoteTable:
 
     async def attach(self, seat: int | None, ch: str, deliver: Callable[[str], None],
                      close: Callable[[], None] | None = None) -> None:
-        self._replica = Replica(self.id, seat, deliver)
+        """Become a replica connection; if the owner cannot be reached now, the connection is closed with a
+        retryable error (the client reconnects) rather than left without its sync."""
+        self._replica: Replica | None = Replica(self.id, seat, deliver)
+        try:
+            await self.cluster.attach_replica(self._replica)
+        except ProtocolError as exc:
+            self._replica = None
+            log.warning("a connection of table %s could not attach: %s", self.id, exc.message)
+            if close is not None:
+                close()  # says "unavailable ... reconnecting" and closes (Client.left for a table not owned here)
+            return
         self.clients += 1
-        await self.cluster.attach_replica(self._replica)
 
     async def detach(self, seat: int | None, ch: str, deliver: Callable[[str], None],
                      close: Callable[[], None] | None = None) -> None:
-        self.clients -= 1
-        await self.cluster.detach_replica(self._replica)
+        if self._replica is not None:
+            self.clients -= 1
+            await self.cluster.detach_replica(self._replica)
+            self._replica = None
 
 
 def describe(table: Table) -> dict[str, Any]:
@@ -499,7 +519,8 @@ async def serve_op(cluster: Cluster, table: Table, op: str, args: dict[str, Any]
         return None
     if op == "hint":
         card, reason = await table.hint(seat)
-        return [card, str(reason)]
+        to_json = getattr(reason, "to_json", None)
+        return [card, str(reason), to_json() if to_json is not None else None]
     if op == "join":
         joined, token = await table.join(args["name"], seat)
         return {"seat": joined, "token": token, "described": describe(table)}

@@ -132,7 +132,7 @@ class Client:
         Or the table moved to another process (server.cluster): say so and close (1012), and the client reconnects.
         """
         if not getattr(self.table, "owned", True):
-            self.send(error("unavailable", "this table moved to another server: reconnecting", retry=True))
+            self.send(error("unavailable", "this table is changing servers: reconnecting; try again then", retry=True))
             self.close_code = 1012
             self.deliver_close()
             return
