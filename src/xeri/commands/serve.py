@@ -58,8 +58,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
                       help="tables in play that one address may have created (default 16)")
     caps.add_argument("--ws-per-address", type=int, default=64, metavar="N",
                       help="WebSocket connections at once from one address (default 64)")
-    caps.add_argument("--ws-opens", type=float, default=5.0, metavar="N",
-                      help="WebSocket connections one address may open a second (default 5; bursts of four times "
+    caps.add_argument("--ws-opens", type=float, default=50.0, metavar="N",
+                      help="WebSocket connections one address may open a second (default 50; bursts of four times "
                            "that)")
     caps.add_argument("--ws-per-seat", type=int, default=4, metavar="N",
                       help="WebSocket connections at once on one seat (default 4)")

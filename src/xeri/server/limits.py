@@ -37,7 +37,7 @@ class Limits:
     #: WebSocket connections at once from one address
     ws_per_address: int = 64
     #: WebSocket connections one address may open a second (bursts of four times that)
-    ws_opens_per_second: float = 5.0
+    ws_opens_per_second: float = 50.0
     #: WebSocket connections at once on one seat
     ws_per_seat: int = 4
     #: seconds between two hints for one seat
