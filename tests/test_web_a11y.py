@@ -3,8 +3,9 @@ touch targets of at least 44 x 44 px on a phone.
 
 axe-core is npm's package, installed by scripts/test.sh (``XERI_AXE_JS`` names its ``axe.min.js``) and
 injected into the page by Playwright. Screens: lobby, how to play, a table waiting for friends, a table in
-play (with the counting aid, and the move log's drawer on a phone), the end-of-match dialog, history, replay
-and stats.
+play (with the counting aid, and the move log's drawer on a phone), the round-over dialog of a round ended
+mid-match (that round played against ``easy`` bots by clicking the first playable card), the end-of-match dialog,
+history, replay and stats.
 """
 
 # ruff: noqa: F811  (the fixtures imported from test_web are parameters by name)
@@ -30,6 +31,7 @@ from test_web import (  # noqa: F401  (fixtures are used by name)
     console,
     contexts,
     new_page,
+    play_until,
     playwright,
     server,
 )
@@ -153,8 +155,9 @@ def test_every_screen_passes_axe(server: Server, browser: Browser, contexts: lis
     page.wait_for_selector(".waiting-text")
     check("waiting table")
 
-    playing = post(server, "/api/tables", {"ruleset": "classic", "seats": [None, {"bot": "easy"}], "name": name,
-                                           "seat": 0})
+    # Two rounds: the first one's end opens the round-over dialog, not the end of the match.
+    playing = post(server, "/api/tables", {"ruleset": "classic", "options": {"match_end": "rounds", "rounds": 2},
+                                           "seats": [None, {"bot": "easy"}], "name": name, "seat": 0})
     ids.add(playing["table_id"])
     seat(page, server, playing["table_id"], 0, playing["token"])
     page.wait_for_selector(".hand .card-btn")
@@ -165,6 +168,10 @@ def test_every_screen_passes_axe(server: Server, browser: Browser, contexts: lis
         page.wait_for_selector(".move-log", state="visible")
         check("move log")
         page.click(".log-close")
+    play_until(page, "#round-dialog")
+    page.wait_for_selector("#round-dialog .fairness[data-ok]")
+    check("round dialog")
+    page.keyboard.press("Escape")
 
     page.goto(f"{server.url}/#/t/{finished}/watch")
     page.wait_for_selector("#match-dialog .fairness[data-ok]")
