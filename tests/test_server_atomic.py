@@ -155,3 +155,22 @@ def test_startup_finishes_a_table_whose_stored_moves_end_the_match(tmp_path: Pat
         assert tid not in srv.lobby.tables  # finished and nobody watching: not kept in memory
     finally:
         srv.stop()
+
+
+def test_retryable_refusals_do_not_close_the_socket_as_a_flood(faulty: tuple[ThreadServer, Faults]) -> None:
+    """While the database is away, a client may keep retrying: 'unavailable' is not the client's fault."""
+    srv, faults = faulty
+    made = create(srv.base, name="Ann", seats=[None, {"bot": "easy"}], takeover_after=None)
+    p = Player(srv.ws_base, made["table_id"], made["token"])
+    view = p.wait_view(lambda v: v["turn"] == 0)
+    faults.every_other = False
+    faults.fail = set(range(faults.count + 1, faults.count + 400))
+    for _ in range(210):  # more than the 200 rejected messages in a row that close a flooding socket
+        p.send(type="move", card=view["legal_moves"][0], version=p.version)
+        refused = p.error()
+        assert refused["code"] == "unavailable" and refused.get("retry") is True, refused
+    faults.fail = set()
+    version = p.version
+    p.send(type="move", card=view["legal_moves"][0], version=version)
+    p.wait_view(lambda v: p.version > version)
+    p.close()

@@ -225,6 +225,14 @@ class Client:
         self.ws.close()
 
 
+def wait_for_news(client: Client, seconds: float) -> None:
+    """Take the next message if one comes within ``seconds``."""
+    try:
+        client.recv(seconds)
+    except TimeoutError:
+        pass
+
+
 def play_turn(client: Client, rng_pick: Callable[[list[str]], str], timeout: float = 30.0) -> float | None:
     """Play one card when it is this seat's turn; retry after a retryable refusal; returns when it was accepted."""
     deadline = time.monotonic() + timeout
@@ -247,6 +255,7 @@ def play_turn(client: Client, rng_pick: Callable[[list[str]], str], timeout: flo
                 assert msg["code"] in ("unavailable", "stale", "not_your_turn"), msg
                 if msg["code"] == "unavailable":
                     assert "try again" in msg["message"], msg
+                    wait_for_news(client, 0.1)  # as a polite client does before trying again
                 break
         if client.version > before:
             return time.monotonic()

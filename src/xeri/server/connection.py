@@ -171,7 +171,10 @@ class Client:
             kind = data.get("type")
             reply = await self._dispatch(kind, data, ref)
         except ProtocolError as exc:
-            self.rejected += 1
+            # A retryable refusal is the server's own trouble (a database or owner away), not the client's
+            # fault: it does not count towards the flood close. The rate limit still bounds the retries.
+            if not exc.extra.get("retry"):
+                self.rejected += 1
             return "- " + error(exc.code, exc.message, ref, **exc.extra)
         self.rejected = 0
         return reply

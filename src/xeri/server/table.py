@@ -58,7 +58,8 @@ ROUND_PAUSE = 30.0
 def unavailable(exc: StoreError, what: str) -> ProtocolError:
     """The refusal a client gets when the database did not take a write (HTTP 503)."""
     detail = str(exc) if isinstance(exc, StoreUnavailable) else "the database refused it"
-    return ProtocolError("unavailable", f"{what} could not be stored ({detail}); nothing changed, try again")
+    return ProtocolError("unavailable", f"{what} could not be stored ({detail}); nothing changed, try again",
+                         retry=True)
 
 
 class Table:
