@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, Playwright, sync_playwright
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -166,6 +167,28 @@ def record_frames(page: Page, into: list[str]) -> Page:
     """Keep the text of every WebSocket message the page receives."""
     page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: into.append(str(payload))))
     return page
+
+
+def redealt(frames: list[str]) -> set[str]:
+    """Cards of every initial pile the page was told was redealt (``pile_redealt`` events): shown to everyone."""
+    out: set[str] = set()
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            if node.get("kind") == "pile_redealt":
+                out.update(node.get("cards") or ())
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    for frame in frames:
+        try:
+            walk(json.loads(frame))
+        except ValueError:
+            continue
+    return out
 
 
 def weakest_level(server: Server) -> str:
@@ -373,7 +396,13 @@ def test_two_browsers_play_each_other_and_a_spectator_sees_no_hand(server: Serve
         moves += 1
         other.wait_for_selector(f"{TURN}, #round-dialog")
         # the mover's own page has the update too (its hand no longer holds the card)
-        mover.wait_for_selector(f".hand .card-btn[data-card='{played}']", state="detached")
+        try:
+            mover.wait_for_selector(f".hand .card-btn[data-card='{played}']", state="detached")
+        except PlaywrightTimeoutError:
+            # (seen 2 times in 6 runs at a load of 3 to 5: say what the page showed, for the one who fixes it)
+            who = "alice" if mover is alice else "bob"
+            raise AssertionError(f"move {moves}: {who}'s page still holds {played}: hand {hand(mover)}, status "
+                                 f"{mover.inner_text('.me .status')!r}, last frames {frames[who][-3:]}") from None
         if other.locator("#round-dialog").count():
             break
         mover, other = other, mover
@@ -385,8 +414,11 @@ def test_two_browsers_play_each_other_and_a_spectator_sees_no_hand(server: Serve
             # (the frames are really recorded: each player was sent their own cards)
             assert all(any(f'"{c}"' in f for f in frames[who]) for who in ("alice", "bob") for c in hands[who])
             for receiver, held_by in (("alice", "bob"), ("bob", "alice"), ("watcher", "alice"), ("watcher", "bob")):
-                leaked = {c for c in hands[held_by] for f in frames[receiver] if f'"{c}"' in f}
-                assert not leaked, f"{receiver} was sent {leaked} from {held_by}'s hand"
+                # A pile redealt at the start went back into the talon face up, seen by all: one may draw it.
+                shown = redealt(frames[receiver])
+                leaked = {c: f[max(0, f.index(f'"{c}"') - 400):f.index(f'"{c}"') + 200]
+                          for c in hands[held_by] - shown for f in frames[receiver] if f'"{c}"' in f}
+                assert not leaked, f"{receiver} was sent {set(leaked)} from {held_by}'s hand (move {moves}): {leaked}"
     assert moves == 48  # 52 cards less the 4 of the initial pile, one per move
     mover.wait_for_selector("#round-dialog")
     for page in (alice, bob):
