@@ -40,7 +40,7 @@ from websockets.asyncio.client import connect
 
 #: Every table here comes from one address and runs 99 rounds: lift the per-address caps (docs/security.md).
 LIFTED = ["--waiting-per-address", "100000", "--playing-per-address", "100000", "--ws-per-address", "100000",
-          "--ws-per-seat", "1000", "--max-rounds", "99", "--ws-opens", "100000"]
+          "--ws-per-seat", "1000", "--max-rounds", "99", "--ws-opens", "100000", "--connection-rate", "100000"]
 
 
 def free_port() -> int:

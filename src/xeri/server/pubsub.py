@@ -19,6 +19,9 @@ from typing import Any, Protocol
 Callback = Callable[[str], None]
 log = logging.getLogger("xeri.server")
 
+#: Redis connections one process keeps for publishing and requests (the subscription has its own).
+REDIS_CONNECTIONS = 64
+
 
 class Broker(Protocol):
     """Channel-based publish/subscribe of JSON texts."""
@@ -119,8 +122,12 @@ class RedisBroker(LocalSubscribers):
     async def start(self) -> None:
         import redis.asyncio as redis
 
-        self._client = redis.from_url(self.url, decode_responses=True, socket_connect_timeout=2,
-                                      socket_keepalive=True)
+        # A bounded pool that waits for a free connection: hundreds of tables publishing at once must
+        # queue for a moment, not fail with "Too many connections".
+        pool = redis.BlockingConnectionPool.from_url(self.url, max_connections=REDIS_CONNECTIONS, timeout=5,
+                                                     decode_responses=True, socket_connect_timeout=2,
+                                                     socket_keepalive=True)
+        self._client = redis.Redis(connection_pool=pool)
         await self._subscribe()
         self._reader = asyncio.create_task(self._read())
 
