@@ -392,7 +392,9 @@ def test_two_browsers_play_each_other_and_a_spectator_sees_no_hand(server: Serve
     moves = 0
     while True:
         played = mover.locator(TURN).first.get_attribute("data-card")
-        mover.locator(TURN).first.click()
+        # Click the card we read, not whatever is first by the time of the click: a re-render between the two
+        # calls may reorder the hand, and waiting for a card we never played would stall.
+        mover.locator(f"{TURN}[data-card='{played}']").click()
         moves += 1
         other.wait_for_selector(f"{TURN}, #round-dialog")
         # the mover's own page has the update too (its hand no longer holds the card)

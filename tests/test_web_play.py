@@ -198,7 +198,7 @@ def test_a_move_made_while_disconnected_is_said_and_sent_after_the_resync(
         srv.stop()
         page.wait_for_selector("#banner:not([hidden])")
         card = page.locator(TURN).first.get_attribute("data-card")
-        page.locator(TURN).first.click()
+        page.locator(f"{TURN}[data-card='{card}']").click()  # the card we read, whatever re-renders meanwhile
         page.wait_for_function("window.__announcements.some(a => a.startsWith('Your move was not sent'))")
         srv.start()
         page.wait_for_function("window.__announcements.some(a => a.startsWith('Your move was sent now'))",
