@@ -66,22 +66,6 @@ def flat_values(
     return [t / worlds for t in totals]
 
 
-def flat_search(
-    sample: Callable[[random.Random], SimState],
-    legal: Sequence[int],
-    seat: int,
-    rng: random.Random,
-    iterations: int | None,
-    seconds: float | None,
-    stats: SearchStats | None = None,
-    smart: bool = True,
-    play_out: Playout = playout,
-) -> int:
-    """The legal card with the best mean margin for ``seat``'s side over shared sampled futures."""
-    values = flat_values(sample, legal, seat, rng, iterations, seconds, stats, smart, play_out)
-    return legal[max(range(len(legal)), key=lambda i: values[i])]
-
-
 class PimcBot:
     """Determinized Monte Carlo over the seat's information set; budgets in playouts and/or seconds."""
 
