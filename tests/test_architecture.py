@@ -6,7 +6,7 @@ import ast
 import sys
 from pathlib import Path
 
-CORE = ["cards", "rules", "engine", "events", "scoring", "match", "record", "errors", "seeds", "notation"]
+CORE = ["cards", "rules", "engine", "events", "scoring", "match", "record", "errors", "seeds", "notation", "saves"]
 SRC = Path(__file__).resolve().parents[1] / "src" / "xeri"
 
 
@@ -17,8 +17,10 @@ def imports_of(module: str) -> set[str]:
         if isinstance(node, ast.Import):
             names.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                names.add("." + (node.module or ""))
+            if node.level and node.module:
+                names.add("." + node.module)
+            elif node.level:
+                names.update("." + alias.name for alias in node.names)
             else:
                 names.add(node.module or "")
     return names

@@ -86,9 +86,9 @@ def test_ray_backend_is_pluggable(monkeypatch: pytest.MonkeyPatch) -> None:
         calls.append((len(items), address))
         return [fn(item) for item in items]
 
-    fake = types.ModuleType("xeri.integrations.ray_backend")
+    fake = types.ModuleType("xeri.arena.ray_backend")
     fake.ray_map = ray_map  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "xeri.integrations.ray_backend", fake)
+    monkeypatch.setitem(sys.modules, "xeri.arena.ray_backend", fake)
     if "xeri.integrations" not in sys.modules:
         monkeypatch.setitem(sys.modules, "xeri.integrations", types.ModuleType("xeri.integrations"))
     ruleset = find_ruleset("classic")

@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from xeri import cli, seeds
+from xeri import cli, saves, seeds
 from xeri.arena import play as arena
 from xeri.bots import Bot, make_bot, make_cheater
 from xeri.cards import Card
@@ -31,7 +31,6 @@ from xeri.match import Match
 from xeri.rules import find_ruleset
 from xeri.server import autoplay
 from xeri.tui import game as game_module
-from xeri.tui import saves
 from xeri.tui.game import Game
 
 #: fair bots, with budgets small enough for a unit test (the levels' own specs are the same bots)

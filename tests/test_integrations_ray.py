@@ -7,8 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from xeri.arena import run_deals
-from xeri.integrations import ray_backend
+from xeri.arena import ray_backend, run_deals
 from xeri.rules import find_ruleset
 
 

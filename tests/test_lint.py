@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-CORE = ["cards", "rules", "engine", "events", "scoring", "match", "record", "errors"]
+CORE = ["cards", "rules", "engine", "events", "scoring", "match", "record", "errors", "seeds", "notation", "saves"]
 
 
 def test_ruff_is_clean() -> None:

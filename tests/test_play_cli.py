@@ -11,10 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from xeri import cli
+from xeri import cli, saves
 from xeri.bots import LEVELS
 from xeri.commands.play import default_level
-from xeri.tui import saves
 
 SRC = str(Path(__file__).resolve().parents[1] / "src")
 

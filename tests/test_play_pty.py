@@ -15,9 +15,8 @@ from pathlib import Path
 import pexpect
 import pytest
 
-from xeri import record
+from xeri import record, saves
 from xeri.cards import DECK, Card
-from xeri.tui import saves
 
 SRC = str(Path(__file__).resolve().parents[1] / "src")
 PROMPT = r"move \((?:1-)?(\d+), a card, or help\): "

@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from xeri import record
+from xeri import record, saves
 from xeri.cards import DECK, Card
 from xeri.engine import SeatView
 from xeri.match import Match
 from xeri.rules import find_ruleset
-from xeri.tui import board, saves
+from xeri.tui import board
 from xeri.tui.frontends import PlainFrontend
 from xeri.tui.game import Game
 from xeri.tui.narration import Seating

@@ -167,7 +167,7 @@ def map_tasks(
     """Run ``play_deal`` over the tasks on the chosen backend, keeping their order."""
     tick = progress or (lambda k: None)
     if backend == "ray":
-        from ..integrations.ray_backend import ray_map
+        from .ray_backend import ray_map
 
         results: list[DealResult] = list(ray_map(play_deal, list(tasks), address))
         tick(len(results))

@@ -11,9 +11,9 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
+from .. import saves
 from ..paths import matches_dir
 from ..rules import Ruleset
-from ..tui import saves
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

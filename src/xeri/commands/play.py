@@ -10,13 +10,13 @@ from typing import Any
 
 from rich.console import Console
 
+from .. import saves
 from ..bots import LEVELS, make_bot
 from ..bots.registry import LEVEL_MARGINS
 from ..cli import UsageError
 from ..match import Match
 from ..paths import matches_dir
 from ..rules import PRESETS, Ruleset, find_ruleset, parse_option_value
-from ..tui import saves
 from ..tui.frontends import PlainFrontend, RichFrontend
 from ..tui.game import Frontend, Game, play_bot_seed
 

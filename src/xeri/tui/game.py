@@ -15,7 +15,7 @@ from typing import Protocol
 
 from rich.text import Text
 
-from .. import seeds
+from .. import saves, seeds
 from ..bots import Bot, bot_card, make_bot
 from ..bots.hint import suggest
 from ..cards import Card
@@ -23,7 +23,6 @@ from ..engine import SeatView
 from ..events import Event, MatchOver, RoundScored, RoundStarted, redact
 from ..match import Match
 from ..scoring import ScoreBreakdown
-from . import saves
 from .board import shown_hand
 from .choice import ChoiceError, Command, parse_choice
 from .narration import Seating, card_text, narrate

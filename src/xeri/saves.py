@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .. import record
-from ..errors import RecordError, XeriError
-from ..match import Match
+from . import record
+from .errors import RecordError, XeriError
+from .match import Match
 
 PLAY_KEY = "play"
 
