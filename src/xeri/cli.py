@@ -8,7 +8,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from .errors import XeriError
+from .errors import UsageError, XeriError
 
 #: subcommand -> (module with ``configure(parser)`` and ``run(args) -> int``, help line)
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -31,10 +31,6 @@ _EXTRA_OF = {
     "numba": "fast", "numpy": "fast", "pyspiel": "openspiel", "gymnasium": "rl", "pettingzoo": "rl",
     "ray": "ray", "matplotlib": "plot",
 }
-
-
-class UsageError(XeriError):
-    """Bad command-line input: reported as one line, exit status 2."""
 
 
 class _Parser(argparse.ArgumentParser):

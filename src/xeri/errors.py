@@ -37,3 +37,7 @@ class RecordError(XeriError):
 
 class DealError(XeriError):
     """An explicit deal that is not a valid arrangement of the 52 cards."""
+
+
+class UsageError(XeriError):
+    """Bad command-line input: reported as one line, exit status 2. Here, below ``cli``, so commands can raise it."""

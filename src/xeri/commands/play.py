@@ -13,7 +13,7 @@ from rich.console import Console
 from .. import saves
 from ..bots import LEVELS, make_bot
 from ..bots.registry import LEVEL_MARGINS
-from ..cli import UsageError
+from ..errors import UsageError
 from ..match import Match
 from ..paths import matches_dir
 from ..rules import PRESETS, Ruleset, find_ruleset, parse_option_value
