@@ -3,12 +3,18 @@
 Events that carry hidden cards (a deal, a capture of face-down pile cards)
 have ``redacted(seat)``, which keeps only what that seat may know; a
 spectator is seat ``None``. ``redact(events, seat)`` filters a whole log.
+
+``EVENT_TYPES`` lists every event type, and an ``Aspect`` is one way of
+turning events into something (the redaction here; the wire form, the
+narration and the encoding above the core): one handler per type, given in
+one table that must cover them all, so a new event cannot lack one.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
+from typing import Any, Concatenate, Generic, ParamSpec, TypeVar
 
 from .cards import Card
 from .scoring import ScoreBreakdown
@@ -131,6 +137,36 @@ Event = (
     | RoundScored | RoundStarted | MatchOver | ThresholdRaised
 )
 
+#: every event type, in the order of ``Event``
+EVENT_TYPES: tuple[type[Event], ...] = (
+    Dealt, PileRedealt, JackSlipped, BottomExposed, Played, Captured, Xeri, PileUnclaimed,
+    RoundScored, RoundStarted, MatchOver, ThresholdRaised,
+)
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+class Aspect(Generic[P, R]):
+    """One way of turning an event into something (``name``): a handler for each event type, called as
+    ``aspect(event, *args)``.
+
+    The table must hold exactly the types of ``EVENT_TYPES``, or building the aspect raises ``TypeError``:
+    adding an event type means giving it every aspect, in one place each.
+    """
+
+    def __init__(self, name: str, handlers: Mapping[type[Event], Callable[Concatenate[Any, P], R]]) -> None:
+        missing = [t.__name__ for t in EVENT_TYPES if t not in handlers]
+        stray = [getattr(t, "__name__", repr(t)) for t in handlers if t not in EVENT_TYPES]
+        if missing or stray:
+            raise TypeError(f"the {name} aspect must have one handler per event type: "
+                            f"missing {', '.join(missing) or 'none'}; not event types: {', '.join(stray) or 'none'}")
+        self.name = name
+        self.handlers: dict[type[Event], Callable[Concatenate[Any, P], R]] = dict(handlers)
+
+    def __call__(self, event: Event, *args: P.args, **kwargs: P.kwargs) -> R:
+        return self.handlers[type(event)](event, *args, **kwargs)
+
 
 _new = object.__new__
 _set_seat = vars(Played)["seat"].__set__
@@ -145,6 +181,22 @@ def played(seat: int, card: Card) -> Played:
     return event
 
 
+def public(event: R, seat: int | None) -> R:
+    """The redaction of an event that holds nothing hidden: the event itself."""
+    return event
+
+
+#: each event as one seat (``None``: a spectator) may see it
+REDACTION: Aspect[[int | None], Event] = Aspect("redaction", {
+    Dealt: Dealt.redacted, Captured: Captured.redacted, PileRedealt: public, JackSlipped: public,
+    BottomExposed: public, Played: public, Xeri: public, PileUnclaimed: public, RoundScored: public,
+    RoundStarted: public, MatchOver: public, ThresholdRaised: public,
+})
+#: the redactions that hide something (redact skips the others: it runs on every bot decision)
+_HIDING = {t: h for t, h in REDACTION.handlers.items() if h is not public}
+
+
 def redact(events: Iterable[Event], seat: int | None) -> tuple[Event, ...]:
     """The log as ``seat`` may see it (``None``: a spectator)."""
-    return tuple(e.redacted(seat) if isinstance(e, (Dealt, Captured)) else e for e in events)
+    hiding = _HIDING
+    return tuple(e if (h := hiding.get(type(e))) is None else h(e, seat) for e in events)

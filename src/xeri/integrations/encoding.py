@@ -14,7 +14,22 @@ import numpy as np
 
 from ..cards import Card, format_cards
 from ..engine import SeatView
-from ..events import Captured, Dealt, Event, JackSlipped, PileRedealt, PileUnclaimed, Played, RoundScored, Xeri
+from ..events import (
+    Aspect,
+    BottomExposed,
+    Captured,
+    Dealt,
+    Event,
+    JackSlipped,
+    MatchOver,
+    PileRedealt,
+    PileUnclaimed,
+    Played,
+    RoundScored,
+    RoundStarted,
+    ThresholdRaised,
+    Xeri,
+)
 from ..rules import Ruleset
 
 
@@ -114,28 +129,42 @@ def observation_string(view: SeatView) -> str:
 
 def event_line(e: Event, seat: int | None) -> str:
     """One redacted event as a short line."""
-    if type(e) is Played:
-        return f"s{e.seat} plays {e.card}"
-    if type(e) is Captured:
-        hidden = f" (+{e.hidden_count} face down)" if e.hidden_count else ""
-        what = "takes the rest" if e.leftover else "takes"
-        return f"s{e.seat} {what}: {format_cards(e.cards)}{hidden}"
-    if type(e) is Xeri:
-        return f"s{e.seat} xeri on {e.card}" + (" (Jack)" if e.jack else "")
-    if type(e) is Dealt:
-        mine = e.hands[seat] if seat is not None else None
-        pile = f"; pile: {' '.join('??' if c is None else str(c) for c in e.pile)}" if e.first else ""
-        cards = format_cards(mine) if mine is not None else f"{e.sizes[0]} each"
-        return f"deal: {cards}{pile}; talon {e.talon}"
-    if type(e) is PileRedealt:
-        return f"pile redealt: {format_cards(e.cards)} ({e.reason})"
-    if type(e) is JackSlipped:
-        return f"{e.card} slipped under the pile"
-    if type(e) is PileUnclaimed:
-        return f"unclaimed: {format_cards(e.cards)}"
-    if type(e) is RoundScored:
-        return "scores: " + " ".join(str(sc.total) for sc in e.scores)
+    return EVENT_LINE(e, seat)
+
+
+def _captured_line(e: Captured, seat: int | None) -> str:
+    hidden = f" (+{e.hidden_count} face down)" if e.hidden_count else ""
+    what = "takes the rest" if e.leftover else "takes"
+    return f"s{e.seat} {what}: {format_cards(e.cards)}{hidden}"
+
+
+def _dealt_line(e: Dealt, seat: int | None) -> str:
+    mine = e.hands[seat] if seat is not None else None
+    pile = f"; pile: {' '.join('??' if c is None else str(c) for c in e.pile)}" if e.first else ""
+    cards = format_cards(mine) if mine is not None else f"{e.sizes[0]} each"
+    return f"deal: {cards}{pile}; talon {e.talon}"
+
+
+def _type_name(e: Event, seat: int | None) -> str:
+    """The line of an event whose facts the observation already shows."""
     return type(e).__name__
+
+
+#: each event type's line in the information string, as ``seat`` saw it
+EVENT_LINE: Aspect[[int | None], str] = Aspect("encoding", {
+    Played: lambda e, seat: f"s{e.seat} plays {e.card}",
+    Captured: _captured_line,
+    Xeri: lambda e, seat: f"s{e.seat} xeri on {e.card}" + (" (Jack)" if e.jack else ""),
+    Dealt: _dealt_line,
+    PileRedealt: lambda e, seat: f"pile redealt: {format_cards(e.cards)} ({e.reason})",
+    JackSlipped: lambda e, seat: f"{e.card} slipped under the pile",
+    PileUnclaimed: lambda e, seat: f"unclaimed: {format_cards(e.cards)}",
+    RoundScored: lambda e, seat: "scores: " + " ".join(str(sc.total) for sc in e.scores),
+    BottomExposed: _type_name,
+    RoundStarted: _type_name,
+    MatchOver: _type_name,
+    ThresholdRaised: _type_name,
+})
 
 
 def information_string(view: SeatView, log: Sequence[Event]) -> str:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from ..cards import Card
 from ..engine import SeatView
 from ..events import (
+    Aspect,
     BottomExposed,
     Captured,
     Dealt,
@@ -72,40 +73,47 @@ def view_json(view: SeatView, *, winner: int | None = None, match_over: bool = F
     }
 
 
+def _played(e: Played) -> dict[str, Any]:
+    return {"kind": "played", "seat": e.seat, "card": e.card.code}
+
+
+def _captured(e: Captured) -> dict[str, Any]:
+    # ``hidden`` is never sent: a redacted Captured holds none, and this drops it regardless.
+    return {"kind": "captured", "seat": e.seat, "cards": codes(e.cards), "hidden_count": e.hidden_count,
+            "leftover": e.leftover}
+
+
+def _xeri(e: Xeri) -> dict[str, Any]:
+    return {"kind": "xeri", "seat": e.seat, "card": e.card.code, "jack": e.jack, "points": e.points}
+
+
+def _dealt(e: Dealt) -> dict[str, Any]:
+    return {"kind": "dealt", "dealer": e.dealer, "hands": [None if h is None else codes(h) for h in e.hands],
+            "sizes": list(e.sizes), "pile": codes(e.pile), "talon": e.talon, "first": e.first,
+            "face_down": list(e.face_down)}
+
+
+#: each event type's EVENT object (docs/protocol.md)
+WIRE_FORM: Aspect[[], dict[str, Any]] = Aspect("wire form", {
+    Played: _played,
+    Captured: _captured,
+    Xeri: _xeri,
+    Dealt: _dealt,
+    RoundStarted: lambda e: {"kind": "round_started", "number": e.number, "dealer": e.dealer},
+    RoundScored: lambda e: {"kind": "round_scored", "scores": [s.to_dict() for s in e.scores]},
+    MatchOver: lambda e: {"kind": "match_over", "winner": e.winner, "scores": list(e.scores),
+                          "round_wins": list(e.round_wins)},
+    PileRedealt: lambda e: {"kind": "pile_redealt", "cards": codes(e.cards), "reason": e.reason},
+    JackSlipped: lambda e: {"kind": "jack_slipped", "card": e.card.code},
+    BottomExposed: lambda e: {"kind": "bottom_exposed", "card": e.card.code},
+    PileUnclaimed: lambda e: {"kind": "pile_unclaimed", "cards": codes(e.cards)},
+    ThresholdRaised: lambda e: {"kind": "threshold_raised", "target": e.target},
+})
+
+
 def event_json(event: Event) -> dict[str, Any]:
     """One (already redacted) engine event as the protocol's EVENT object."""
-    if isinstance(event, Played):
-        return {"kind": "played", "seat": event.seat, "card": event.card.code}
-    if isinstance(event, Captured):
-        # ``hidden`` is never sent: a redacted Captured holds none, and this drops it regardless.
-        return {"kind": "captured", "seat": event.seat, "cards": codes(event.cards),
-                "hidden_count": event.hidden_count, "leftover": event.leftover}
-    if isinstance(event, Xeri):
-        return {"kind": "xeri", "seat": event.seat, "card": event.card.code, "jack": event.jack,
-                "points": event.points}
-    if isinstance(event, Dealt):
-        return {"kind": "dealt", "dealer": event.dealer,
-                "hands": [None if h is None else codes(h) for h in event.hands],
-                "sizes": list(event.sizes), "pile": codes(event.pile), "talon": event.talon,
-                "first": event.first, "face_down": list(event.face_down)}
-    if isinstance(event, RoundStarted):
-        return {"kind": "round_started", "number": event.number, "dealer": event.dealer}
-    if isinstance(event, RoundScored):
-        return {"kind": "round_scored", "scores": [s.to_dict() for s in event.scores]}
-    if isinstance(event, MatchOver):
-        return {"kind": "match_over", "winner": event.winner, "scores": list(event.scores),
-                "round_wins": list(event.round_wins)}
-    if isinstance(event, PileRedealt):
-        return {"kind": "pile_redealt", "cards": codes(event.cards), "reason": event.reason}
-    if isinstance(event, JackSlipped):
-        return {"kind": "jack_slipped", "card": event.card.code}
-    if isinstance(event, BottomExposed):
-        return {"kind": "bottom_exposed", "card": event.card.code}
-    if isinstance(event, PileUnclaimed):
-        return {"kind": "pile_unclaimed", "cards": codes(event.cards)}
-    if isinstance(event, ThresholdRaised):
-        return {"kind": "threshold_raised", "target": event.target}
-    raise TypeError(f"no wire form for {type(event).__name__}")
+    return WIRE_FORM(event)
 
 
 def full_state_json(view: SeatView, hands: Sequence[Sequence[Card]], pile: Sequence[Card]) -> dict[str, Any]:

@@ -14,6 +14,7 @@ from rich.text import Text
 
 from ..cards import Card
 from ..events import (
+    Aspect,
     BottomExposed,
     Captured,
     Dealt,
@@ -67,46 +68,30 @@ class Seating:
 
 def narrate(event: Event, seating: Seating) -> Text | None:
     """The line for one event, or None for events that need no line of their own."""
-    s = seating
-    if isinstance(event, Played):
-        return Text.assemble(s.does(event.seat, "play") + " ", card_text(event.card))
-    if isinstance(event, Captured):
-        if event.leftover:
-            return Text.assemble(
-                f"{s.who(event.seat)} {'take' if event.seat == s.viewer else 'takes'} what is left on the pile: ",
-                cards_text(event.cards),
-            )
-        n = len(event.cards) + event.hidden_count
-        hidden = f" and {event.hidden_count} face down" if event.hidden_count else ""
+    return NARRATION(event, seating)
+
+
+def _captured(e: Captured, s: Seating) -> Text:
+    if e.leftover:
         return Text.assemble(
-            s.does(event.seat, "capture") + f" {n} cards: ", cards_text(event.cards), hidden,
+            f"{s.who(e.seat)} {'take' if e.seat == s.viewer else 'takes'} what is left on the pile: ",
+            cards_text(e.cards),
         )
-    if isinstance(event, Xeri):
-        kind = "JACK XERI" if event.jack else "XERI"
-        return Text.assemble(
-            (f"{kind}! ", "bold yellow"), s.does(event.seat, "take") + " the lone ", card_text(event.card),
-            f": {event.points} points",
-        )
-    if isinstance(event, RoundStarted):
-        return Text(f"--- Round {event.number} --- dealer: {s.who(event.dealer)}", style="bold")
-    if isinstance(event, Dealt):
-        return _dealt(event, s)
-    if isinstance(event, PileRedealt):
-        return Text.assemble("The pile ", cards_text(event.cards), f" was shuffled back and redealt: {event.reason}")
-    if isinstance(event, JackSlipped):
-        return Text.assemble("The ", card_text(event.card), " on top of the pile was slipped under it")
-    if isinstance(event, BottomExposed):
-        return Text.assemble("The bottom card is ", card_text(event.card), ": shown to all, the dealer gets it last")
-    if isinstance(event, PileUnclaimed):
-        return Text.assemble("Nobody captured this round: the pile ", cards_text(event.cards), " scores for nobody")
-    if isinstance(event, RoundScored):
-        totals = ", ".join(f"{s.side(b.side)} {b.total}" for b in event.scores)
-        return Text(f"Round scored: {totals}", style="bold")
-    if isinstance(event, ThresholdRaised):
-        return Text(f"More than one side reached the target: play on to {event.target}", style="bold")
-    if isinstance(event, MatchOver):
-        return Text(f"Match over: {s.side(event.winner)} {_win_verb(event.winner, s)} the match", style="bold")
-    return None
+    n = len(e.cards) + e.hidden_count
+    hidden = f" and {e.hidden_count} face down" if e.hidden_count else ""
+    return Text.assemble(s.does(e.seat, "capture") + f" {n} cards: ", cards_text(e.cards), hidden)
+
+
+def _xeri(e: Xeri, s: Seating) -> Text:
+    kind = "JACK XERI" if e.jack else "XERI"
+    return Text.assemble(
+        (f"{kind}! ", "bold yellow"), s.does(e.seat, "take") + " the lone ", card_text(e.card), f": {e.points} points",
+    )
+
+
+def _round_scored(e: RoundScored, s: Seating) -> Text:
+    totals = ", ".join(f"{s.side(b.side)} {b.total}" for b in e.scores)
+    return Text(f"Round scored: {totals}", style="bold")
 
 
 def _win_verb(side: int, s: Seating) -> str:
@@ -126,6 +111,28 @@ def _dealt(event: Dealt, s: Seating) -> Text:
         parts += ["; your hand: ", cards_text(sorted(own))]
     parts.append(f"; talon {event.talon}")
     return Text.assemble(*parts)
+
+
+#: each event type's line, as ``seating.viewer`` reads it
+NARRATION: Aspect[[Seating], Text | None] = Aspect("narration", {
+    Played: lambda e, s: Text.assemble(s.does(e.seat, "play") + " ", card_text(e.card)),
+    Captured: _captured,
+    Xeri: _xeri,
+    RoundStarted: lambda e, s: Text(f"--- Round {e.number} --- dealer: {s.who(e.dealer)}", style="bold"),
+    Dealt: _dealt,
+    PileRedealt: lambda e, s: Text.assemble(
+        "The pile ", cards_text(e.cards), f" was shuffled back and redealt: {e.reason}"),
+    JackSlipped: lambda e, s: Text.assemble("The ", card_text(e.card), " on top of the pile was slipped under it"),
+    BottomExposed: lambda e, s: Text.assemble(
+        "The bottom card is ", card_text(e.card), ": shown to all, the dealer gets it last"),
+    PileUnclaimed: lambda e, s: Text.assemble(
+        "Nobody captured this round: the pile ", cards_text(e.cards), " scores for nobody"),
+    RoundScored: _round_scored,
+    ThresholdRaised: lambda e, s: Text(
+        f"More than one side reached the target: play on to {e.target}", style="bold"),
+    MatchOver: lambda e, s: Text(
+        f"Match over: {s.side(e.winner)} {_win_verb(e.winner, s)} the match", style="bold"),
+})
 
 
 def narrate_all(events: Sequence[Event], seating: Seating) -> list[Text]:
