@@ -18,6 +18,7 @@ from ..cards import Card
 from ..engine import SeatView
 from ..events import Event
 from .determinize import Determinizer
+from .playouts import offered_playout
 from .sim import JACK, SimState
 
 #: Margins are divided by this before UCB, so exploration ``c`` is in sensible units.
@@ -111,11 +112,8 @@ def rollout_playout(rollout: str) -> tuple[Playout, bool]:
     if rollout not in ROLLOUTS:
         raise ValueError(f"rollout must be one of {', '.join(ROLLOUTS)}")
     if rollout == "compiled":
-        try:
-            from ..fast.rollout import playout as compiled
-        except ImportError:
-            raise ValueError("rollout=compiled needs the fast extra: pip install 'xeri[fast]'") from None
-        return compiled, True
+        # Offered by xeri.fast through an entry point: the bots never import the layer above them.
+        return offered_playout(rollout), True
     return playout, rollout == "smart"
 
 
