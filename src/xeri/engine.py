@@ -30,7 +30,7 @@ from .events import (
 from .events import (
     played as make_played,
 )
-from .rules import Ruleset
+from .rules import Ruleset, jack_xeri, makes_xeri, takes
 from .scoring import ScoreBreakdown, card_values, score_round, xeri_value
 
 _JACK = Rank.JACK
@@ -88,12 +88,8 @@ def shuffle_and_deal(ruleset: Ruleset, dealer: int, rng: random.Random) -> Deal:
             i -= 1
         exposed = deck.pop(i)
         deck.append(exposed)
-    h, p = ruleset.hand_size, ruleset.pile_size
-    hands: list[tuple[Card, ...]] = [()] * ruleset.players
-    pos = 0
-    for seat in deal_order(ruleset, dealer):
-        hands[seat] = tuple(deck[pos : pos + h])
-        pos += h
+    p = ruleset.pile_size
+    pos = ruleset.players * ruleset.hand_size
     pile, rest = deck[pos : pos + p], deck[pos + p :]
     redealt: list[tuple[Card, ...]] = []
     while pile_fault(ruleset, pile):
@@ -103,6 +99,29 @@ def shuffle_and_deal(ruleset: Ruleset, dealer: int, rng: random.Random) -> Deal:
         if exposed:
             body.append(exposed)
         pile, rest = body[:p], body[p:]
+    return lay_out(ruleset, dealer, deck[:pos] + pile + rest, exposed=exposed, redealt=tuple(redealt))
+
+
+def lay_out(
+    ruleset: Ruleset,
+    dealer: int,
+    cards: Sequence[Card],
+    *,
+    exposed: Card | None = None,
+    redealt: tuple[tuple[Card, ...], ...] = (),
+) -> Deal:
+    """The ``Deal`` of 52 cards in dealing order (hands, the pile that stands, the talon).
+
+    The hands go out in ``deal_order``; the pile's lowest ``pile_face_down`` cards lie face down; under
+    ``jack_under`` a Jack on top slips under the pile and the next card turns face up.
+    """
+    h, p = ruleset.hand_size, ruleset.pile_size
+    hands: list[tuple[Card, ...]] = [()] * ruleset.players
+    pos = 0
+    for seat in deal_order(ruleset, dealer):
+        hands[seat] = tuple(cards[pos : pos + h])
+        pos += h
+    pile = list(cards[pos : pos + p])
     face_down = set(pile[: ruleset.pile_face_down])
     slipped: list[Card] = []
     if ruleset.initial_pile == "jack_under":
@@ -114,10 +133,10 @@ def shuffle_and_deal(ruleset: Ruleset, dealer: int, rng: random.Random) -> Deal:
     return Deal(
         hands=tuple(hands),
         pile=tuple(pile),
-        talon=tuple(rest),
+        talon=tuple(cards[pos + p :]),
         face_down=tuple(c for c in pile if c in face_down),
         exposed=exposed,
-        redealt=tuple(redealt),
+        redealt=redealt,
         slipped=tuple(slipped),
     )
 
@@ -199,8 +218,6 @@ class Round:
         self._next = tuple((s + 1) % n for s in range(n))
         self._order = deal_order(ruleset, dealer)
         self._scores: tuple[ScoreBreakdown, ...] | None = None
-        self._jack_xeri_any = ruleset.jack_xeri_any
-        self._last_card_xeri = ruleset.last_card_xeri
         events: list[Event] = []
         if deal.exposed is not None:
             events.append(BottomExposed(deal.exposed))
@@ -355,7 +372,7 @@ class Round:
         self._events.append(played)
         pile = self._pile
         self._turn = self._next[turn]
-        if pile and (card.rank is pile[-1].rank or card.rank is _JACK):
+        if takes(card, pile[-1] if pile else None):
             out = self._capture(turn, card, played)
         else:
             pile.append(card)
@@ -367,7 +384,7 @@ class Round:
     def _capture(self, seat: int, card: Card, played: Played) -> tuple[Event, ...]:
         pile = self._pile
         top = pile[-1]
-        lone = len(pile) == 1
+        size = len(pile)
         pile.append(card)
         side = seat % self._sides
         self._captured[side].extend(pile)
@@ -381,12 +398,8 @@ class Round:
             captured = Captured(seat, tuple(pile))
         pile.clear()
         self._events.append(captured)
-        if (
-            lone
-            and (card.rank is top.rank or self._jack_xeri_any)
-            and (self._last_card_xeri or self._in_hands or self._talon_pos < len(self._talon))
-        ):
-            jack = top.rank is _JACK and card.rank is _JACK
+        if makes_xeri(self.ruleset, card, top, size, self._in_hands + len(self._talon) - self._talon_pos):
+            jack = jack_xeri(card, top)
             xeri = Xeri(seat, top, jack, xeri_value(self.ruleset, jack))
             self._xeris[side].append((top, jack))
             self._events.append(xeri)

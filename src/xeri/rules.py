@@ -2,7 +2,9 @@
 
 A ``Ruleset`` holds every option. Named presets bundle the options of each
 rule text; ``find_ruleset("cardgames", players=4)`` starts from a preset and
-overrides options, checking every name and value.
+overrides options, checking every name and value. ``takes`` and ``makes_xeri``
+are the capture and xeri rules themselves: the engine, the bots' arithmetic
+and the hints all ask them (docs/architecture.md lists the copies speed keeps).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from .cards import Card, Rank
 from .errors import RulesetError, UnknownOptionError
 
 INITIAL_PILE_RULES = ("redeal", "jack_under", "redeal_any_jack", "keep")
@@ -237,3 +240,27 @@ def find_ruleset(name: str = "classic", **options: Any) -> Ruleset:
     if key not in PRESETS:
         raise RulesetError(f"unknown ruleset {name!r}; presets are: {', '.join(PRESETS)}")
     return PRESETS[key].replace(**options) if options else PRESETS[key]
+
+
+def takes(card: Card, top: Card | None) -> bool:
+    """Whether ``card`` captures a pile whose top card is ``top`` (None: an empty pile): same rank, or any Jack."""
+    return top is not None and (card.rank is top.rank or card.rank is Rank.JACK)
+
+
+def makes_xeri(ruleset: Ruleset, card: Card, top: Card | None, pile_size: int, cards_left: int) -> bool:
+    """Whether ``card``, played on a pile of ``pile_size`` cards topped by ``top``, makes a xeri.
+
+    A xeri takes a lone card by its rank, or with any Jack under ``jack_xeri_any``. ``cards_left`` counts the
+    cards still to be played after this one (hands and talon): without ``last_card_xeri`` the last makes none.
+    """
+    return (
+        top is not None
+        and pile_size == 1
+        and (card.rank is top.rank or (ruleset.jack_xeri_any and card.rank is Rank.JACK))
+        and (ruleset.last_card_xeri or cards_left > 0)
+    )
+
+
+def jack_xeri(card: Card, top: Card) -> bool:
+    """Whether a xeri of ``card`` on ``top`` is a Jack xeri (a Jack on a Jack), which scores ``jack_xeri_points``."""
+    return card.rank is Rank.JACK and top.rank is Rank.JACK

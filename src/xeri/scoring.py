@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .cards import DECK, TEN_OF_DIAMONDS, TWO_OF_CLUBS, TWO_OF_SPADES, Card, Rank
-from .rules import Ruleset
+from .rules import Ruleset, jack_xeri, makes_xeri
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,8 +106,28 @@ def base_points_total(ruleset: Ruleset) -> int:
     return sum(card_values(ruleset.scoring, ruleset.two_of_spades)) + ruleset.most_cards_points
 
 
-def xeri_value(ruleset: Ruleset, jack_xeri: bool) -> int:
-    return ruleset.jack_xeri_points if jack_xeri else ruleset.xeri_points
+def xeri_value(ruleset: Ruleset, jack: bool) -> int:
+    """Points of one xeri: ``jack_xeri_points`` for a Jack on a Jack, else ``xeri_points``."""
+    return ruleset.jack_xeri_points if jack else ruleset.xeri_points
+
+
+def xeri_bonus(ruleset: Ruleset, card: Card, top: Card | None, pile_size: int, cards_left: int) -> int:
+    """The xeri points ``card`` scores on a pile of ``pile_size`` topped by ``top`` (0: no xeri; see makes_xeri)."""
+    if top is None or not makes_xeri(ruleset, card, top, pile_size, cards_left):
+        return 0
+    return xeri_value(ruleset, jack_xeri(card, top))
+
+
+def margin(points: Sequence[float], side: int) -> float:
+    """A side's points minus the mean of the other sides' points: what the bots maximise."""
+    mine = points[side]
+    return mine - (sum(points) - mine) / (len(points) - 1)
+
+
+def zero_sum(ruleset: Ruleset, totals: Sequence[int]) -> list[float]:
+    """Each seat's side total minus the mean of the sides' totals: the reward of the RL integrations (sums to 0)."""
+    mean = sum(totals) / len(totals)
+    return [float(totals[seat % ruleset.sides] - mean) for seat in range(ruleset.players)]
 
 
 def most_cards_side(counts: Sequence[int]) -> int | None:

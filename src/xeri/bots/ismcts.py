@@ -118,50 +118,10 @@ def rollout_playout(rollout: str) -> tuple[Playout, bool]:
 
 
 def playout(st: SimState, rnd: Callable[[], float], smart: bool = True) -> None:
-    """Finish the round with every seat following ``policy_move`` (kept inline: it is the hot loop)."""
-    values = st.rules.values
-    hands = st.hands
-    seen = st.seen
+    """Finish the round with every seat following ``policy_move``."""
     play = st.play
-    jack_min = JACK_MIN
     while st.turn >= 0:
-        h = hands[st.turn]
-        pile = st.pile
-        choice = -1
-        jack = -1
-        if pile:
-            tr = pile[-1] % 13
-            for c in h:
-                r = c % 13
-                if r == tr:
-                    choice = c
-                    break
-                if r == JACK:
-                    jack = c
-            if choice < 0 and jack >= 0 and st.pile_val + values[jack] >= jack_min and len(h) > 1:
-                choice = jack
-        if choice < 0:
-            m = len(h)
-            if m == 1:
-                choice = h[0]
-            else:
-                start = int(rnd() * m)
-                if smart:
-                    best = -1000
-                    for i in range(start, start + m):
-                        c = h[i % m]
-                        r = c % 13
-                        if r != JACK:
-                            k = seen[r] * 8 - values[c]
-                            for d in h:
-                                if d % 13 == r:
-                                    k += 8
-                            if k > best:
-                                best = k
-                                choice = c
-                if choice < 0:
-                    choice = h[start]
-        play(choice)
+        play(policy_move(st, rnd, smart))
 
 
 def rewards(st: SimState) -> list[float]:
