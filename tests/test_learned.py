@@ -12,8 +12,8 @@ import pytest
 
 from xeri import find_ruleset
 from xeri.bots import make_bot
+from xeri.bots.learned import LearnedPolicyError, NumpyPolicy, scale_vector
 from xeri.engine import Round
-from xeri.learned import LearnedPolicyError, NumpyPolicy, scale_vector
 
 
 def test_shipped_weights_are_small_and_pick_legal_cards() -> None:

@@ -6,7 +6,7 @@ Seeded (the env's deals and torch's initialisation flow from ``--seed``),
 resumable (``--resume`` continues from ``OUT/checkpoint.zip`` and its curve),
 with a progress bar. Every rollout the mean reward against the opponents is
 appended to ``OUT/curve.csv``, and ``OUT/curve.png`` plots it; at the end the
-actor is exported to ``OUT/learned.npz`` for ``xeri.learned`` (NumPy, no torch).
+actor is exported to ``OUT/learned.npz`` for ``xeri.bots.learned`` (NumPy, no torch).
 Needs the ``train`` extra (sb3-contrib, torch); the plot needs ``plot``.
 """
 
@@ -21,9 +21,9 @@ from typing import Any
 
 import numpy as np
 
+from .bots.learned import NumpyPolicy, scale_vector
 from .errors import XeriError
 from .fast.vecenv import XeriVectorEnv
-from .learned import NumpyPolicy, scale_vector
 
 #: rewards are divided by this for PPO (points of a round margin are tens)
 REWARD_SCALE = 20.0

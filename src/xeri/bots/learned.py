@@ -16,10 +16,10 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from .cards import DECK, Card
-from .engine import SeatView
-from .errors import XeriError
-from .events import Event
+from ..cards import DECK, Card
+from ..engine import SeatView
+from ..errors import XeriError
+from ..events import Event
 
 WEIGHTS = "learned.npz"
 
@@ -103,7 +103,7 @@ class LearnedBot:
     name = "learned"
 
     def __init__(self, seed: int | None = None, weights: str | None = None) -> None:
-        from .bots.expert import ExpertBot
+        from .expert import ExpertBot
 
         self.policy = default_policy() if weights is None else NumpyPolicy.load(weights)
         self._fallback = ExpertBot(seed=seed)
@@ -114,7 +114,7 @@ class LearnedBot:
             return legal[0]
         if view.ruleset.players != 2 or any(c is None for c in view.pile):
             return self._fallback.choose(view, history)
-        from .integrations import encoding
+        from ..integrations import encoding
 
         mask = encoding.action_mask(view)
         return DECK[int(self.policy.act(encoding.vector(view, ()), mask))]

@@ -24,8 +24,8 @@ BotFactory = Callable[..., Bot]
 
 
 def _learned(seed: int | None = None, **params: Any) -> Bot:
-    """The shipped policy network (``xeri.learned``), imported on demand: it needs numpy."""
-    from ..learned import LearnedBot
+    """The shipped policy network (``xeri.bots.learned``), imported on demand: it needs numpy."""
+    from .learned import LearnedBot
 
     return LearnedBot(seed=seed, **params)
 
