@@ -1,36 +1,209 @@
-"""The core imports only the standard library and other core modules."""
+"""The layered import contract: imports point down the layers, packages never import each other in a circle.
+
+Every module under src/xeri is parsed (not imported) and every import in it
+counts: module level, inside functions, under ``TYPE_CHECKING``, ``from . import x``.
+The layers, lowest first, are drawn in docs/architecture.md. A module may import
+its own layer and the layers below it; a new module must be given a layer here.
+"""
 
 from __future__ import annotations
 
 import ast
 import sys
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-CORE = ["cards", "rules", "engine", "events", "scoring", "match", "record", "errors", "seeds", "notation", "saves"]
 SRC = Path(__file__).resolve().parents[1] / "src" / "xeri"
 
+#: the stdlib-only core: these import only the standard library and each other
+CORE = ["cards", "rules", "engine", "events", "scoring", "match", "record", "errors", "seeds", "notation", "saves",
+        "fairness"]
 
-def imports_of(module: str) -> set[str]:
-    tree = ast.parse((SRC / f"{module}.py").read_text(encoding="utf-8"))
-    names: set[str] = set()
-    for node in ast.walk(tree):
+#: lowest first: (layer, the packages and modules in it). A module belongs to its longest listed prefix, and that
+#: prefix is its *component* for the cycle check.
+LAYERS: list[tuple[str, tuple[str, ...]]] = [
+    ("core", ("xeri", *(f"xeri.{name}" for name in CORE))),
+    # The observation tensors read the core only; the learned bot needs them, so they sit beside the bots.
+    ("bots", ("xeri.bots", "xeri.integrations.encoding")),
+    ("tools", ("xeri.arena", "xeri.integrations", "xeri.fast", "xeri.review", "xeri.bench", "xeri.train")),
+    ("frontends", ("xeri.server", "xeri.tui", "xeri.paths")),
+    ("commands", ("xeri.commands",)),
+    ("cli", ("xeri.cli", "xeri.__main__")),
+]
+
+
+def module_name(path: Path, root: Path = SRC) -> str:
+    parts = list(path.relative_to(root.parent).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def imports_in(source: str, module: str, is_package: bool) -> set[tuple[str, tuple[str, ...]]]:
+    """Every import statement in ``source`` as (module named, names taken from it): ``("a.b", ())`` for
+    ``import a.b``, ``("a.b", ("c",))`` for ``from a.b import c``; relative imports resolved against ``module``."""
+    package = module if is_package else module.rpartition(".")[0]
+    found: set[tuple[str, tuple[str, ...]]] = set()
+    for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Import):
-            names.update(alias.name for alias in node.names)
+            found.update((alias.name, ()) for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
-            if node.level and node.module:
-                names.add("." + node.module)
-            elif node.level:
-                names.update("." + alias.name for alias in node.names)
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - (node.level - 1)]
+                target = ".".join(base + ([node.module] if node.module else []))
             else:
-                names.add(node.module or "")
-    return names
+                target = node.module or ""
+            found.add((target, tuple(alias.name for alias in node.names)))
+    return found
+
+
+def source_graph(root: Path = SRC) -> dict[str, set[str]]:
+    """module -> the xeri modules it imports: ``from p import m`` counts as ``p.m`` where that is a module, else
+    as ``p``; a name that is no module counts as the module that holds it."""
+    files = {module_name(p, root): p for p in sorted(root.rglob("*.py"))}
+    graph: dict[str, set[str]] = {}
+    for module, path in files.items():
+        named = set()
+        for base, taken in imports_in(path.read_text(encoding="utf-8"), module, path.name == "__init__.py"):
+            as_modules = {f"{base}.{name}" for name in taken} & files.keys()
+            named |= as_modules if taken and len(as_modules) == len(taken) else {base, *as_modules}
+        targets = set()
+        for name in named:
+            while name and name not in files:
+                name = name.rpartition(".")[0]
+            if name and name != module:
+                targets.add(name)
+        graph[module] = targets
+    return graph
+
+
+def component_of(module: str, layers: list[tuple[str, tuple[str, ...]]] = LAYERS) -> tuple[int, str] | None:
+    """(layer index, the listed prefix) the module belongs to; the root ``xeri`` matches only itself."""
+    best: tuple[int, str] | None = None
+    for index, (_, prefixes) in enumerate(layers):
+        for prefix in prefixes:
+            hit = module == prefix or (prefix != "xeri" and module.startswith(prefix + "."))
+            if hit and (best is None or len(prefix) > len(best[1])):
+                best = (index, prefix)
+    return best
+
+
+def violations(graph: Mapping[str, Iterable[str]], layers: list[tuple[str, tuple[str, ...]]] = LAYERS) -> list[str]:
+    """One line per unplaced module, import against the layers, and cycle between components."""
+    problems: list[str] = []
+    edges: dict[str, set[str]] = {}
+    for module in sorted(graph):
+        here = component_of(module, layers)
+        if here is None:
+            problems.append(f"{module} has no layer: add it to LAYERS in tests/test_architecture.py")
+            continue
+        for target in sorted(graph[module]):
+            there = component_of(target, layers)
+            if there is None:
+                continue  # reported as a module of its own
+            if there[0] > here[0]:
+                problems.append(f"{module} (layer {layers[here[0]][0]}) imports {target} "
+                                f"(layer {layers[there[0]][0]}, above it)")
+            if there[1] != here[1]:
+                edges.setdefault(here[1], set()).add(there[1])
+    problems.extend(f"cycle between packages: {' -> '.join(cycle)}" for cycle in cycles(edges))
+    return problems
+
+
+def cycles(edges: Mapping[str, Iterable[str]]) -> list[list[str]]:
+    """One cycle (first node repeated at the end) for each strongly connected group of two or more nodes."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    groups: list[list[str]] = []
+
+    def visit(node: str) -> None:  # Tarjan's algorithm; the graph has a few dozen nodes
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for nxt in sorted(edges.get(node, ())):
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            group = []
+            while True:
+                member = stack.pop()
+                group.append(member)
+                if member == node:
+                    break
+            if len(group) > 1:
+                groups.append(group)
+
+    for node in sorted(edges):
+        if node not in index:
+            visit(node)
+    return [_cycle_through(sorted(group), edges) for group in groups]
+
+
+def _cycle_through(group: list[str], edges: Mapping[str, Iterable[str]]) -> list[str]:
+    """A path from the group's first node back to itself, inside the group."""
+    members = set(group)
+    start = group[0]
+    paths = {start: [start]}
+    frontier = [start]
+    while frontier:
+        node = frontier.pop(0)
+        for nxt in sorted(edges.get(node, ())):
+            if nxt == start:
+                return [*paths[node], start]
+            if nxt in members and nxt not in paths:
+                paths[nxt] = [*paths[node], nxt]
+                frontier.append(nxt)
+    raise AssertionError(f"no cycle in {group}")  # Tarjan only groups nodes on a cycle
+
+
+def test_imports_point_down_the_layers_without_cycles() -> None:
+    problems = violations(source_graph())
+    assert not problems, "\n".join(problems)
 
 
 def test_core_uses_only_stdlib_and_core() -> None:
-    for module in CORE:
-        for name in imports_of(module):
-            if name.startswith("."):
-                assert name[1:].split(".")[0] in CORE, f"{module} imports {name}, outside the core"
+    core = {f"xeri.{name}" for name in CORE} | {"xeri"}
+    for name in CORE:
+        source = (SRC / f"{name}.py").read_text(encoding="utf-8")
+        for imported, _ in imports_in(source, f"xeri.{name}", False):
+            top = imported.split(".")[0]
+            if top == "xeri":
+                owner = imported if imported in core else imported.rpartition(".")[0]
+                assert owner in core, f"xeri.{name} imports {imported}, outside the core"
             else:
-                top = name.split(".")[0]
-                assert top in sys.stdlib_module_names, f"{module} imports {name}, not in the standard library"
+                assert top in sys.stdlib_module_names, f"xeri.{name} imports {imported}, not in the standard library"
+
+
+# --- The contract can fail: synthetic bad imports -----------------------------------
+
+
+def test_an_import_against_the_layers_is_named() -> None:
+    graph = {"xeri.cards": {"xeri.bots.sim"}, "xeri.bots.sim": {"xeri.cards"}}
+    problems = violations(graph)
+    assert "xeri.cards (layer core) imports xeri.bots.sim (layer bots, above it)" in problems
+
+
+def test_a_cycle_between_packages_in_one_layer_is_named() -> None:
+    graph = {"xeri.arena.play": {"xeri.fast.rollout"}, "xeri.fast.rollout": {"xeri.integrations.gym"},
+             "xeri.integrations.gym": {"xeri.arena.stats"}, "xeri.arena.stats": set()}
+    assert violations(graph) == [
+        "cycle between packages: xeri.arena -> xeri.fast -> xeri.integrations -> xeri.arena"]
+
+
+def test_a_module_without_a_layer_is_named() -> None:
+    assert violations({"xeri.newthing": set()}) == [
+        "xeri.newthing has no layer: add it to LAYERS in tests/test_architecture.py"]
+
+
+def test_function_level_and_relative_imports_are_seen(tmp_path: Path) -> None:
+    root = tmp_path / "xeri"
+    (root / "bots").mkdir(parents=True)
+    for name in ("__init__.py", "cards.py", "bots/__init__.py", "bots/sim.py"):
+        (root / name).write_text("", encoding="utf-8")
+    (root / "cards.py").write_text("def f():\n    from .bots import sim\n", encoding="utf-8")
+    (root / "bots" / "sim.py").write_text("from .. import cards\n", encoding="utf-8")
+    graph = source_graph(root)
+    assert graph["xeri.cards"] == {"xeri.bots.sim"}
+    assert graph["xeri.bots.sim"] == {"xeri.cards"}
+    assert "xeri.cards (layer core) imports xeri.bots.sim (layer bots, above it)" in violations(graph)
