@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import gymnasium
 import numpy as np
 import pyspiel
@@ -177,3 +180,22 @@ def test_gymnasium_bad_opponents_are_refused_clearly() -> None:
     e = xeri.integrations.gym.XeriEnv(opponent=lambda obs, mask: 52, seat=1)
     with pytest.raises(xeri.integrations.gym.OpponentError, match="seat 0 chose 52"):
         e.reset(seed=0)
+
+
+def test_gymnasium_env_plays_with_pettingzoo_unimportable() -> None:
+    """The single-agent env needs gymnasium and numpy only (pettingzoo is made unimportable in a fresh process)."""
+    code = (
+        "import sys\n"
+        "sys.modules['pettingzoo'] = None  # any import of pettingzoo now raises ImportError\n"
+        "import gymnasium\n"
+        "import xeri.integrations.gym\n"
+        "env = gymnasium.make('xeri/Xeri-v0', opponent='greedy', players=3)\n"
+        "obs, info = env.reset(seed=5)\n"
+        "done = total = 0\n"
+        "while not done:\n"
+        "    obs, reward, done, truncated, info = env.step(int(info['action_mask'].argmax()))\n"
+        "    total += reward\n"
+        "print(f'ok {total:.1f}')\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0 and out.stdout.startswith("ok "), out.stdout + out.stderr

@@ -35,9 +35,9 @@ from ..cards import DECK
 from ..engine import Round
 from ..errors import XeriError
 from ..rules import Ruleset, find_ruleset
+from ..scoring import zero_sum
 from ..seeds import bot_seed
 from . import encoding
-from .pettingzoo import seat_rewards
 
 ENV_ID = "xeri/Xeri-v0"
 #: the domain tag of the opponents' seeds (xeri.seeds)
@@ -182,7 +182,8 @@ class XeriEnv(gymnasium.Env[np.ndarray, np.int64]):
         if self.render_mode == "human":
             self.render()
         if rnd.is_over:
-            return obs, seat_rewards(rnd)[self.seat], True, False, info
+            assert rnd.scores is not None
+            return obs, zero_sum(rnd.ruleset, [s.total for s in rnd.scores])[self.seat], True, False, info
         return obs, 0.0, False, False, info
 
     def render(self) -> str | None:
