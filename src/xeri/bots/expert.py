@@ -18,12 +18,15 @@ import math
 import random
 from collections.abc import Sequence
 
-from ..cards import Card, Rank
+from ..cards import Card, Rank, Suit
 from ..engine import SeatView
 from ..events import Event
-from .gain import captures, immediate_gain, pile_points, values_of
+from ..scoring import xeri_bonus
+from .gain import captures, cards_left_after, immediate_gain, pile_points, values_of
 
 _JACK = Rank.JACK
+#: a Jack, to ask the xeri rule what any Jack played on a card would score
+_A_JACK = Card(Rank.JACK, Suit.CLUBS)
 
 
 def p_holds(unseen_total: int, of_rank: int, hand: int) -> float:
@@ -90,15 +93,15 @@ class ExpertBot:
         after = pile_points(view) + values[card.index]
         size = len(view.pile) + 1
         p_match = 0.0 if card.rank in lacks else p_holds(total, by_rank.get(card.rank, 0), opp_hand)
-        xeri = 0.0
-        if lone and (view.talon_count or sum(view.hand_counts) > 2 or r.last_card_xeri):
-            xeri = r.jack_xeri_points if card.rank is _JACK else r.xeri_points
+        # The next player's card of the same rank takes our lone card: a xeri, unless it is the round's last card.
+        left = cards_left_after(view, 2)
+        xeri = xeri_bonus(r, card, card, 1, left) if lone else 0
         loss = p_match * (after + card_w * (size + 1) + xeri)
         if card.rank is not _JACK:
             p_jack = p_holds(total, by_rank.get(_JACK, 0), opp_hand)
             jack_take = after + card_w * (size + 1) - self.jack_keep
-            if lone and r.jack_xeri_any:
-                jack_take += r.xeri_points
+            if lone:
+                jack_take += xeri_bonus(r, _A_JACK, card, 1, left)
             loss += (1 - p_match) * p_jack * max(jack_take, 0.0)
         else:
             loss += keep

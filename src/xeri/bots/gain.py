@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from ..cards import Card, Rank
+from ..cards import Card
 from ..engine import SeatView
-from ..scoring import card_values
-
-_JACK = Rank.JACK
+from ..rules import takes
+from ..scoring import card_values, xeri_bonus
 
 
 def values_of(view: SeatView) -> tuple[int, ...]:
@@ -31,22 +30,18 @@ def pile_points(view: SeatView) -> float:
 
 
 def captures(view: SeatView, card: Card) -> bool:
-    top = view.top
-    return top is not None and (card.rank is top.rank or card.rank is _JACK)
+    """Whether ``card`` takes the pile now (``rules.takes``)."""
+    return takes(card, view.top)
+
+
+def cards_left_after(view: SeatView, plays: int = 1) -> int:
+    """Cards still to be played in the round after the next ``plays`` cards (hands and talon)."""
+    return sum(view.hand_counts) - plays + view.talon_count
 
 
 def xeri_points(view: SeatView, card: Card) -> int:
     """The xeri bonus playing ``card`` would score now (0 if it makes none)."""
-    r = view.ruleset
-    top = view.top
-    if top is None or len(view.pile) != 1 or not captures(view, card):
-        return 0
-    if card.rank is not top.rank and not r.jack_xeri_any:
-        return 0
-    cards_left = sum(view.hand_counts) - 1 + view.talon_count
-    if not r.last_card_xeri and cards_left == 0:
-        return 0
-    return r.jack_xeri_points if (card.rank is _JACK and top.rank is _JACK) else r.xeri_points
+    return xeri_bonus(view.ruleset, card, view.top, len(view.pile), cards_left_after(view))
 
 
 def immediate_gain(view: SeatView, card: Card) -> float:

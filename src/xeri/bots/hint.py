@@ -10,9 +10,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..cards import Card, Rank
+from ..cards import Card
 from ..engine import SeatView
 from ..events import Event
+from ..rules import makes_xeri, takes
+from .gain import cards_left_after
 from .registry import LEVELS, make_bot
 
 #: Each reason code with its English template; the parameters fill the braces.
@@ -46,11 +48,11 @@ def reason_for(view: SeatView, card: Card) -> HintReason:
     """Why ``card`` is a sensible play here, in a few words."""
     top = view.top
     size = len(view.pile)
-    if top is not None and card.rank is top.rank:
-        if size == 1:
+    if top is not None and takes(card, top):
+        if makes_xeri(view.ruleset, card, top, size, cards_left_after(view)):
             return HintReason("xeri", card=card.code, top=top.code)
-        return HintReason("match", card=card.code, top=top.code, count=size)
-    if card.rank is Rank.JACK and size:
+        if card.rank is top.rank:
+            return HintReason("match", card=card.code, top=top.code, count=size)
         return HintReason("jack_sweep", card=card.code, count=size)
     if size == 0:
         return HintReason("empty_pile", card=card.code)
