@@ -140,3 +140,19 @@ def test_the_allowlist_has_no_stale_entries() -> None:
     texts = {doc: (ROOT / doc).read_text(encoding="utf-8") for doc, _ in figures.ALLOWED}
     stale = [(doc, text) for doc, text in figures.ALLOWED if text not in texts[doc]]
     assert stale == []
+
+
+def test_the_level_margins_that_xeri_rules_prints_match_their_json(tmp_path: Path) -> None:
+    """``LEVEL_MARGINS`` (printed by ``xeri rules`` and ``xeri play --help``) quote the same runs as docs/bots.md."""
+    from xeri.bots.registry import LEVEL_MARGINS
+
+    sources = {"medium": "bots_pair_greedy-random.json", "hard": "bots_pair_expert-greedy.json",
+               "master": "master_master-expert.json"}
+    assert set(LEVEL_MARGINS) == set(sources)
+    doc = tmp_path / "levels.md"
+    doc.write_text("\n".join(
+        f"{LEVEL_MARGINS[level].split(' over ')[0]}<!-- fig: {file}: margin.mean, margin.ci95[0], margin.ci95[1] -->"
+        for level, file in sources.items()), encoding="utf-8")
+    found = figures.figures([doc])
+    assert len(found) == 9
+    assert [f.describe() for f in found if not f.ok] == []
