@@ -71,6 +71,7 @@ ALLOWED: set[tuple[str, str]] = {
 # Patterns of text that reads as a measurement; each must be covered by a tag.
 MEASURED = [
     re.compile(r"\d[\d,.]*(?:\s+million)?(?:\s+[\w\-()]+){0,3}?\s*[A-Za-z]+/s\b"),  # 11,400 rounds/s
+    re.compile(r"\d[\d,.]*/s\b"),  # 60,700/s
     re.compile(r"\d[\d,.]*\s*ms\b"),  # 12 ms
     re.compile(r"(?<![\d\s])\s?×\s?\d[\d,.]*|(?<![\d×])\d[\d,.]*×(?!\s?\d)"),  # ×2.3, 131×
     re.compile(r"(?<![\d.])(?!95%)\d[\d,.]*%"),  # 54.6% (95% is the confidence level of an interval)
