@@ -108,15 +108,21 @@ def documents() -> list[Path]:
     return [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 
 
+CODE_SPAN = re.compile(r"`[^`]*`")
+
+
 def prose_lines(path: Path) -> Iterator[tuple[int, str]]:
-    """The lines of a Markdown file outside fenced code blocks, numbered from 1."""
+    """The lines of a Markdown file outside fenced code blocks, numbered from 1, inline code blanked out.
+
+    Code is commands and examples (``--deals 1000``, a tag's syntax), never a quoted figure.
+    """
     fenced = False
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
         if line.lstrip().startswith("```"):
             fenced = not fenced
             continue
         if not fenced:
-            yield number, line
+            yield number, CODE_SPAN.sub(lambda m: " " * len(m[0]), line)
 
 
 def load(file: str, cache: dict[str, Any], results: Path) -> Any:
