@@ -34,7 +34,8 @@ from .errors import ProtocolError
 from .health import healthz, readyz
 from .history import summary
 from .limits import Limits
-from .lobby import NAME_LENGTH, TAKEOVER_AFTER, TURN_TIMER, Lobby, check_name, options_help, parse_json
+from .lobby import NAME_LENGTH, Lobby, check_name, options_help, parse_json
+from .protocol import TAKEOVER_AFTER, TURN_TIMER, JoinTable, LeaveTable, VerifyRecord, VerifyRound
 from .pubsub import Broker, InProcessBroker
 from .replays import ReplayCache, ReplayTooLarge
 from .reviews import ReviewBusy, ReviewCache, ReviewFailed
@@ -243,24 +244,14 @@ async def table_info(request: Request) -> Response:
 
 async def join(request: Request) -> Response:
     table = await _table_of(request)
-    body = await _body(request)
-    if not isinstance(body, dict):
-        raise ProtocolError("bad_request", "the body must be a JSON object")
-    name = check_name(body.get("name"))
-    seat = body.get("seat")
-    if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
-        raise ProtocolError("bad_seat", "seat must be an integer")
-    seat, token = await table.join(name, seat)
+    body = JoinTable.read(await _body(request))
+    seat, token = await table.join(check_name(body.name), body.seat)
     return JSONResponse({"table_id": table.id, "seat": seat, "token": token, "table": table.info()})
 
 
 async def leave(request: Request) -> Response:
     table = await _table_of(request)
-    body = await _body(request)
-    token = body.get("token") if isinstance(body, dict) else None
-    if not isinstance(token, str) or not token:
-        raise ProtocolError("bad_token", "leaving needs the seat's token")
-    await table.leave(token)
+    await table.leave(LeaveTable.read(await _body(request)).token)
     ctx(request).lobby.release(table)
     return JSONResponse({"ok": True, "table": table.info()})
 
@@ -349,34 +340,23 @@ async def player(request: Request) -> Response:
 
 async def verify(request: Request) -> Response:
     body = await _body(request)
-    if not isinstance(body, dict):
-        raise ProtocolError("bad_request", "the body must be a JSON object")
     try:
-        if "record" in body:
-            if not isinstance(body["record"], dict):
-                raise ProtocolError("bad_request", "record must be a match record object")
-            seen = body.get("match_commitment")
-            if seen is not None and not (isinstance(seen, str) and len(seen.strip()) == 64
-                                         and all(ch in "0123456789abcdef" for ch in seen.strip().lower())):
-                raise ProtocolError("bad_request", "match_commitment must be the 64 hex digits shown at the table")
-            checks = fairness.verify_record(body["record"], seen)
+        if isinstance(body, dict) and "record" in body:
+            whole = VerifyRecord.read(body)
+            checks = fairness.verify_record(whole.record, whole.match_commitment)
             return JSONResponse({
                 "ok": bool(checks) and all(c.ok for c in checks),
                 "detail": "; ".join(f"round {c.round}: {c.detail}" if c.round else c.detail for c in checks),
                 "rounds": [{"round": c.round, "ok": c.ok, "detail": c.detail} for c in checks if c.round],
             })
-        rules = body.get("ruleset", "classic")
-        ruleset = find_ruleset(rules) if isinstance(rules, str) else Ruleset.from_dict(rules)
-        seed, dealer, salt = body.get("seed"), body.get("dealer"), body.get("salt")
-        if isinstance(seed, str) and seed.strip().isdigit():
-            seed = int(seed)  # 64-bit seeds may come as text from JavaScript
-        published = body.get("commitment")
-        if not (isinstance(seed, int) and isinstance(dealer, int) and isinstance(salt, str)
-                and isinstance(published, str)) or not 0 <= dealer < ruleset.players:
+        one = VerifyRound.read(body)
+        ruleset = find_ruleset(one.ruleset) if isinstance(one.ruleset, str) else Ruleset.from_dict(one.ruleset)
+        if not 0 <= one.dealer < ruleset.players:
             raise ProtocolError("bad_request",
                                 "give ruleset, dealer (a seat), seed (an integer), salt and commitment")
-        deal = deal_from_dict(body["deal"]) if isinstance(body.get("deal"), dict) else None
-        check = fairness.verify_round(ruleset, dealer, seed, salt, published, deal, body.get("round"))
+        seed = int(one.seed)  # 64-bit seeds may come as text from JavaScript
+        deal = deal_from_dict(one.deal) if one.deal is not None else None
+        check = fairness.verify_round(ruleset, one.dealer, seed, one.salt, one.commitment, deal, one.round)
     except (XeriError, TypeError, AttributeError, ValueError, OverflowError) as exc:
         raise ProtocolError("bad_request", str(exc)) from None
     return JSONResponse({"ok": check.ok, "detail": check.detail,

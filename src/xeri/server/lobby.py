@@ -8,6 +8,8 @@ import time
 import unicodedata
 from typing import TYPE_CHECKING, Any
 
+import msgspec
+
 from .. import fairness
 from ..bots import LEVELS
 from ..errors import XeriError
@@ -15,6 +17,7 @@ from ..rules import OPTIONS, find_ruleset
 from . import inputs
 from .errors import ProtocolError
 from .limits import AddressBook, Limits, check_match_size, expired
+from .protocol import CreateTable
 from .pubsub import Broker
 from .seats import hash_token, new_token
 from .store import SeatRow, Start, Store, StoreError, TableRow, dumps
@@ -25,9 +28,6 @@ if TYPE_CHECKING:
     from .cluster import Cluster
 
 NAME_LENGTH = 32
-TURN_TIMER = (1.0, 600.0)
-TAKEOVER_AFTER = (0.0, 3600.0)
-DEFAULT_TAKEOVER_AFTER = 30.0
 
 
 def check_name(value: Any) -> str:
@@ -40,15 +40,6 @@ def check_name(value: Any) -> str:
     if any(unicodedata.category(ch).startswith("C") for ch in name):
         raise ProtocolError("bad_name", "the name has control characters")
     return name
-
-
-def _seconds(body: dict[str, Any], key: str, bounds: tuple[float, float], default: float | None) -> float | None:
-    value = body.get(key, default)
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not bounds[0] <= value <= bounds[1]:
-        raise ProtocolError("bad_request", f"{key} must be null or a number of seconds {bounds[0]:g}..{bounds[1]:g}")
-    return float(value)
 
 
 def _level(value: Any, what: str) -> str:
@@ -214,53 +205,33 @@ class Lobby:
             return table, joined, token
 
     async def _create(self, body: Any) -> tuple[Table, int | None, str | None]:
-        if not isinstance(body, dict):
-            raise ProtocolError("bad_request", "the request body must be a JSON object")
-        known = {"ruleset", "options", "players", "target", "seats", "turn_timer", "takeover_after",
-                 "takeover_level", "private", "title", "name", "seat"}
-        unknown = sorted(set(body) - known)
-        if unknown:
-            raise ProtocolError("bad_request", f"unknown field(s): {', '.join(unknown)}")
-        preset = body.get("ruleset", "classic")
-        options = body.get("options") or {}
-        if not isinstance(preset, str) or not isinstance(options, dict):
-            raise ProtocolError("bad_ruleset", "ruleset must be a preset name and options an object")
-        options = dict(options)
-        if "players" in body:
-            options["players"] = body["players"]
-        if body.get("target") is not None:
+        req = CreateTable.read(body)  # the fields' types and bounds (server.protocol); the rest is checked here
+        options = dict(req.options or {})
+        if req.players is not msgspec.UNSET:
+            options["players"] = req.players
+        if req.target is not None:
             options["match_end"] = "target"
-            options["target"] = body["target"]
+            options["target"] = req.target
         try:
-            ruleset = find_ruleset(preset, **options)
+            ruleset = find_ruleset(req.ruleset, **options)
         except (XeriError, TypeError) as exc:
             raise ProtocolError("bad_ruleset", str(exc)) from None
         check_match_size(ruleset, self.limits)
         n = ruleset.players
-        seats_in = body.get("seats")
-        if seats_in is None:
-            seats_in = [None] * n
-        if not isinstance(seats_in, list) or len(seats_in) != n:
+        seats_in = req.seats if req.seats is not None else [None] * n
+        if len(seats_in) != n:
             raise ProtocolError("bad_seats", f"seats must be a list of {n} entries (null or {{\"bot\": level}})")
         seat_rows: list[dict[str, Any]] = []
         for i, entry in enumerate(seats_in):
-            if entry is None or (isinstance(entry, dict) and entry.get("bot") is None and not set(entry) - {"bot"}):
+            if entry is None or entry.bot is None:
                 seat_rows.append({"seat": i, "human": True, "bot_level": None})
-            elif isinstance(entry, dict) and set(entry) == {"bot"}:
-                seat_rows.append({"seat": i, "human": False, "bot_level": _level(entry["bot"], f"seat {i}'s bot")})
             else:
-                raise ProtocolError("bad_seats", f"seat {i} must be null or {{\"bot\": level}}")
-        turn_timer = _seconds(body, "turn_timer", TURN_TIMER, None)
-        takeover_after = _seconds(body, "takeover_after", TAKEOVER_AFTER, DEFAULT_TAKEOVER_AFTER)
-        takeover_level = _level(body.get("takeover_level", next(iter(LEVELS))), "takeover_level")
-        private = body.get("private", False)
-        title = body.get("title", "")
-        if not isinstance(private, bool) or not isinstance(title, str) or len(title) > 100:
-            raise ProtocolError("bad_request", "private must be true or false and title a string of at most 100")
-        name = check_name(body["name"]) if body.get("name") is not None else None
-        seat = body.get("seat")
-        if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
-            raise ProtocolError("bad_seat", "seat must be an integer")
+                seat_rows.append({"seat": i, "human": False, "bot_level": _level(entry.bot, f"seat {i}'s bot")})
+        turn_timer, takeover_after = req.turn_timer, req.takeover_after
+        takeover_level = _level(req.takeover_level, "takeover_level")
+        private, title = req.private, req.title
+        name = check_name(req.name) if req.name is not None else None
+        seat = req.seat
         if name is not None and not any(r["human"] for r in seat_rows):
             raise ProtocolError("bad_seats", "a name was given, but every seat is a bot")
         if seat is not None and (name is None or not 0 <= seat < n or not seat_rows[seat]["human"]):
