@@ -295,8 +295,9 @@ def main() -> int:
         print("mismatch:", line)
     for line in loose:
         print("untagged:", line)
-    count = len(found)
-    print(f"{count} tagged figures, {len(bad)} mismatches, {len(loose)} untagged", file=sys.stderr)
+    transcribed = sum(f.file == "unrecorded.json" for f in found)
+    print(f"{len(found)} tagged figures ({transcribed} from unrecorded.json: rerun to retire them), "
+          f"{len(bad)} mismatches, {len(loose)} untagged", file=sys.stderr)
     return 1 if bad or loose else 0
 
 
