@@ -11,8 +11,10 @@ from typing import Any
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..bots.hint import HintReason
+from . import protocol
 from .limits import LimitExceeded
 from .lobby import Lobby, parse_json
+from .protocol import Hint, Move, Ping, Ready, Rematch, Sync
 from .table import ProtocolError, Table, channel
 
 MAX_MESSAGE = 4096
@@ -162,14 +164,8 @@ class Client:
         ref = None
         try:
             data = parse_json(text)
-            if not isinstance(data, dict):
-                raise ProtocolError("bad_message", "a message is a JSON object with a 'type'")
-            ref = data.get("ref")
-            if ref is not None and (not isinstance(ref, (str, int)) or isinstance(ref, bool) or len(str(ref)) > 64):
-                ref = None
-                raise ProtocolError("bad_message", "ref must be a short string or an integer")
-            kind = data.get("type")
-            reply = await self._dispatch(kind, data, ref)
+            ref = protocol.message_ref(data)
+            reply = await self._dispatch(protocol.read_message(data), ref)
         except ProtocolError as exc:
             # A retryable refusal is the server's own trouble (a database or owner away), not the client's
             # fault: it does not count towards the flood close. The rate limit still bounds the retries.
@@ -179,37 +175,28 @@ class Client:
         self.rejected = 0
         return reply
 
-    async def _dispatch(self, kind: Any, data: dict[str, Any], ref: Any) -> str | None:
+    async def _dispatch(self, message: Move | Hint | Sync | Ping | Ready | Rematch, ref: Any) -> str | None:
+        """Serve one validated message (server.protocol)."""
         table = self.table
-        if kind == "move":
-            card, version = data.get("card"), data.get("version")
-            if not isinstance(card, str) or len(card) > 8:
-                raise ProtocolError("bad_message", "a move needs 'card', a card such as \"TD\"")
-            if not isinstance(version, int) or isinstance(version, bool):
-                raise ProtocolError("bad_message", "a move needs 'version', the table's state version (an integer)")
-            await table.move(self.seat, card, version)
+        if isinstance(message, Move):
+            await table.move(self.seat, message.card, message.version)
             return None
-        if kind == "ping":
+        if isinstance(message, Ping):
             return "- " + json.dumps({"type": "pong", "ref": ref})
-        if kind == "sync":
+        if isinstance(message, Sync):
             return await table.sync_text(self.seat)
-        if kind == "hint":
+        if isinstance(message, Hint):
             card, reason = await table.hint(self.seat)
             # The reason's code and parameters let a client say it in its own language.
             extra = reason.to_json() if isinstance(reason, HintReason) else {}
             return "- " + json.dumps({"type": "hint", "card": card, "reason": reason, **extra, "ref": ref},
                                      ensure_ascii=False)
-        if kind == "ready":
+        if isinstance(message, Ready):
             await table.ready(self.seat)
             return None
-        if kind == "rematch":
-            if await table.offer_rematch(self.seat) and self.lobby is not None:
-                await self.lobby.rematch(table)
-            return None
-        if not isinstance(kind, str):
-            raise ProtocolError("bad_message", "a message is a JSON object with a 'type'")
-        raise ProtocolError("unknown_type", f"unknown message type {kind[:40]!r}: use move, hint, sync, ping, "
-                            "ready or rematch")
+        if await table.offer_rematch(self.seat) and self.lobby is not None:  # a Rematch
+            await self.lobby.rematch(table)
+        return None
 
 
 async def serve_socket(ws: WebSocket, lobby: Lobby, rate: float = RATE, burst: float = BURST) -> None:
