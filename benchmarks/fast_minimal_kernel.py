@@ -23,7 +23,7 @@ import numpy as np
 from numba import njit, prange, uint64
 
 from xeri.fast import simulate
-from xeri.fast.kernels import _below, _mix
+from xeri.fast.layout import _below, _mix
 from xeri.scoring import card_values
 
 VALUES = np.array(card_values("xeri", False), np.int64)

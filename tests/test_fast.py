@@ -128,26 +128,64 @@ def test_bench_fast_json() -> None:
     assert data["target"] == "fast" and data["rounds_per_s"] > 10_000
 
 
-@pytest.mark.parametrize(("name", "players", "moves"), [("classic", 2, 0), ("classic", 2, 17), ("cardgames", 4, 9),
-                                                         ("classic", 4, 30)])
-def test_rollouts_finish_rounds_like_the_batch_simulator(name: str, players: int, moves: int) -> None:
-    """``xeri.fast.rollout.playout`` from a search state ends as the batch run of the same policy does."""
+class KernelStream:
+    """A Python ``rnd()`` on the kernels' xorshift64* stream: ``int(rnd() * n)`` draws as ``_below(state, n)``."""
+
+    def __init__(self, seed: int) -> None:
+        self.x = self.mix(self.mix(seed) ^ self.mix(0)) or 0x9E3779B97F4A7C15  # where ``finish_round`` starts
+
+    @staticmethod
+    def mix(x: int) -> int:
+        """splitmix64's finaliser, in Python integers."""
+        m = 2**64 - 1
+        x = (x + 0x9E3779B97F4A7C15) & m
+        x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & m
+        x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & m
+        return x ^ (x >> 31)
+
+    def __call__(self) -> float:
+        m = 2**64 - 1
+        x = self.x
+        x ^= x >> 12
+        x ^= (x << 25) & m
+        x ^= x >> 27
+        self.x = x
+        return (((x * 0x2545F4914F6CDD1D) & m) >> 32) / 2**32
+
+
+ROLLOUT_CASES = [("classic", 2, 0), ("classic", 2, 17), ("cardgames", 4, 9), ("classic", 3, 20), ("berman", 2, 30)]
+
+
+@pytest.mark.parametrize(("name", "players", "moves"), ROLLOUT_CASES)
+@pytest.mark.parametrize("smart", [True, False])
+def test_compiled_rollout_plays_policy_move(name: str, players: int, moves: int, smart: bool) -> None:
+    """rollout=compiled is the Python rollout: from the same state and random stream, the same cards and scores."""
+    import numpy as np
+
+    from xeri.bots.ismcts import playout as python_playout
+    from xeri.bots.ismcts import policy_move
     from xeri.bots.sim import from_round
-    from xeri.fast.rollout import playout
+    from xeri.fast.rollout import finish
 
     rs = find_ruleset(name, players=players)
-    rng = random.Random(moves)
-    dealers = [i % players for i in range(200)]
-    deals = [shuffle_and_deal(rs, d, rng) for d in dealers]
-    fr = play_deals(deals, dealers, rs, "expert", seed=1)
-    for r in range(200):
-        rnd = Round(rs, dealers[r], deals[r])
-        for card in fr.moves_of(r)[:moves]:
-            rnd.play(card)
+    rng = random.Random(moves * 31 + players)
+    for r in range(60):
+        rnd = Round.new(rs, r % players, rng.getrandbits(64))
+        for _ in range(moves):
+            rnd.play(rng.choice(rnd.legal_moves))
+        seed = rng.getrandbits(62)
         st = from_round(rnd)
-        playout(st, rng.random, smart=True)
-        assert st.turn == -1
-        assert st.pts == fr.totals[r].tolist() and st.cnt == fr.cards[r].tolist(), f"round {r}"
+        want, played, stream = st.copy(), [], KernelStream(seed)
+        while want.turn >= 0:
+            played.append(policy_move(want, stream, smart))
+            want.play(played[-1])
+        inline = st.copy()
+        python_playout(inline, KernelStream(seed), smart)
+        got = np.empty(52, np.int64)
+        finish(st, seed, smart, moves=got)
+        assert got[: len(played)].tolist() == played and (got[len(played) :] == -1).all(), f"{name} round {r}"
+        assert st.turn == -1 and (st.pts, st.cnt, st.xeris) == (want.pts, want.cnt, want.xeris), f"round {r}"
+        assert inline.pts == st.pts and inline.cnt == st.cnt, f"{name} round {r}: ismcts.playout differs"
 
 
 def test_first_compile_prints_one_notice(capsys: pytest.CaptureFixture[str]) -> None:

@@ -14,6 +14,7 @@ from xeri.bots.gain import captures, immediate_gain
 from xeri.cards import DECK
 from xeri.engine import Deal, Round
 from xeri.fast import vec_kernels as vk
+from xeri.fast.policies import policy_scores
 from xeri.fast.vecenv import VecEnvError, XeriVectorEnv
 from xeri.integrations import encoding
 from xeri.rules import Ruleset, find_ruleset
@@ -109,7 +110,7 @@ def _kernel_ties(policy: int, rs: Ruleset, rnd: Round) -> set[int]:
     cfg = config_array(rs)
     values = np.array(card_values(rs.scoring, rs.two_of_spades), np.int64)
     scores = np.zeros(16)
-    vk.policy_scores(policy, cfg, values, hand, len(hand), pile, len(view.pile), gone, hand_len, seat,
+    policy_scores(policy, cfg, values, hand, len(hand), pile, len(view.pile), gone, hand_len, seat,
                      view.talon_count, scores)
     best = scores[: len(hand)].max()
     return {int(hand[i]) for i in range(len(hand)) if scores[i] >= best - 1e-9}

@@ -22,7 +22,9 @@ try:
     import numpy as np
 
     from . import kernels
+    from .layout import R_CARDS, R_JXERIS, R_POINTS, R_TOTAL, R_XERIS, pack_config
     from .notice import compiling
+    from .policies import NAMES
 except ImportError as exc:  # pragma: no cover - depends on the environment
     from ..errors import XeriError
 
@@ -34,9 +36,8 @@ from ..errors import XeriError
 from ..rules import Ruleset, find_ruleset
 from ..scoring import card_values
 
-POLICIES: dict[str, int] = {"random": kernels.P_RANDOM, "greedy": kernels.P_GREEDY, "expert": kernels.P_EXPERT}
-_INITIAL = {"redeal": kernels.I_REDEAL, "jack_under": kernels.I_JACK_UNDER,
-            "redeal_any_jack": kernels.I_REDEAL_ANY_JACK, "keep": kernels.I_KEEP}
+#: the kernels' policies by name (``xeri.fast.policies``: each is the twin of a Python policy of the same name)
+POLICIES: dict[str, int] = NAMES
 #: flag values in ``FastRounds.flags``
 FLAG_NAMES = ("none", "capture", "xeri", "jack_xeri")
 #: the smallest types that fit: cards, owners, flags (-1..51) and scores (a side's total is under 32,767)
@@ -102,11 +103,8 @@ def _ruleset(ruleset: Ruleset | str, players: int | None) -> Ruleset:
 def config_array(ruleset: Ruleset) -> Any:
     """The ruleset as the int64 array the kernels read."""
     r = ruleset
-    return np.array(
-        [r.players, r.sides, r.hand_size, r.pile_size, _INITIAL[r.initial_pile], int(r.jack_xeri_any),
-         r.xeri_points, r.jack_xeri_points, r.most_cards_points, int(r.last_card_xeri)],
-        dtype=np.int64,
-    )
+    return pack_config(r.players, r.sides, r.hand_size, r.pile_size, r.initial_pile, r.jack_xeri_any, r.xeri_points,
+                       r.jack_xeri_points, r.most_cards_points, r.last_card_xeri)
 
 
 def _policies(policies: str | Sequence[str], players: int) -> Any:
@@ -127,12 +125,11 @@ def _chunks(rounds: int) -> int:
 
 
 def _split(rs: Ruleset, dealers: Any, results: Any, **extra: Any) -> FastRounds:
-    k = kernels
     s = rs.sides
     return FastRounds(
-        ruleset=rs, dealers=dealers, totals=results[:, :s, k.R_TOTAL], cards=results[:, :s, k.R_CARDS],
-        points=results[:, :s, k.R_POINTS], xeris=results[:, :s, k.R_XERIS],
-        jack_xeris=results[:, :s, k.R_JXERIS], **extra,
+        ruleset=rs, dealers=dealers, totals=results[:, :s, R_TOTAL], cards=results[:, :s, R_CARDS],
+        points=results[:, :s, R_POINTS], xeris=results[:, :s, R_XERIS],
+        jack_xeris=results[:, :s, R_JXERIS], **extra,
     )
 
 

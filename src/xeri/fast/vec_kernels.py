@@ -5,170 +5,54 @@ Each game's state is a row of the arrays in ``VecState`` order (see
 kernel opponents move until the learner (or a self-play seat) is to play,
 resets finished games, and writes each game's observation (the layout of
 ``xeri.integrations.encoding``, from the learner's seat) and legal mask.
-The greedy and expert policies here score cards exactly as ``xeri.bots``'
-``GreedyBot`` and ``ExpertBot`` do (``tests/test_fast_vec.py`` checks it) and,
-like them, read only the seat's hand, the pile and the cards seen face up.
+Cards are played by the batch simulator's own step and finish
+(``kernels.play_card``, ``kernels.finish``); the opponents are its policies
+(``xeri.fast.policies``: ``GreedyBot`` and ``ExpertBot``'s scores, checked by
+``tests/test_fast_vec.py``), which read only what their seat may know.
+Large batches step their games on numba's threads (``vec_step_parallel``).
 """
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
-from numba import njit, uint64
+from numba import njit, prange, uint64
 
-from .kernels import (
+from .kernels import _deal_hands, deal_round, finish, play_card
+from .layout import (
     C_HAND,
-    C_JACK_ANY,
     C_JXERI,
-    C_LASTX,
-    C_MOST,
     C_PLAYERS,
     C_SIDES,
     C_XERI,
-    JACK,
-    RANK,
+    F_NONE,
+    R_CARDS,
+    R_JXERIS,
+    R_POINTS,
+    R_TOTAL,
+    R_XERIS,
     _below,
-    _deal_hands,
     _mix,
-    deal_round,
+    stream_start,
 )
+from .policies import P_EXPERT, P_GREEDY, P_RANDOM, best_scored
 
-# seat policy codes of the vectorised env
-V_RANDOM, V_GREEDY, V_EXPERT, V_SELF, V_LEARNER = range(5)
-#: the expert's value of a Jack kept in hand (``ExpertBot(jack_keep=5.0)``)
-JACK_KEEP = 5.0
-_TIE = 1e-9
-# per-game integer state columns (``ints``) and per-side columns (``side``)
+# seat policy codes of the vectorised env: the kernel policies, a self-play seat and the learner
+V_RANDOM, V_GREEDY, V_EXPERT = P_RANDOM, P_GREEDY, P_EXPERT
+V_SELF, V_LEARNER = 8, 9
+# per-game integer state columns (``ints``); per-side tallies (``side``) are ``xeri.fast.layout``'s R_* columns
 I_PL, I_TL, I_TPOS, I_LAST, I_TURN, I_IN_HANDS, I_DEALER, I_OVER, I_WAIT = range(9)
-S_CARDS, S_POINTS, S_XERIS, S_JXERIS = range(4)
+#: the per-side columns of the observation, in the encoding's order (points include xeri points)
+SIDE_COLUMNS = 4
 
 
 @njit(cache=True, inline="always")
-def _p_holds(unseen_total: int, of_rank: int, hand: int) -> float:
-    """``xeri.bots.expert.p_holds``: chance a hand of ``hand`` cards from the unseen holds one of ``of_rank``."""
-    if of_rank <= 0 or hand <= 0 or unseen_total <= 0:
-        return 0.0
-    if hand > unseen_total - of_rank:
-        return 1.0
-    ratio = 1.0
-    for i in range(hand):
-        ratio *= (unseen_total - of_rank - i) / (unseen_total - i)
-    return 1.0 - ratio
-
-
-@njit(cache=True)
-def policy_scores(policy: int, cfg: np.ndarray, values: np.ndarray, hand: np.ndarray, hl: int, pile: np.ndarray,
-                  pl: int, gone: np.ndarray, hand_len: np.ndarray, seat: int, talon_left: int,
-                  scores: np.ndarray) -> None:
-    """Score each card of the seat's hand as its bot does (higher is better); ``scores[:hl]`` is filled."""
-    n = cfg[C_PLAYERS]
-    top = RANK[pile[pl - 1]] if pl > 0 else -1
-    pile_value = 0
-    for i in range(pl):
-        pile_value += values[pile[i]]
-    in_hands = 0
-    for s in range(n):
-        in_hands += hand_len[s]
-    if policy == V_GREEDY:
-        for i in range(hl):
-            card = hand[i]
-            rank = RANK[card]
-            if pl > 0 and (rank == top or rank == JACK):
-                gain = pile_value + values[card]
-                if pl == 1 and (rank == top or cfg[C_JACK_ANY] == 1) and (
-                        cfg[C_LASTX] == 1 or in_hands - 1 + talon_left > 0):
-                    gain += cfg[C_JXERI] if (rank == JACK and top == JACK) else cfg[C_XERI]
-                scores[i] = 64.0 * gain + pl + 1
-            else:
-                scores[i] = 0.0
-        return
-    # The expert (``ExpertBot.score``): card counting over the cards this seat cannot place.
-    by_rank = np.zeros(13, np.int64)
-    for c in range(52):
-        if gone[c] == 0:
-            by_rank[RANK[c]] += 1
-    for i in range(hl):
-        by_rank[RANK[hand[i]]] -= 1
-    total = 0
-    for r in range(13):
-        total += by_rank[r]
-    opp_hand = hand_len[(seat + 1) % n]
-    card_w = 0.1 + cfg[C_MOST] / 60.0
-    my_left = hl - 1
-    keep = 0.0 if my_left == 0 else JACK_KEEP + (1.5 if talon_left == 0 else 0.0)
-    xeri_pts = cfg[C_XERI]
-    for i in range(hl):
-        card = hand[i]
-        rank = RANK[card]
-        if pl > 0 and (rank == top or rank == JACK):
-            gain = float(pile_value + values[card])
-            if pl == 1 and (rank == top or cfg[C_JACK_ANY] == 1) and (
-                    cfg[C_LASTX] == 1 or in_hands - 1 + talon_left > 0):
-                gain += cfg[C_JXERI] if (rank == JACK and top == JACK) else xeri_pts
-            gain += card_w * (pl + 1)
-            if rank == JACK and top != JACK:
-                gain -= keep
-            if opp_hand > 0 and (talon_left > 0 or my_left > 0):
-                chance_count = 0
-                for r in range(13):
-                    if r == JACK:
-                        continue
-                    held = False
-                    for k in range(hl):
-                        if k != i and RANK[hand[k]] == r:
-                            held = True
-                    if held:
-                        chance_count += by_rank[r]
-                chance = chance_count / max(total, 1)
-                gain += 0.5 * xeri_pts * min(chance, 1.0)
-            scores[i] = gain
-            continue
-        lone = pl == 0
-        after = float(pile_value + values[card])
-        size = pl + 1
-        p_match = _p_holds(total, by_rank[rank], opp_hand)
-        xeri = 0.0
-        if lone and (talon_left > 0 or in_hands > 2 or cfg[C_LASTX] == 1):
-            xeri = float(cfg[C_JXERI] if rank == JACK else xeri_pts)
-        loss = p_match * (after + card_w * (size + 1) + xeri)
-        if rank != JACK:
-            p_jack = _p_holds(total, by_rank[JACK], opp_hand)
-            jack_take = after + card_w * (size + 1) - JACK_KEEP
-            if lone and cfg[C_JACK_ANY] == 1:
-                jack_take += xeri_pts
-            loss += (1 - p_match) * p_jack * max(jack_take, 0.0)
-        else:
-            loss += keep
-        loss += 0.05 * values[card]
-        scores[i] = -loss
-
-
-@njit(cache=True)
 def choose(policy: int, cfg: np.ndarray, values: np.ndarray, hand: np.ndarray, hl: int, pile: np.ndarray, pl: int,
-           gone: np.ndarray, hand_len: np.ndarray, seat: int, talon_left: int, rng: np.ndarray) -> Any:
-    """The position in the hand of the card the policy plays: the best score, ties uniformly at random."""
+           gone: np.ndarray, hand_len: np.ndarray, seat: int, talon_left: int, rng: np.ndarray) -> int:
+    """The position in the hand of the card a kernel opponent plays (``xeri.fast.policies``)."""
     if policy == V_RANDOM:
-        return _below(rng, hl)
-    if hl == 1:
-        return 0
-    scores = np.empty(16, np.float64)
-    policy_scores(policy, cfg, values, hand, hl, pile, pl, gone, hand_len, seat, talon_left, scores)
-    best = scores[0]
-    for i in range(1, hl):
-        if scores[i] > best:
-            best = scores[i]
-    ties = 0
-    for i in range(hl):
-        if scores[i] >= best - _TIE:
-            ties += 1
-    pick = _below(rng, ties) if ties > 1 else 0
-    for i in range(hl):
-        if scores[i] >= best - _TIE:
-            if pick == 0:
-                return i
-            pick -= 1
-    return 0
+        return _below(rng, hl)  # type: ignore[no-any-return]
+    return best_scored(policy, cfg, values, hand, hl, pile, pl, gone, hand_len, seat,  # type: ignore[no-any-return]
+                       talon_left, rng)
 
 
 @njit(cache=True)
@@ -195,7 +79,7 @@ def reset_game(cfg: np.ndarray, g: int, rng: np.ndarray, deck: np.ndarray, hands
     for c in range(p):
         gone[g, pile[g, c]] = 1
     for s in range(side.shape[1]):
-        for k in range(4):
+        for k in range(side.shape[2]):
             side[g, s, k] = 0
     ints[g, I_PL] = p
     ints[g, I_TL] = t
@@ -207,83 +91,54 @@ def reset_game(cfg: np.ndarray, g: int, rng: np.ndarray, deck: np.ndarray, hands
 
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def play(cfg: np.ndarray, values: np.ndarray, g: int, pos: int, hands: np.ndarray, hand_len: np.ndarray,
          pile: np.ndarray, talon: np.ndarray, gone: np.ndarray, ints: np.ndarray, side: np.ndarray) -> None:
-    """The seat to move in game ``g`` plays the card at ``pos`` in its hand, as ``xeri.engine.Round.play`` does."""
-    n, sides, h = cfg[C_PLAYERS], cfg[C_SIDES], cfg[C_HAND]
+    """The seat to move in game ``g`` plays the card at ``pos`` in its hand (``kernels.play_card``); deal or finish."""
+    n, h = cfg[C_PLAYERS], cfg[C_HAND]
     t = ints[g, I_TURN]
-    hl = hand_len[g, t]
-    card = hands[g, t, pos]
-    hands[g, t, pos] = hands[g, t, hl - 1]
-    hand_len[g, t] = hl - 1
-    ints[g, I_IN_HANDS] -= 1
-    rank = RANK[card]
+    in_hands = ints[g, I_IN_HANDS] - 1
+    tpos, tl = ints[g, I_TPOS], ints[g, I_TL]
+    card, pl, flag = play_card(cfg, values, hands[g], hand_len[g], t, pos, pile[g], ints[g, I_PL],
+                               in_hands + tl - tpos, side[g])
     gone[g, card] = 1
-    p = ints[g, I_PL]
-    if p > 0 and (rank == RANK[pile[g, p - 1]] or rank == JACK):
-        top = RANK[pile[g, p - 1]]
-        sd = t % sides
-        val = values[card]
-        for k in range(p):
-            val += values[pile[g, k]]
-        side[g, sd, S_CARDS] += p + 1
-        side[g, sd, S_POINTS] += val
+    if flag != F_NONE:
         ints[g, I_LAST] = t
-        if p == 1 and (rank == top or cfg[C_JACK_ANY] == 1) and (
-                cfg[C_LASTX] == 1 or ints[g, I_IN_HANDS] > 0 or ints[g, I_TPOS] < ints[g, I_TL]):
-            if rank == JACK and top == JACK:
-                side[g, sd, S_JXERIS] += 1
-                side[g, sd, S_POINTS] += cfg[C_JXERI]
-            else:
-                side[g, sd, S_XERIS] += 1
-                side[g, sd, S_POINTS] += cfg[C_XERI]
-        ints[g, I_PL] = 0
-    else:
-        pile[g, p] = card
-        ints[g, I_PL] = p + 1
+    ints[g, I_PL] = pl
+    ints[g, I_IN_HANDS] = in_hands
     t += 1
     if t == n:
         t = 0
     ints[g, I_TURN] = t
-    if ints[g, I_IN_HANDS] == 0:
-        if ints[g, I_TPOS] == ints[g, I_TL]:
-            p = ints[g, I_PL]
-            last = ints[g, I_LAST]
-            if p > 0 and last >= 0:
-                sd = last % sides
-                side[g, sd, S_CARDS] += p
-                for k in range(p):
-                    side[g, sd, S_POINTS] += values[pile[g, k]]
+    if in_hands == 0:
+        if tpos == tl:
+            finish(cfg, values, pile[g], pl, ints[g, I_LAST], side[g])
             ints[g, I_PL] = 0
             ints[g, I_OVER] = 1
         else:
-            tpos, in_hands = _deal_hands(hands[g], hand_len[g], talon[g], ints[g, I_TPOS], ints[g, I_TL], n, h,
-                                         ints[g, I_DEALER])
+            tpos, in_hands = _deal_hands(hands[g], hand_len[g], talon[g], tpos, tl, n, h, ints[g, I_DEALER])
             ints[g, I_TPOS] = tpos
             ints[g, I_IN_HANDS] = in_hands
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def reward_of(cfg: np.ndarray, side: np.ndarray, g: int, seat: int) -> float:
-    """The seat's side total minus the mean of the sides' totals, 'most cards' included."""
+    """The seat's side total (``kernels.finish``'s, 'most cards' included) minus the mean of the sides' totals."""
     sides = cfg[C_SIDES]
-    best = 0
-    for s in range(sides):
-        if side[g, s, S_CARDS] > side[g, best, S_CARDS]:
-            best = s
-    ties = 0
-    for s in range(sides):
-        if side[g, s, S_CARDS] == side[g, best, S_CARDS]:
-            ties += 1
     total = 0.0
-    mine = 0.0
     for s in range(sides):
-        v = float(side[g, s, S_POINTS] + (cfg[C_MOST] if (s == best and ties == 1) else 0))
-        total += v
-        if s == seat % sides:
-            mine = v
-    return mine - total / sides
+        total += side[g, s, R_TOTAL]
+    return float(side[g, seat % sides, R_TOTAL] - total / sides)
+
+
+@njit(cache=True, inline="always")
+def _side_column(cfg: np.ndarray, side: np.ndarray, g: int, s: int, col: int) -> float:
+    """Column ``col`` of the encoding's per-side block: cards, points (xeris included), xeris, Jack xeris."""
+    if col == 0:
+        return float(side[g, s, R_CARDS])
+    if col == 1:
+        return float(side[g, s, R_POINTS] + cfg[C_XERI] * side[g, s, R_XERIS] + cfg[C_JXERI] * side[g, s, R_JXERIS])
+    return float(side[g, s, R_XERIS if col == 2 else R_JXERIS])
 
 
 @njit(cache=True)
@@ -310,9 +165,9 @@ def encode(cfg: np.ndarray, g: int, me: int, hands: np.ndarray, hand_len: np.nda
     out[at] = ints[g, I_TL] - ints[g, I_TPOS]
     at += 1
     my_side = me % sides
-    for col in range(4):
+    for col in range(SIDE_COLUMNS):
         for k in range(sides):
-            out[at + k] = side[g, (my_side + k) % sides, col]
+            out[at + k] = _side_column(cfg, side, g, (my_side + k) % sides, col)
         at += sides
     last = ints[g, I_LAST]
     out[at + (n if last < 0 else (last - me) % n)] = 1.0
@@ -380,14 +235,46 @@ def vec_reset(cfg: np.ndarray, values: np.ndarray, policies: np.ndarray, me: int
     base = _mix(uint64(seed))
     for j in range(games.shape[0]):
         g = games[j]
-        x = _mix(base ^ _mix(uint64(g)))
-        rng[g] = x if x != uint64(0) else uint64(1)
+        rng[g] = stream_start(base, g)
         rewards[g] = 0.0
         dones[g] = 0
         reset_game(cfg, g, rng, deck, hands, hand_len, pile, talon, gone, ints, side, deals)
         _advance(cfg, values, policies, me, g, rng, deck, hands, hand_len, pile, talon, gone, ints, side, deals,
                  rotate, rewards, dones, final_obs, True)
         _learner_out(cfg, g, me, hands, hand_len, pile, gone, ints, side, obs, masks)
+
+
+@njit(cache=True, inline="always")
+def _step_game(cfg: np.ndarray, values: np.ndarray, policies: np.ndarray, me: int, g: int, a: int, rng: np.ndarray,
+               deck: np.ndarray, hands: np.ndarray, hand_len: np.ndarray, pile: np.ndarray, talon: np.ndarray,
+               gone: np.ndarray, ints: np.ndarray, side: np.ndarray, deals: np.ndarray, rotate: bool,
+               obs: np.ndarray, masks: np.ndarray, rewards: np.ndarray, dones: np.ndarray, illegal: np.ndarray,
+               final_obs: np.ndarray, illegal_reward: float, auto_reset: bool) -> None:
+    """Game ``g``'s step: the learner's card ``a``, the kernel seats' moves, a reset if it ended, its output."""
+    rewards[g] = 0.0
+    dones[g] = 0
+    illegal[g] = 0
+    pos = -1
+    for i in range(hand_len[g, me]):
+        if hands[g, me, i] == a:
+            pos = i
+    if pos < 0 or ints[g, I_OVER] or ints[g, I_TURN] != me:
+        # An illegal card ends the episode where it stands, as in the Gym env.
+        illegal[g] = 1
+        rewards[g] = illegal_reward
+        dones[g] = 1
+        encode(cfg, g, me, hands, hand_len, pile, gone, ints, side, final_obs[g])
+        if not auto_reset:
+            ints[g, I_OVER] = 1
+            return
+        if rotate:
+            ints[g, I_DEALER] = (ints[g, I_DEALER] + 1) % cfg[C_PLAYERS]
+        reset_game(cfg, g, rng, deck, hands, hand_len, pile, talon, gone, ints, side, deals)
+    else:
+        play(cfg, values, g, pos, hands, hand_len, pile, talon, gone, ints, side)
+    _advance(cfg, values, policies, me, g, rng, deck, hands, hand_len, pile, talon, gone, ints, side, deals,
+             rotate, rewards, dones, final_obs, auto_reset)
+    _learner_out(cfg, g, me, hands, hand_len, pile, gone, ints, side, obs, masks)
 
 
 @njit(cache=True)
@@ -398,31 +285,21 @@ def vec_step(cfg: np.ndarray, values: np.ndarray, policies: np.ndarray, me: int,
              illegal: np.ndarray, final_obs: np.ndarray, illegal_reward: float, auto_reset: bool) -> None:
     """Play the learner's card in every game, move the kernel seats, score and reset finished games."""
     for g in range(actions.shape[0]):
-        rewards[g] = 0.0
-        dones[g] = 0
-        illegal[g] = 0
-        a = actions[g]
-        pos = -1
-        for i in range(hand_len[g, me]):
-            if hands[g, me, i] == a:
-                pos = i
-        if pos < 0 or ints[g, I_OVER] or ints[g, I_TURN] != me:
-            # An illegal card ends the episode where it stands, as in the Gym env.
-            illegal[g] = 1
-            rewards[g] = illegal_reward
-            dones[g] = 1
-            encode(cfg, g, me, hands, hand_len, pile, gone, ints, side, final_obs[g])
-            if not auto_reset:
-                ints[g, I_OVER] = 1
-                continue
-            if rotate:
-                ints[g, I_DEALER] = (ints[g, I_DEALER] + 1) % cfg[C_PLAYERS]
-            reset_game(cfg, g, rng, deck, hands, hand_len, pile, talon, gone, ints, side, deals)
-        else:
-            play(cfg, values, g, pos, hands, hand_len, pile, talon, gone, ints, side)
-        _advance(cfg, values, policies, me, g, rng, deck, hands, hand_len, pile, talon, gone, ints, side, deals,
-                 rotate, rewards, dones, final_obs, auto_reset)
-        _learner_out(cfg, g, me, hands, hand_len, pile, gone, ints, side, obs, masks)
+        _step_game(cfg, values, policies, me, g, actions[g], rng, deck, hands, hand_len, pile, talon, gone, ints,
+                   side, deals, rotate, obs, masks, rewards, dones, illegal, final_obs, illegal_reward, auto_reset)
+
+
+@njit(cache=True, parallel=True)
+def vec_step_parallel(cfg: np.ndarray, values: np.ndarray, policies: np.ndarray, me: int, actions: np.ndarray,
+                      rng: np.ndarray, deck: np.ndarray, hands: np.ndarray, hand_len: np.ndarray, pile: np.ndarray,
+                      talon: np.ndarray, gone: np.ndarray, ints: np.ndarray, side: np.ndarray, deals: np.ndarray,
+                      rotate: bool, obs: np.ndarray, masks: np.ndarray, rewards: np.ndarray, dones: np.ndarray,
+                      illegal: np.ndarray, final_obs: np.ndarray, illegal_reward: float, auto_reset: bool) -> None:
+    """``vec_step`` with the games spread over numba's threads: each game touches only its own rows and
+    random stream, so the result is the same whatever the number of threads."""
+    for g in prange(actions.shape[0]):
+        _step_game(cfg, values, policies, me, g, actions[g], rng, deck, hands, hand_len, pile, talon, gone, ints,
+                   side, deals, rotate, obs, masks, rewards, dones, illegal, final_obs, illegal_reward, auto_reset)
 
 
 @njit(cache=True)

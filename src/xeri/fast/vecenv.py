@@ -24,6 +24,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import gymnasium
+import numba
 import numpy as np
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
@@ -35,11 +36,14 @@ from ..rules import Ruleset
 from ..scoring import card_values
 from . import _ruleset, config_array
 from . import vec_kernels as vk
+from .layout import RESULT_COLUMNS
 from .notice import compiling
 
 #: opponent names of the vectorised env, and their kernel codes
 OPPONENTS = {"random": vk.V_RANDOM, "greedy": vk.V_GREEDY, "expert": vk.V_EXPERT, "self": vk.V_SELF}
 SelfPolicy = Callable[[np.ndarray, np.ndarray], Any]
+#: batches of at least this many games step on numba's threads (``numba.set_num_threads(1)`` keeps them on one)
+PARALLEL_MIN = 256
 _K: Any = vk  # the kernels, called with many array arguments
 
 
@@ -110,7 +114,7 @@ class XeriVectorEnv(gymnasium.vector.VectorEnv):
         self._ints = np.zeros((N, 9), np.int64)
         self._ints[:, vk.I_DEALER] = first_dealer
         self._ints[:, vk.I_OVER] = 1
-        self._side = np.zeros((N, rs.sides, 4), np.int64)
+        self._side = np.zeros((N, rs.sides, RESULT_COLUMNS), np.int64)
         self._deals = np.zeros((N, 52), np.int64)
         self._obs = np.zeros((N, size), np.float32)
         self._masks = np.ones((N, 52), np.int8)
@@ -131,7 +135,7 @@ class XeriVectorEnv(gymnasium.vector.VectorEnv):
         if seed is None:
             seed = int(np.random.SeedSequence().entropy) & (2**63 - 1)  # type: ignore[arg-type]
         self._ints[:, vk.I_OVER] = 0
-        with compiling(vk.vec_reset, vk.vec_step):
+        with compiling(vk.vec_reset, self._step_kernel()):
             self._warm_up()
         _K.vec_reset(self._cfg, self._values, self._policies, self.seat, int(seed) & (2**63 - 1), self._all,
                      *self._state(), self._obs, self._masks, self._rewards, self._dones, self._final)
@@ -139,16 +143,27 @@ class XeriVectorEnv(gymnasium.vector.VectorEnv):
         self._serve_self_play()
         return self._out(self._obs), {}
 
+    def _step_kernel(self) -> Any:
+        """The step kernel for this batch now: games spread over numba's threads when there are many of them.
+
+        Each game reads and writes only its own rows and random stream, so both
+        kernels give the same results (``tests/test_fast_vec.py``).
+        """
+        if self.num_envs >= PARALLEL_MIN and numba.get_num_threads() > 1:
+            return vk.vec_step_parallel
+        return vk.vec_step
+
     def _warm_up(self) -> None:
         """Compile (or load) the step kernel on a copy, so that the first step() is not the slow one."""
-        if vk.vec_step.signatures:
+        step = self._step_kernel()
+        if step.signatures:
             return
         twin = XeriVectorEnv(1, ruleset=self.ruleset, players=self.ruleset.players, opponent="random")
         twin._ints[:, vk.I_OVER] = 0
         _K.vec_reset(twin._cfg, twin._values, twin._policies, 0, 0, twin._all, *twin._state(), twin._obs,
                      twin._masks, twin._rewards, twin._dones, twin._final)
-        _K.vec_step(twin._cfg, twin._values, twin._policies, 0, twin._masks.argmax(axis=1), *twin._state(),
-                    twin._obs, twin._masks, twin._rewards, twin._dones, twin._illegal, twin._final, -50.0, True)
+        step(twin._cfg, twin._values, twin._policies, 0, twin._masks.argmax(axis=1), *twin._state(),
+             twin._obs, twin._masks, twin._rewards, twin._dones, twin._illegal, twin._final, -50.0, True)
 
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """Play one card in every game; finished games are scored and dealt again."""
@@ -157,8 +172,9 @@ class XeriVectorEnv(gymnasium.vector.VectorEnv):
         acts = np.asarray(actions, dtype=np.int64).reshape(-1)
         if acts.shape[0] != self.num_envs:
             raise VecEnvError(f"step() needs {self.num_envs} actions, not {acts.shape[0]}")
-        _K.vec_step(self._cfg, self._values, self._policies, self.seat, acts, *self._state(), self._obs, self._masks,
-                    self._rewards, self._dones, self._illegal, self._final, self.illegal_reward, True)
+        self._step_kernel()(self._cfg, self._values, self._policies, self.seat, acts, *self._state(), self._obs,
+                            self._masks, self._rewards, self._dones, self._illegal, self._final, self.illegal_reward,
+                            True)
         self._serve_self_play()
         dones = self._dones.astype(bool)
         info: dict[str, Any] = {}
