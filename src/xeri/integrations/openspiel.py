@@ -21,11 +21,11 @@ import numpy as np
 import pyspiel  # type: ignore[import-not-found]
 
 from ..cards import DECK, Card, Rank
-from ..engine import Deal, Round, SeatView, deal_order, pile_fault
+from ..engine import Round, SeatView, deal_order, lay_out, pile_fault
 from ..errors import XeriError
 from ..events import Dealt
 from ..rules import Ruleset, find_ruleset
-from ..scoring import card_values
+from ..scoring import card_values, zero_sum
 from . import encoding
 
 SHORT_NAME = "python_xeri"
@@ -161,28 +161,8 @@ class XeriState(pyspiel.State):  # type: ignore[misc]
                 del self._drawn[in_hands:]
                 self._pool.update(c.index for c in pile)
         if len(self._drawn) == 52:
-            self._round = Round(rs, self._dealer, self._deal())
-
-    def _deal(self) -> Deal:
-        rs = self._rs
-        cards = [DECK[i] for i in self._drawn]
-        h, n = rs.hand_size, rs.players
-        hands: list[tuple[Card, ...]] = [()] * n
-        for k, seat in enumerate(deal_order(rs, self._dealer)):
-            hands[seat] = tuple(cards[k * h : (k + 1) * h])
-        pile = cards[n * h : n * h + rs.pile_size]
-        face_down = set(pile[: rs.pile_face_down])
-        slipped: list[Card] = []
-        if rs.initial_pile == "jack_under":
-            while pile and pile[-1].rank is Rank.JACK and not all(c.rank is Rank.JACK for c in pile):
-                jack = pile.pop()
-                pile.insert(0, jack)
-                slipped.append(jack)
-                face_down.discard(pile[-1])
-        return Deal(
-            hands=tuple(hands), pile=tuple(pile), talon=tuple(cards[n * h + rs.pile_size :]),
-            face_down=tuple(c for c in pile if c in face_down), redealt=tuple(self._redealt), slipped=tuple(slipped),
-        )
+            deal = lay_out(rs, self._dealer, [DECK[i] for i in self._drawn], redealt=tuple(self._redealt))
+            self._round = Round(rs, self._dealer, deal)
 
     # --- reading -------------------------------------------------------------
 
@@ -195,9 +175,7 @@ class XeriState(pyspiel.State):  # type: ignore[misc]
     def returns(self) -> list[float]:
         if self._round is None or self._round.scores is None:
             return [0.0] * self._rs.players
-        totals = [s.total for s in self._round.scores]
-        mean = sum(totals) / len(totals)
-        return [float(totals[p % self._rs.sides] - mean) for p in range(self._rs.players)]
+        return zero_sum(self._rs, [s.total for s in self._round.scores])
 
     def seat_view(self, seat: int | None) -> SeatView | None:
         """The engine's view for ``seat`` (None while dealing)."""

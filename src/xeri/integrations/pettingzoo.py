@@ -23,15 +23,14 @@ from ..cards import DECK
 from ..engine import Round
 from ..errors import IllegalMoveError
 from ..rules import Ruleset, find_ruleset
+from ..scoring import zero_sum
 from . import encoding
 
 
 def seat_rewards(rnd: Round) -> list[float]:
-    """Each seat's side score minus the mean of the sides' scores (zero-sum)."""
+    """Each seat's side score minus the mean of the sides' scores (``scoring.zero_sum``)."""
     assert rnd.scores is not None
-    totals = [s.total for s in rnd.scores]
-    mean = sum(totals) / len(totals)
-    return [float(totals[p % rnd.ruleset.sides] - mean) for p in range(rnd.ruleset.players)]
+    return zero_sum(rnd.ruleset, [s.total for s in rnd.scores])
 
 
 class XeriAECEnv(AECEnv):  # type: ignore[misc]
