@@ -16,13 +16,14 @@ ROUNDS_PER_CASE = 40
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 @pytest.mark.parametrize("preset", sorted(PRESETS))
-@pytest.mark.parametrize("variant", ["plain", "exposed", "jack_any", "no_last_xeri"])
+@pytest.mark.parametrize("variant", ["plain", "exposed", "jack_any", "no_last_xeri", "points"])
 def test_simulator_matches_engine(preset: str, players: int, variant: str) -> None:
     options = {
         "plain": {},
         "exposed": {"exposed_bottom": True},
         "jack_any": {"jack_xeri_any": True, "most_cards_points": 0},
         "no_last_xeri": {"last_card_xeri": False, "two_of_spades": True},
+        "points": {"xeri_points": 7, "jack_xeri_points": 25, "most_cards_points": 11, "initial_pile": "keep"},
     }[variant]
     ruleset = find_ruleset(preset, players=players, **options)
     rng = random.Random(f"{preset}-{players}-{variant}")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..engine import Deal, Round
 from ..rules import Ruleset
-from ..scoring import card_values
+from ..scoring import card_values, most_cards_side
 
 JACK = 9  # Card.index % 13 of a Jack
 
@@ -159,9 +159,9 @@ class SimState:
         self.pile_val = 0
         self.turn = -1
         if rules.most_cards_points:
-            best = max(self.cnt)
-            if self.cnt.count(best) == 1:
-                self.pts[self.cnt.index(best)] += rules.most_cards_points
+            most = most_cards_side(self.cnt)
+            if most is not None:
+                self.pts[most] += rules.most_cards_points
 
     def totals(self) -> list[int]:
         """Each side's points (final once the round is over)."""
