@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from test_server_support import Player, ThreadServer, create, db_url
+from xeri.server.envelope import Envelope
 from xeri.server.pubsub import RedisBroker
 
 REDIS_URL = os.environ.get("XERI_TEST_REDIS_URL")
@@ -47,29 +48,80 @@ def test_two_brokers_see_each_others_messages_in_order() -> None:
     wait_for_redis()
     assert REDIS_URL
 
-    async def scenario() -> list[str]:
+    async def scenario() -> list[Envelope]:
         a, b = RedisBroker(REDIS_URL), RedisBroker(REDIS_URL)
         await a.start()
         await b.start()
-        got: list[str] = []
+        got: list[Envelope] = []
         done = asyncio.Event()
 
-        def on_message(text: str) -> None:
-            got.append(text)
+        def on_message(envelope: Envelope) -> None:
+            got.append(envelope)
             if len(got) == 300:
                 done.set()
 
-        b.subscribe("xeri:t1:0", on_message)
-        b.subscribe("xeri:t1:1", lambda _t: pytest.fail("a message reached another seat's channel"))
+        await b.follow("xeri:t1:0", on_message)
+        await b.follow("xeri:t1:1", lambda _e: pytest.fail("a message reached another seat's channel"))
         for i in range(300):
-            await a.publish("xeri:t1:0", f"{i} message")
+            await a.publish("xeri:t1:0", Envelope.update(i, {"n": i}))
         await asyncio.wait_for(done.wait(), timeout=10)
-        b.unsubscribe("xeri:t1:0", on_message)
+        b.unfollow("xeri:t1:0", on_message)
         await a.close()
         await b.close()
         return got
 
-    assert asyncio.run(scenario()) == [f"{i} message" for i in range(300)]
+    assert asyncio.run(scenario()) == [Envelope("update", i, f'{{"n":{i}}}') for i in range(300)]
+
+
+@needs_redis
+def test_a_broker_receives_only_the_channels_it_follows_and_relays_only_watched_ones() -> None:
+    """Fan-out grows with interest: an unfollowed channel, and one the relay filter leaves out, never arrive."""
+    wait_for_redis()
+    assert REDIS_URL
+
+    async def scenario() -> tuple[list[str], list[str]]:
+        owner, replica = RedisBroker(REDIS_URL), RedisBroker(REDIS_URL)
+        await owner.start()
+        await replica.start()
+        owner.relay = {"xeri:t2:0", "xeri:t2:end"}.__contains__  # what the cluster says other processes watch
+        local: list[str] = []
+        owner.subscribe("xeri:t2:1", lambda e: local.append(e.body))
+        got: list[str] = []
+        done = asyncio.Event()
+
+        first = asyncio.Event()
+
+        def on_message(envelope: Envelope) -> None:
+            got.append(envelope.body)
+            if envelope.body == "end":
+                done.set()
+            if envelope.body == "first":
+                first.set()
+
+        await replica.follow("xeri:t2:0", on_message)
+        await replica.follow("xeri:t2:1", on_message)  # followed, but the owner does not relay it
+        await replica.follow("xeri:t2:end", on_message)
+        await owner.publish("xeri:t2:1", Envelope.plain("seat 1, kept in its process"))
+        await owner.publish("xeri:t2:0", Envelope.plain("first"))
+        await asyncio.wait_for(first.wait(), timeout=10)
+        replica.unfollow("xeri:t2:0", on_message)
+        assert not replica.following("xeri:t2:0")
+        await owner.publish("xeri:t2:end", Envelope.plain("end"))
+        await asyncio.wait_for(done.wait(), timeout=10)
+        # After the unfollow is confirmed by Redis, nothing more arrives on that channel.
+        await replica.follow("xeri:t2:probe", on_message)  # a round trip on the subscription connection
+        await owner.publish("xeri:t2:0", Envelope.plain("after the unfollow"))
+        owner.relay = None
+        done.clear()
+        await owner.publish("xeri:t2:end", Envelope.plain("end"))
+        await asyncio.wait_for(done.wait(), timeout=10)
+        await owner.close()
+        await replica.close()
+        return local, got
+
+    local, got = asyncio.run(scenario())
+    assert local == ["seat 1, kept in its process"]
+    assert got == ["first", "end", "end"]
 
 
 @needs_redis

@@ -23,16 +23,18 @@ import json
 import logging
 import secrets
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from .envelope import Envelope, EnvelopeError
 from .errors import ProtocolError
 from .ownership import LEASE_SECONDS, Ownership
 from .pubsub import RedisBroker
 from .seats import hash_token
 from .store import Store, StoreError, TableRow
-from .wire import envelope
+from .wire import channel
 
 if TYPE_CHECKING:
     from .lobby import Lobby
@@ -68,21 +70,25 @@ class Replica:
 
     table_id: str
     seat: int | None
-    deliver: Callable[[str], None]
-    buffered: list[str] | None = field(default_factory=list)
+    deliver: Callable[[Envelope], None]
+    buffered: list[Envelope] | None = field(default_factory=list)
 
-    def receive(self, raw: str) -> None:
+    @property
+    def channel(self) -> str:
+        return channel(self.table_id, self.seat)
+
+    def receive(self, envelope: Envelope) -> None:
         if self.buffered is not None:
-            self.buffered.append(raw)
+            self.buffered.append(envelope)
         else:
-            self.deliver(raw)
+            self.deliver(envelope)
 
-    def synced(self, sync_text: str) -> None:
+    def synced(self, sync: Envelope) -> None:
         """Hand over the sync, then what came meanwhile (the connection drops updates the sync includes)."""
         waiting, self.buffered = self.buffered or [], None
-        self.deliver(sync_text)
-        for raw in waiting:
-            self.deliver(raw)
+        self.deliver(sync)
+        for envelope in waiting:
+            self.deliver(envelope)
 
 
 class Cluster:
@@ -100,6 +106,9 @@ class Cluster:
         self.owners: dict[str, str] = {}
         #: replica connections per table
         self.replicas: dict[str, set[Replica]] = {}
+        #: per channel of a table owned here, how many connections on other processes follow it: only
+        #: those channels are relayed to Redis (a table whose connections are all here costs Redis nothing)
+        self.watched: Counter[str] = Counter()
         self._pending: dict[str, asyncio.Future[Any]] = {}
         #: tables claimed for creation (monotonic time), whose rows may not be in memory yet
         self._claimed: dict[str, float] = {}
@@ -110,6 +119,7 @@ class Cluster:
         broker.listen(inbox(self.node), self._on_inbox)
         broker.listen(CONTROL, self._on_control)
         broker.on_resubscribed(self._resync_all)
+        broker.relay = self.watched.__contains__
 
     # --- life ----------------------------------------------------------------
 
@@ -133,7 +143,7 @@ class Cluster:
         try:
             await self.ownership.release()
             await self.store.leave_cluster(self.node)
-            await self.broker.send(CONTROL, json.dumps({"released": self.node}))
+            await self.broker.send(CONTROL, Envelope.message({"released": self.node}))
         except Exception:  # the database or Redis is away: the leases simply expire
             pass
 
@@ -198,7 +208,7 @@ class Cluster:
             return None
         self.owners.pop(table_id, None)
         log.info("adopted table %s at version %d", table_id, table.version)
-        await self.broker.send(CONTROL, json.dumps({"adopted": table_id, "owner": self.node}))
+        await self.broker.send(CONTROL, Envelope.message({"adopted": table_id, "owner": self.node}))
         self._spawn(self._reattach(table_id))
         return table
 
@@ -270,9 +280,9 @@ class Cluster:
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._pending[rid] = future
         try:
-            text = json.dumps({"id": rid, "from": self.node, "op": op, "table": table_id, "args": args})
+            request = Envelope.message({"id": rid, "from": self.node, "op": op, "table": table_id, "args": args})
             try:
-                received = await self.broker.send(inbox(owner), text)
+                received = await self.broker.send(inbox(owner), request)
             except Exception:
                 raise retry_later("the message relay (Redis) is unavailable") from None
             if received == 0:
@@ -290,8 +300,8 @@ class Cluster:
             raise ProtocolError(error["code"], error["message"], **error.get("extra", {}))
         return reply.get("ok")
 
-    def _on_inbox(self, text: str) -> None:
-        message = json.loads(text)
+    def _on_inbox(self, envelope: Envelope) -> None:
+        message = json.loads(envelope.body)
         if "op" in message:
             self._spawn(self._serve(message))
             return
@@ -314,25 +324,37 @@ class Cluster:
                 log.exception("forwarded %s on table %s failed", message["op"], message["table"])
                 reply["error"] = {"code": "unavailable", "message": f"the owner failed: {type(exc).__name__}"}
         try:
-            await self.broker.send(inbox(message["from"]), json.dumps(reply))
+            await self.broker.send(inbox(message["from"]), Envelope.message(reply))
         except Exception:  # Redis went away: the requester times out and retries
             pass
 
     # --- replicas --------------------------------------------------------------
 
+    def watch(self, table_id: str, seat: int | None, change: int) -> None:
+        """Count a connection on another process following one of this process's tables' channels."""
+        ch = channel(table_id, seat)
+        count = self.watched[ch] + change
+        if count > 0:
+            self.watched[ch] = count
+        else:
+            self.watched.pop(ch, None)
+
     async def attach_replica(self, replica: Replica) -> None:
-        """Subscribe a replica connection, register it with the owner, and hand it the owner's sync."""
-        self.broker.subscribe(_channel(replica), replica.receive)
+        """Follow a replica connection's channel on Redis, register it with the owner, and hand it the owner's sync."""
+        try:
+            await self.broker.follow(replica.channel, replica.receive)
+        except Exception:
+            raise retry_later("the message relay (Redis) is unavailable") from None
         self.replicas.setdefault(replica.table_id, set()).add(replica)
         try:
-            sync = await self.call(replica.table_id, "attach", {"seat": replica.seat})
+            sync = _envelope(await self.call(replica.table_id, "attach", {"seat": replica.seat}))
         except BaseException:
             self.detach_local(replica)
             raise
         replica.synced(sync)
 
     def detach_local(self, replica: Replica) -> None:
-        self.broker.unsubscribe(_channel(replica), replica.receive)
+        self.broker.unfollow(replica.channel, replica.receive)
         group = self.replicas.get(replica.table_id)
         if group is not None:
             group.discard(replica)
@@ -364,7 +386,7 @@ class Cluster:
                     pending.discard(replica)  # the connection ended meanwhile
                     continue
                 try:
-                    replica.deliver(await self.call(table_id, op, {"seat": replica.seat}))
+                    replica.deliver(_envelope(await self.call(table_id, op, {"seat": replica.seat})))
                     pending.discard(replica)
                 except (ProtocolError, NotOwner) as exc:
                     if time.monotonic() > deadline:
@@ -379,8 +401,8 @@ class Cluster:
         for table_id in list(self.replicas):
             self._spawn(self._resync(table_id))
 
-    def _on_control(self, text: str) -> None:
-        message = json.loads(text)
+    def _on_control(self, envelope: Envelope) -> None:
+        message = json.loads(envelope.body)
         adopted = message.get("adopted")
         if adopted is not None:
             self.owners[adopted] = message["owner"]
@@ -405,10 +427,12 @@ class Cluster:
         return out
 
 
-def _channel(replica: Replica) -> str:
-    from .wire import channel
-
-    return channel(replica.table_id, replica.seat)
+def _envelope(answer: Any) -> Envelope:
+    """A sync the owner returned (encoded, server.envelope); a malformed one is the owner's failure."""
+    try:
+        return Envelope.decode(answer)
+    except EnvelopeError:
+        raise retry_later("the table's server answered with a malformed sync") from None
 
 
 def listed_info(row: TableRow, seats: list[Any]) -> dict[str, Any]:
@@ -471,10 +495,10 @@ class RemoteTable:
             return str(out[0]), HintReason(coded["code"], **coded["params"])
         return str(out[0]), str(out[1])
 
-    async def sync_text(self, seat: int | None) -> str:
-        return str(await self.cluster.call(self.id, "sync", {"seat": seat}))
+    async def sync_envelope(self, seat: int | None) -> Envelope:
+        return _envelope(await self.cluster.call(self.id, "sync", {"seat": seat}))
 
-    async def attach(self, seat: int | None, ch: str, deliver: Callable[[str], None],
+    async def attach(self, seat: int | None, ch: str, deliver: Callable[[Envelope], None],
                      close: Callable[[], None] | None = None) -> None:
         """Become a replica connection; if the owner cannot be reached now, the connection is closed with a
         retryable error (the client reconnects) rather than left without its sync."""
@@ -489,7 +513,7 @@ class RemoteTable:
             return
         self.clients += 1
 
-    async def detach(self, seat: int | None, ch: str, deliver: Callable[[str], None],
+    async def detach(self, seat: int | None, ch: str, deliver: Callable[[Envelope], None],
                      close: Callable[[], None] | None = None) -> None:
         if self._replica is not None:
             self.clients -= 1
@@ -511,11 +535,21 @@ async def serve_op(cluster: Cluster, table: Table, op: str, args: dict[str, Any]
         await table.move(seat, args["card"], args["version"])
         return None
     if op == "sync":
-        return await table.sync_text(seat)
+        return (await table.sync_envelope(seat)).encode()
     if op == "attach":
-        return await table.attach_remote(seat)
+        remote = node != cluster.node  # a connection on another process: relay its channel to Redis from now on
+        if remote:
+            cluster.watch(table.id, seat, +1)
+        try:
+            return (await table.attach_remote(seat)).encode()
+        except BaseException:
+            if remote:
+                cluster.watch(table.id, seat, -1)
+            raise
     if op == "detach":
         await table.detach_remote(seat)
+        if node != cluster.node:
+            cluster.watch(table.id, seat, -1)
         return None
     if op == "hint":
         card, reason = await table.hint(seat)
@@ -530,7 +564,7 @@ async def serve_op(cluster: Cluster, table: Table, op: str, args: dict[str, Any]
     raise ProtocolError("bad_request", f"unknown forwarded request {op!r}")
 
 
-__all__ = ["Cluster", "ClusterRefused", "RemoteTable", "Replica", "envelope", "make_cluster", "retry_later"]
+__all__ = ["Cluster", "ClusterRefused", "RemoteTable", "Replica", "make_cluster", "retry_later"]
 
 
 def make_cluster(store: Store, broker: Any, lease: float | None) -> Cluster | None:

@@ -12,6 +12,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..bots.hint import HintReason
 from . import protocol
+from .envelope import Envelope
 from .limits import LimitExceeded
 from .lobby import Lobby, parse_json
 from .protocol import Hint, Move, Ping, Ready, Rematch, Sync
@@ -66,17 +67,15 @@ class Client:
         #: the lobby, which makes the new table of a rematch (None: rematches are refused)
         self.lobby: Lobby | None = None
 
-    def deliver(self, raw: str) -> None:
-        """Queue an enveloped text (see ``table.envelope``), dropping updates older than the last sync."""
-        head, _, text = raw.partition(" ")
-        if head.startswith("s"):
-            self.synced = int(head[1:])
-        elif head != "-":
-            version = int(head)
-            if version <= self.synced:
+    def deliver(self, envelope: Envelope) -> None:
+        """Queue an envelope's text (server.envelope), dropping updates not newer than what the client has."""
+        if envelope.kind == "sync" and envelope.version is not None:
+            self.synced = envelope.version
+        elif envelope.kind == "update":
+            if envelope.version is None or envelope.version <= self.synced:
                 return
-            self.synced = version
-        self.send(text)
+            self.synced = envelope.version
+        self.send(envelope.body)
 
     def send(self, text: str) -> None:
         try:
@@ -149,18 +148,18 @@ class Client:
             self._drain()
             self.out.put_nowait(None)
 
-    async def handle(self, message: Mapping[str, Any]) -> str | None:
+    async def handle(self, message: Mapping[str, Any]) -> Envelope | None:
         """Answer one incoming frame (enveloped): None when the table's own broadcast is the answer."""
         if not self.bucket.take():
             self.rejected += 1
-            return "- " + error("rate_limited", f"slow down: at most {self.bucket.rate:g} messages a second")
+            return Envelope.plain(error("rate_limited", f"slow down: at most {self.bucket.rate:g} messages a second"))
         text = message.get("text")
         if text is None:
             self.rejected += 1
-            return "- " + error("bad_message", "send JSON text frames, not binary ones")
+            return Envelope.plain(error("bad_message", "send JSON text frames, not binary ones"))
         if len(text) > MAX_MESSAGE or len(text.encode()) > MAX_MESSAGE:
             self.rejected += 1
-            return "- " + error("too_large", f"messages are limited to {MAX_MESSAGE} bytes")
+            return Envelope.plain(error("too_large", f"messages are limited to {MAX_MESSAGE} bytes"))
         ref = None
         try:
             data = parse_json(text)
@@ -171,32 +170,41 @@ class Client:
             # fault: it does not count towards the flood close. The rate limit still bounds the retries.
             if not exc.extra.get("retry"):
                 self.rejected += 1
-            return "- " + error(exc.code, exc.message, ref, **exc.extra)
+            return Envelope.plain(error(exc.code, exc.message, ref, **exc.extra))
         self.rejected = 0
         return reply
 
-    async def _dispatch(self, message: Move | Hint | Sync | Ping | Ready | Rematch, ref: Any) -> str | None:
+    async def _dispatch(self, message: Move | Hint | Sync | Ping | Ready | Rematch, ref: Any) -> Envelope | None:
         """Serve one validated message (server.protocol)."""
         table = self.table
         if isinstance(message, Move):
             await table.move(self.seat, message.card, message.version)
             return None
         if isinstance(message, Ping):
-            return "- " + json.dumps({"type": "pong", "ref": ref})
+            return Envelope.plain(json.dumps({"type": "pong", "ref": ref}))
         if isinstance(message, Sync):
-            return await table.sync_text(self.seat)
+            return await table.sync_envelope(self.seat)
         if isinstance(message, Hint):
             card, reason = await table.hint(self.seat)
             # The reason's code and parameters let a client say it in its own language.
             extra = reason.to_json() if isinstance(reason, HintReason) else {}
-            return "- " + json.dumps({"type": "hint", "card": card, "reason": reason, **extra, "ref": ref},
-                                     ensure_ascii=False)
+            return Envelope.plain(json.dumps({"type": "hint", "card": card, "reason": reason, **extra,
+                                              "ref": ref}, ensure_ascii=False))
         if isinstance(message, Ready):
             await table.ready(self.seat)
             return None
         if await table.offer_rematch(self.seat) and self.lobby is not None:  # a Rematch
             await self.lobby.rematch(table)
         return None
+
+
+async def refuse(ws: WebSocket, text: str, code: int) -> None:
+    """Say why, and close; a client that has gone meanwhile (it gave up waiting) needs neither."""
+    try:
+        await ws.send_text(text)
+        await ws.close(code=code)
+    except (WebSocketDisconnect, RuntimeError, OSError):
+        pass
 
 
 async def serve_socket(ws: WebSocket, lobby: Lobby, rate: float = RATE, burst: float = BURST) -> None:
@@ -206,28 +214,24 @@ async def serve_socket(ws: WebSocket, lobby: Lobby, rate: float = RATE, burst: f
     try:
         table = await lobby.get(table_id)
     except ProtocolError as exc:  # the table is changing servers (server.cluster): the client retries
-        await ws.send_text(error(exc.code, exc.message, **exc.extra))
-        await ws.close(code=1013)
+        await refuse(ws, error(exc.code, exc.message, **exc.extra), 1013)
         return
     if table is None:
-        await ws.send_text(error("no_such_table", f"there is no table {table_id[:40]!r}"))
-        await ws.close(code=4004)
+        await refuse(ws, error("no_such_table", f"there is no table {table_id[:40]!r}"), 4004)
         return
     token = ws.query_params.get("token")
     seat = None
     if token:
         seat = table.seat_for_token(token)
         if seat is None:
-            await ws.send_text(error("bad_token", "that token holds no seat at this table"))
-            await ws.close(code=4003)
+            await refuse(ws, error("bad_token", "that token holds no seat at this table"), 4003)
             return
     # One address, and one seat, may hold only so many connections (server.limits).
     address = ws.client.host if ws.client else "-"
     try:
         lobby.book.connect(address, table.id, seat)
     except LimitExceeded as exc:
-        await ws.send_text(error(exc.code, exc.message))
-        await ws.close(code=CLOSE_TOO_MANY)
+        await refuse(ws, error(exc.code, exc.message), CLOSE_TOO_MANY)
         return
     # ?summary=1: this client shows a summary after each round, and the next round waits for its "ready".
     summary = seat if seat is not None and ws.query_params.get("summary") == "1" else None

@@ -1,10 +1,11 @@
 """Pub/sub between the table that applies a change and the connections that show it.
 
 Each seat of a table has its own channel, carrying only messages built for
-that seat, so a broker never holds another seat's cards. ``Broker`` is the
-seam for several server processes: the in-process default delivers to
-callbacks in this process; a Redis broker would carry the same texts between
-processes (see docs/scaling.md).
+that seat, so a broker never holds another seat's cards. What travels is an
+``Envelope`` (server.envelope): the client's text and whether it is a sync,
+an update or a plain message. ``Broker`` is the seam for several server
+processes: the in-process default delivers to callbacks in this process; the
+Redis broker also relays between processes (docs/scaling.md).
 """
 
 from __future__ import annotations
@@ -16,17 +17,21 @@ from collections import defaultdict
 from collections.abc import Callable
 from typing import Any, Protocol
 
-Callback = Callable[[str], None]
+from .envelope import Envelope, EnvelopeError, Frame
+
+Callback = Callable[[Envelope], None]
 log = logging.getLogger("xeri.server")
 
-#: Redis connections one process keeps for publishing and requests (the subscription has its own).
+#: Redis connections one process keeps for requests (the relay writer and the subscription have their own).
 REDIS_CONNECTIONS = 64
+#: envelopes waiting for the relay writer at most (Redis away for long: the oldest are dropped, replicas resync)
+RELAY_QUEUE = 100_000
 
 
 class Broker(Protocol):
-    """Channel-based publish/subscribe of JSON texts."""
+    """Channel-based publish/subscribe of envelopes."""
 
-    async def publish(self, channel: str, text: str) -> None: ...
+    async def publish(self, channel: str, envelope: Envelope) -> None: ...
 
     def interested(self, channel: str) -> bool:
         """False only if nobody anywhere listens (lets a table skip building a message)."""
@@ -57,16 +62,16 @@ class LocalSubscribers:
             if not subs:
                 del self._subs[channel]
 
-    def _deliver(self, channel: str, text: str) -> None:
+    def _deliver(self, channel: str, envelope: Envelope) -> None:
         for callback in list(self._subs.get(channel, ())):
-            callback(text)
+            callback(envelope)
 
 
 class InProcessBroker(LocalSubscribers):
-    """Delivers each text synchronously to this process's subscribers, in publish order."""
+    """Delivers each envelope synchronously to this process's subscribers, in publish order."""
 
-    async def publish(self, channel: str, text: str) -> None:
-        self._deliver(channel, text)
+    async def publish(self, channel: str, envelope: Envelope) -> None:
+        self._deliver(channel, envelope)
 
     async def start(self) -> None:
         pass
@@ -81,20 +86,24 @@ class InProcessBroker(LocalSubscribers):
 class RedisBroker(LocalSubscribers):
     """Redis pub/sub between server processes (``xeri serve --redis URL``).
 
-    Each process subscribes once, at start, to the pattern ``xeri:*``, so no
-    message published after ``start()`` can slip past a subscription being
-    set up; callbacks are then called in this process as messages arrive,
-    in publish order. A text published here reaches this process's own
-    subscribers at once (not through Redis, so a Redis outage does not stop
-    them); each text carries its process's ``node`` id, and a process skips its
-    own echoes. ``listen()`` adds exact channels (a process's request inbox).
+    A published envelope reaches this process's own subscribers at once (not
+    through Redis, so a Redis outage does not stop them), and is relayed to
+    Redis by one writer task, in publish order, many per round trip (a
+    pipeline). ``relay``, when set (server.cluster), says which channels another
+    process follows: the others are not sent to Redis at all.
 
-    Redis may go away: a publish then fails quietly (the database has the
-    move already), the reader reconnects with a growing pause, and once it is
+    A process receives from Redis only the channels it ``follow``s (each
+    subscribed while this process has a subscriber on it, and the subscription
+    confirmed before ``follow`` returns, so nothing published afterwards slips
+    past) and the ones it ``listen``s to (its request inbox), so its share of
+    the relay grows with what its own connections watch, not with every table.
+    Each frame carries its process's ``node`` id; a process skips its own.
+
+    Redis may go away: a relay fails quietly (the database has the move
+    already), the reader reconnects with a growing pause, and once it is
     subscribed again every ``on_resubscribed`` callback runs, so the
     connections fed from Redis can be resynchronised (what they missed is lost
-    from pub/sub, never from the database). (Sharded channels would suit many
-    processes better.)
+    from pub/sub, never from the database).
     """
 
     def __init__(self, url: str, node: str | None = None) -> None:
@@ -103,15 +112,27 @@ class RedisBroker(LocalSubscribers):
         self.node = node or secrets.token_hex(8)
         #: whether the subscription is up now (readiness)
         self.up = False
-        self._channels: set[str] = set()
+        #: which channels to relay to Redis (None: all of them)
+        self.relay: Callable[[str], bool] | None = None
+        self._channels: set[str] = {self._own_channel}
+        #: the channels followed on Redis, with how many local subscribers follow each
+        self._followed: dict[str, int] = {}
+        self._confirming: dict[str, list[asyncio.Future[None]]] = {}
         self._resubscribed: list[Callable[[], None]] = []
         self._subscriptions = 0
         self._client: Any = None
         self._pubsub: Any = None
         self._reader: asyncio.Task[None] | None = None
+        self._writer: asyncio.Task[None] | None = None
+        self._outbox: asyncio.Queue[tuple[str, str]] = asyncio.Queue(RELAY_QUEUE)
+
+    @property
+    def _own_channel(self) -> str:
+        """A channel only this process subscribes to: the subscription is never empty (and confirms it is up)."""
+        return f"xeri-node:{self.node}"
 
     def listen(self, channel: str, callback: Callback) -> None:
-        """Receive an exact channel outside ``xeri:*`` too (call before ``start``)."""
+        """Receive an exact channel for as long as this broker runs (call before ``start``)."""
         self._channels.add(channel)
         self.subscribe(channel, callback)
 
@@ -122,21 +143,63 @@ class RedisBroker(LocalSubscribers):
     async def start(self) -> None:
         import redis.asyncio as redis
 
-        # A bounded pool that waits for a free connection: hundreds of tables publishing at once must
-        # queue for a moment, not fail with "Too many connections".
+        # A bounded pool that waits for a free connection: many requests at once queue for a moment,
+        # not fail with "Too many connections".
         pool = redis.BlockingConnectionPool.from_url(self.url, max_connections=REDIS_CONNECTIONS, timeout=5,
                                                      decode_responses=True, socket_connect_timeout=2,
                                                      socket_keepalive=True)
         self._client = redis.Redis(connection_pool=pool)
         await self._subscribe()
         self._reader = asyncio.create_task(self._read())
+        self._writer = asyncio.create_task(self._write())
 
     async def _subscribe(self) -> None:
         pubsub = self._client.pubsub(ignore_subscribe_messages=False)
-        await pubsub.psubscribe("xeri:*")
-        if self._channels:
-            await pubsub.subscribe(*sorted(self._channels))
+        await pubsub.subscribe(*sorted(self._channels | set(self._followed)))
         self._pubsub = pubsub
+
+    # --- following channels ---------------------------------------------------------
+
+    async def follow(self, channel: str, callback: Callback) -> None:
+        """Subscribe ``callback`` to ``channel`` here and on Redis; returns once Redis confirmed it."""
+        self.subscribe(channel, callback)
+        count = self._followed.get(channel, 0)
+        self._followed[channel] = count + 1
+        if count:
+            waiting = self._confirming.get(channel)
+            if waiting:  # another follower's subscription is on its way: wait for the same confirmation
+                await asyncio.shield(waiting[0])
+            return
+        confirmed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._confirming.setdefault(channel, []).append(confirmed)
+        try:
+            await self._pubsub.subscribe(channel)
+            await asyncio.wait_for(asyncio.shield(confirmed), timeout=5)
+        except BaseException:
+            self._confirming.pop(channel, None)
+            self.unfollow(channel, callback)
+            raise
+
+    def unfollow(self, channel: str, callback: Callback) -> None:
+        """Stop ``callback`` following ``channel``; the last one here unsubscribes on Redis."""
+        self.unsubscribe(channel, callback)
+        count = self._followed.get(channel, 0) - 1
+        if count > 0:
+            self._followed[channel] = count
+            return
+        self._followed.pop(channel, None)
+        if count == 0 and self._pubsub is not None:
+            task = asyncio.ensure_future(self._unsubscribe(channel))
+            task.add_done_callback(lambda t: t.cancelled() or t.exception())
+
+    async def _unsubscribe(self, channel: str) -> None:
+        if channel not in self._followed:  # followed again meanwhile: keep it
+            await self._pubsub.unsubscribe(channel)
+
+    def following(self, channel: str) -> bool:
+        return channel in self._followed
+
+    # --- reading --------------------------------------------------------------------
 
     async def _read(self) -> None:
         pause = 0.05
@@ -144,19 +207,28 @@ class RedisBroker(LocalSubscribers):
             try:
                 async for message in self._pubsub.listen():
                     kind = message.get("type")
-                    if kind == "psubscribe":
-                        self._subscriptions += 1
-                        self.up = True
-                        pause = 0.05
-                        if self._subscriptions > 1:  # Redis came back: whatever was published meanwhile is lost
-                            for callback in list(self._resubscribed):
-                                callback()
+                    if kind == "subscribe":
+                        channel = message["channel"]
+                        if channel == self._own_channel:
+                            self._subscriptions += 1
+                            self.up = True
+                            pause = 0.05
+                            if self._subscriptions > 1:  # Redis came back: whatever was published meanwhile is lost
+                                for callback in list(self._resubscribed):
+                                    callback()
+                        for confirmed in self._confirming.pop(channel, ()):
+                            if not confirmed.done():
+                                confirmed.set_result(None)
                         continue
-                    if kind not in ("pmessage", "message"):
+                    if kind != "message":
                         continue
-                    node, _, text = message["data"].partition(" ")
-                    if node != self.node:
-                        self._deliver(message["channel"], text)
+                    try:
+                        frame = Frame.decode(message["data"])
+                    except EnvelopeError as exc:
+                        log.warning("dropped a message on %s: %s", message["channel"], exc)
+                        continue
+                    if frame.node != self.node:
+                        self._deliver(message["channel"], frame.envelope)
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # Redis went away: reconnect below
@@ -175,27 +247,56 @@ class RedisBroker(LocalSubscribers):
                 except Exception:
                     continue
 
-    async def publish(self, channel: str, text: str) -> None:
-        self._deliver(channel, text)
-        try:
-            await self._client.publish(channel, f"{self.node} {text}")
-        except Exception as exc:  # Redis is away: the remote readers resync when it is back
-            log.warning("cannot publish to redis: %s", exc)
+    # --- writing --------------------------------------------------------------------
 
-    async def send(self, channel: str, text: str) -> int:
-        """Publish to other processes only; returns how many received it (raises if Redis is away)."""
-        return int(await self._client.publish(channel, f"{self.node} {text}"))
+    async def publish(self, channel: str, envelope: Envelope) -> None:
+        """Deliver here at once, and queue the relay to other processes (in order, batched)."""
+        self._deliver(channel, envelope)
+        if self.relay is not None and not self.relay(channel):
+            return
+        try:
+            self._outbox.put_nowait((channel, Frame(self.node, envelope).encode()))
+        except asyncio.QueueFull:
+            log.warning("the redis relay is %d messages behind: dropping one", RELAY_QUEUE)
+
+    async def _write(self) -> None:
+        """Send queued envelopes to Redis, all that are waiting in one pipeline (one round trip)."""
+        while True:
+            batch = [await self._outbox.get()]
+            while not self._outbox.empty() and len(batch) < 1000:
+                batch.append(self._outbox.get_nowait())
+            for attempt in (1, 2):
+                try:
+                    async with self._client.pipeline(transaction=False) as pipe:
+                        for channel, text in batch:
+                            pipe.publish(channel, text)
+                        await pipe.execute()
+                    break
+                except asyncio.CancelledError:
+                    raise
+                except Exception as exc:
+                    # A pooled connection from before a Redis restart fails once: try a fresh one. Redis still
+                    # away: the remote readers resync when it is back (a repeated update is dropped by version).
+                    if attempt == 2:
+                        log.warning("cannot publish to redis: %s", exc)
+
+    async def send(self, channel: str, envelope: Envelope) -> int:
+        """Publish to other processes only, now; returns how many received it (raises if Redis is away)."""
+        return int(await self._client.publish(channel, Frame(self.node, envelope).encode()))
 
     def interested(self, channel: str) -> bool:
-        return True  # subscribers in other processes cannot be seen from here
+        if channel in self._subs:
+            return True
+        return self.relay is None or self.relay(channel)
 
     async def close(self) -> None:
-        if self._reader is not None:
-            self._reader.cancel()
-            try:
-                await self._reader
-            except (asyncio.CancelledError, Exception):
-                pass
+        for task in (self._reader, self._writer):
+            if task is not None:
+                task.cancel()
+                try:
+                    await task
+                except (asyncio.CancelledError, Exception):
+                    pass
         if self._pubsub is not None:
             await self._pubsub.aclose()
         if self._client is not None:

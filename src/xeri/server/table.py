@@ -28,6 +28,7 @@ from ..rules import Ruleset
 from . import wire
 from .autoplay import Autoplay
 from .commitments import Commitments
+from .envelope import Envelope, Kind, to_text
 from .errors import ProtocolError
 from .pubsub import Broker
 from .seats import Seat, hash_token, new_token
@@ -44,11 +45,11 @@ from .store import (
     TableRow,
     dumps,
 )
-from .wire import channel, envelope
+from .wire import channel
 
 log = logging.getLogger("xeri.server")
 
-__all__ = ["ProtocolError", "Seat", "Table", "channel", "envelope", "hash_token", "new_token", "unavailable"]
+__all__ = ["ProtocolError", "Seat", "Table", "channel", "hash_token", "new_token", "unavailable"]
 
 
 #: the longest wait, in seconds, for the players to close a round's summary before the next round goes on
@@ -161,23 +162,24 @@ class Table:
 
     # --- sending --------------------------------------------------------------
 
-    async def _publish(self, build: Callable[[int | None], dict[str, Any]], head: str = "-") -> None:
+    async def _publish(self, build: Callable[[int | None], dict[str, Any]], kind: Kind = "plain") -> None:
         """Publish ``build(seat)`` to each seat's channel (and the spectators'), built per seat.
 
-        Each text goes out as ``envelope(head, json)``; the head lets a connection drop an
-        update it already has (a broker between processes may deliver one after a sync).
+        Each text goes out in an ``Envelope`` of ``kind`` at the table's version, which lets a
+        connection drop an update it already has (a broker between processes may deliver one after a sync).
         """
+        version = None if kind == "plain" else self.version
         for seat in (None, *range(self.ruleset.players)):
             ch = channel(self.id, seat)
             if self.broker.interested(ch):
-                await self.broker.publish(ch, envelope(head, build(seat)))
+                await self.broker.publish(ch, Envelope(kind, version, to_text(build(seat))))
 
     async def publish_table(self) -> None:
         text = wire.table_message(self)
         await self._publish(lambda _seat: text)
 
     async def publish_sync(self) -> None:
-        await self._publish(self.sync_message, f"s{self.version}")
+        await self._publish(self.sync_message, "sync")
 
     # --- seats ---------------------------------------------------------------
 
@@ -289,7 +291,7 @@ class Table:
             await self.publish_table()
             return True
 
-    async def attach(self, seat: int | None, ch: str, deliver: Callable[[str], None],
+    async def attach(self, seat: int | None, ch: str, deliver: Callable[[Envelope], None],
                      close: Callable[[], None] | None = None) -> None:
         """Subscribe a connection and hand it its sync, under the lock, so no update is missed or doubled.
 
@@ -303,12 +305,12 @@ class Table:
                 s.connections += 1
                 if close is not None:
                     self._closers.setdefault(seat, set()).add(close)
-            deliver(envelope(f"s{self.version}", self.sync_message(seat)))
+            deliver(Envelope.sync(self.version, self.sync_message(seat)))
             if seat is not None and self.seats[seat].connections == 1:
                 self.autoplay.reschedule()
                 await self.publish_table()
 
-    async def detach(self, seat: int | None, ch: str, deliver: Callable[[str], None],
+    async def detach(self, seat: int | None, ch: str, deliver: Callable[[Envelope], None],
                      close: Callable[[], None] | None = None) -> None:
         async with self.lock:
             self.clients -= 1
@@ -325,16 +327,16 @@ class Table:
                 self.autoplay.reschedule()
                 await self.publish_table()
 
-    async def sync_text(self, seat: int | None) -> str:
+    async def sync_envelope(self, seat: int | None) -> Envelope:
         """A seat's sync message, enveloped (a client's ``sync`` request)."""
         async with self.lock:
-            return envelope(f"s{self.version}", self.sync_message(seat))
+            return Envelope.sync(self.version, self.sync_message(seat))
 
-    async def attach_remote(self, seat: int | None) -> str:
+    async def attach_remote(self, seat: int | None) -> Envelope:
         """A connection on another process (a replica) joins: count it, and return its sync."""
         async with self.lock:
             self.clients += 1
-            text = envelope(f"s{self.version}", self.sync_message(seat))
+            text = Envelope.sync(self.version, self.sync_message(seat))
             if seat is not None:
                 s = self.seats[seat]
                 s.connections += 1
@@ -436,7 +438,7 @@ class Table:
         timer = self.timer()
         await self._publish(lambda for_seat: wire.update_message(self, for_seat, events, number, auto=auto,
                                                                  timer=timer, history=history),
-                            str(self.version))
+                            "update")
         if m.is_over:
             await self.publish_table()
         self.autoplay.reschedule()

@@ -7,7 +7,6 @@ reach the output.
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
@@ -126,14 +125,6 @@ def full_state_json(view: SeatView, hands: Sequence[Sequence[Card]], pile: Seque
 
 
 # --- messages of a table ------------------------------------------------------------
-
-
-def envelope(head: str, message: dict[str, Any]) -> str:
-    """A message as it travels through the broker: ``"{head} {json}"``.
-
-    ``head`` is ``-`` (deliver as is), ``s{v}`` (a sync at version v) or ``{v}`` (the update to version v).
-    """
-    return f"{head} {json.dumps(message, ensure_ascii=False, separators=(',', ':'))}"
 
 
 def channel(table_id: str, seat: int | None) -> str:

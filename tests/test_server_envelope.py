@@ -1,0 +1,45 @@
+"""The broker envelope (server.envelope): one typed message, encoded and decoded in one place."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from xeri.server.envelope import Envelope, EnvelopeError, Frame
+
+
+def test_each_kind_round_trips_through_its_encoding() -> None:
+    message = {"type": "update", "version": 7, "text": "Ξερή ✓", "events": [{"kind": "played", "card": "TD"}]}
+    for envelope in (Envelope.sync(7, message), Envelope.update(7, message), Envelope.message(message),
+                     Envelope.plain('{"type":"pong","ref":null}')):
+        assert Envelope.decode(envelope.encode()) == envelope
+        frame = Frame("node-1", envelope)
+        assert Frame.decode(frame.encode()) == frame
+    # The client's text is the message itself, compact and with its Greek letters as they are.
+    body = Envelope.update(7, message).body
+    assert json.loads(body) == message and "Ξερή" in body and ", " not in body
+
+
+def test_the_encoding_is_a_short_json_array() -> None:
+    assert json.loads(Frame("n", Envelope.update(3, {"a": 1})).encode()) == ["n", ["update", 3, '{"a":1}']]
+    assert json.loads(Envelope.plain("x").encode()) == ["plain", None, "x"]
+
+
+@pytest.mark.parametrize("text", [
+    "", "s3 {}", "[]", '["update", null, "{}"]', '["plain", 3, "{}"]', '["sync", "3", "{}"]', '["other", 1, "{}"]',
+    '["update", 1]', '{"kind": "update", "version": 1, "body": "{}"}',
+])
+def test_a_malformed_envelope_is_refused_with_a_typed_error(text: str) -> None:
+    with pytest.raises(EnvelopeError):
+        Envelope.decode(text)
+    with pytest.raises(EnvelopeError):
+        Frame.decode(f'["n", {text or "0"}]')
+
+
+def test_a_version_goes_with_sync_and_update_only() -> None:
+    with pytest.raises(EnvelopeError):
+        Envelope("update", None, "{}")
+    with pytest.raises(EnvelopeError):
+        Envelope("plain", 1, "{}")
+    assert Envelope("sync", 0, "{}").version == 0
