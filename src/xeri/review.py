@@ -17,13 +17,14 @@ from typing import Any, Protocol
 
 from . import seeds
 from .bots.registry import LEVELS, make_bot, parse_spec
-from .cards import Card, Rank
+from .cards import Card
 from .engine import SeatView
 from .errors import RecordError, XeriError
 from .events import Event
 from .match import Match
 from .record import from_record
-from .scoring import ScoreBreakdown, card_values, xeri_value
+from .rules import jack_xeri, makes_xeri, takes
+from .scoring import ScoreBreakdown, card_values, margin, xeri_value
 
 #: The evaluator's seed secret. It is public on purpose: a review seed may depend only on what the seat knows.
 SEED_SECRET = "xeri-review-v1"
@@ -182,13 +183,10 @@ def effect_of(view: SeatView, card: Card) -> Effect:
     shown = sum(values[c.index] for c in pile if c is not None)
     unseen = sum(1 for c in view.unseen() if c.rank is card.rank)
     label = card.rank.label
-    if top is not None and (card.rank is top.rank or card.rank is Rank.JACK):
+    if top is not None and takes(card, top):
         taken = shown + values[card.index]
-        last_card = view.talon_count == 0 and sum(view.hand_counts) == 1
-        if len(pile) == 1 and (card.rank is top.rank or rules.jack_xeri_any) and (rules.last_card_xeri
-                                                                                  or not last_card):
-            jack = top.rank is Rank.JACK and card.rank is Rank.JACK
-            return Effect("xeri", 2, taken + xeri_value(rules, jack), label, unseen)
+        if makes_xeri(rules, card, top, len(pile), sum(view.hand_counts) - 1 + view.talon_count):
+            return Effect("xeri", 2, taken + xeri_value(rules, jack_xeri(card, top)), label, unseen)
         return Effect("jack" if card.rank is not top.rank else "capture", len(pile) + 1, taken, label, unseen)
     if not pile:
         return Effect("lead", 1, values[card.index], label, unseen)
@@ -341,9 +339,7 @@ def review_record(
 def _margin(scores: Sequence[ScoreBreakdown] | None, side: int) -> float | None:
     if scores is None:
         return None
-    totals = [s.total for s in scores]
-    others = [t for i, t in enumerate(totals) if i != side]
-    return totals[side] - sum(others) / len(others)
+    return margin([s.total for s in scores], side)
 
 
 def load_record(text: str) -> Any:

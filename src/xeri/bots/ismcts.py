@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from ..cards import Card
 from ..engine import SeatView
 from ..events import Event
+from ..scoring import margin
 from .determinize import Determinizer
 from .playouts import offered_playout
 from .sim import JACK, SimState
@@ -127,9 +128,7 @@ def playout(st: SimState, rnd: Callable[[], float], smart: bool = True) -> None:
 def rewards(st: SimState) -> list[float]:
     """Per side: its points minus the mean of the other sides', scaled."""
     pts = st.pts
-    k = len(pts)
-    total = sum(pts)
-    return [(p - (total - p) / (k - 1)) / REWARD_SCALE for p in pts]
+    return [margin(pts, side) / REWARD_SCALE for side in range(len(pts))]
 
 
 class SearchStats:

@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from ..cards import Card
 from ..engine import SeatView
 from ..events import Event
+from ..scoring import margin
 from .determinize import Determinizer
 from .ismcts import Playout, SearchStats, playout, rollout_playout, search_budget
 from .sim import SimState
@@ -53,8 +54,7 @@ def flat_values(
             st.play(card)
             if st.turn >= 0:
                 play_out(st, iter(stream).__next__, smart)
-            pts = st.pts
-            totals[i] += pts[side] - (sum(pts) - pts[side]) / (sides - 1)
+            totals[i] += margin(st.pts, side)
         done += k
         if deadline is not None and time.perf_counter() >= deadline:
             break
