@@ -26,6 +26,19 @@ if [ ! -f "$AXE_DIR/node_modules/axe-core/axe.min.js" ]; then
 fi
 export XERI_AXE_JS="$AXE_DIR/node_modules/axe-core/axe.min.js"
 
+# The browser code's checkers (tests/test_web_static_checks.py): TypeScript's tsc type-checks the JS
+# modules from their JSDoc (no build step) and ESLint lints them, at the exact versions of package.json
+# and package-lock.json. `npm ci` installs them into node_modules/ (ignored by git), again only when the
+# lock file changes.
+if ! cmp -s package-lock.json node_modules/.xeri-installed-lock.json; then
+  if ! command -v npm >/dev/null; then
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm >/dev/null
+  fi
+  npm ci --silent --no-audit --no-fund >/dev/null
+  cp package-lock.json node_modules/.xeri-installed-lock.json
+fi
+
 # --- Services for the server tests: stopped and removed when this script exits -----
 cleanup_server_services() {
   if [ -n "${PG_DIR:-}" ]; then

@@ -1,7 +1,8 @@
+// @ts-check
 // The page's entry point: settings in the top bar and a hash router over the views.
 
 import { cardElement, RANKS } from "./cards.js";
-import { clear, h } from "./dom.js";
+import { byId, clear, h } from "./dom.js";
 import { mountHelp } from "./help.js";
 import { mountHistory, mountReplay, mountStats } from "./history.js";
 import { detectLanguage, setLanguage, t, translateTree } from "./i18n.js";
@@ -9,12 +10,20 @@ import { mountLobby } from "./lobby.js";
 import { prefs } from "./prefs.js";
 import { mountTable } from "./table.js";
 
-const view = document.getElementById("view");
+/** @typedef {() => void | Promise<void>} Unmount what a view returns: it stops the view's timers and sockets */
+
+const view = byId("view", HTMLElement);
+/** @type {Unmount | null} */
 let unmount = null;
 
+/**
+ * @param {HTMLElement} container
+ * @returns {Unmount}
+ */
 function mountGallery(container) {
   const grid = h("div.gallery");
-  for (const suit of ["S", "H", "D", "C"]) for (const rank of RANKS) grid.appendChild(cardElement(rank + suit, { fourColour: prefs.get("fourColour") }));
+  for (const suit of ["S", "H", "D", "C"])
+    for (const rank of RANKS) grid.appendChild(cardElement(rank + suit, { fourColour: prefs.get("fourColour") }));
   grid.appendChild(cardElement(null));
   clear(container).appendChild(h("section.panel", h("h2", t("cards_gallery")), grid));
   return () => {};
@@ -33,12 +42,14 @@ async function route() {
   const parts = path.split("/").filter(Boolean);
   for (const a of document.querySelectorAll(".nav a")) a.classList.remove("active");
   for (const a of document.querySelectorAll(".nav a")) a.removeAttribute("aria-current");
+  /** @param {string} id */
   const nav = (id) => {
     const link = document.getElementById(id);
     if (!link) return;
     link.classList.add("active");
     link.setAttribute("aria-current", "page");
   };
+  /** @type {Unmount | Promise<Unmount>} */
   let result;
   if (parts[0] === "t" && parts[1]) {
     result = mountTable(view, parts[1], { watch: parts[2] === "watch" });
@@ -68,28 +79,31 @@ async function route() {
   unmount = cleanup;
 }
 
+/** @param {string} lang */
 function applyLanguage(lang) {
   setLanguage(lang);
   translateTree(document.body);
-  document.getElementById("pref-lang").value = lang;
+  byId("pref-lang", HTMLSelectElement).value = lang;
 }
 
 function start() {
   applyLanguage(detectLanguage(prefs.get("lang"), navigator.languages || [navigator.language]));
-  const four = document.getElementById("pref-four");
+  const four = byId("pref-four", HTMLInputElement);
   four.checked = Boolean(prefs.get("fourColour"));
   four.addEventListener("change", () => prefs.set("fourColour", four.checked));
-  document.getElementById("pref-lang").addEventListener("change", (ev) => {
-    prefs.set("lang", ev.target.value);
-    applyLanguage(ev.target.value);
+  const lang = byId("pref-lang", HTMLSelectElement);
+  lang.addEventListener("change", () => {
+    prefs.set("lang", lang.value);
+    applyLanguage(lang.value);
     route();
   });
   prefs.onChange((key) => {
     if (key === "fourColour" && !location.hash.startsWith("#/t/")) route();
   });
   // The skip link goes to the game: the hand at a table, else the view.
-  document.getElementById("skip-link").addEventListener("click", (ev) => {
+  byId("skip-link", HTMLAnchorElement).addEventListener("click", (ev) => {
     ev.preventDefault();
+    /** @type {HTMLElement} */
     const target = view.querySelector(".hand .card-btn") || view.querySelector(".hand") || view;
     target.focus();
   });

@@ -1,3 +1,4 @@
+// @ts-check
 // Cards drawn as SVG by the page itself: crisp at any size, no image files.
 // A card code is rank letter + suit letter, as in records: "TD" is the 10 of diamonds.
 
@@ -5,25 +6,46 @@ const SVG_NS = "http://www.w3.org/2000/svg";
 
 export const SUITS = ["C", "D", "H", "S"];
 export const RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A"];
+/** @typedef {{ fourColour?: boolean }} CardOptions */
+
+/** @type {Record<string, string>} */
 const RANK_LABEL = { T: "10" };
+/** @type {Record<string, string>} */
 const SUIT_SYMBOL = { C: "♣", D: "♦", H: "♥", S: "♠" };
 
 // Suit shapes on a 100x100 box, so they stay sharp whatever the font.
+/** @type {Record<string, string>} */
 const SUIT_PATH = {
-  H: "M50 92 C38 78 6 58 6 32 C6 14 20 6 31 6 C41 6 47 12 50 20 C53 12 59 6 69 6 C80 6 94 14 94 32 C94 58 62 78 50 92 Z",
+  H: "M50 92 C38 78 6 58 6 32 C6 14 20 6 31 6 C41 6 47 12 50 20 C53 12 59 6 69 6 C80 6 94 14 94 32 " +
+    "C94 58 62 78 50 92 Z",
   D: "M50 4 L88 50 L50 96 L12 50 Z",
-  S: "M50 4 C62 22 94 40 94 62 C94 76 84 84 73 84 C64 84 57 79 54 72 C55 82 60 90 68 96 L32 96 C40 90 45 82 46 72 C43 79 36 84 27 84 C16 84 6 76 6 62 C6 40 38 22 50 4 Z",
-  C: "M50 6 C62 6 71 15 71 27 C71 34 68 39 64 43 C68 41 72 40 76 40 C87 40 96 49 96 61 C96 73 87 82 76 82 C66 82 58 76 55 68 C56 80 60 89 68 96 L32 96 C40 89 44 80 45 68 C42 76 34 82 24 82 C13 82 4 73 4 61 C4 49 13 40 24 40 C28 40 32 41 36 43 C32 39 29 34 29 27 C29 15 38 6 50 6 Z",
+  S: "M50 4 C62 22 94 40 94 62 C94 76 84 84 73 84 C64 84 57 79 54 72 C55 82 60 90 68 96 L32 96 " +
+    "C40 90 45 82 46 72 C43 79 36 84 27 84 C16 84 6 76 6 62 C6 40 38 22 50 4 Z",
+  C: "M50 6 C62 6 71 15 71 27 C71 34 68 39 64 43 C68 41 72 40 76 40 C87 40 96 49 96 61 C96 73 87 82 76 82 " +
+    "C66 82 58 76 55 68 C56 80 60 89 68 96 L32 96 C40 89 44 80 45 68 C42 76 34 82 24 82 C13 82 4 73 4 61 " +
+    "C4 49 13 40 24 40 C28 40 32 41 36 43 C32 39 29 34 29 27 C29 15 38 6 50 6 Z",
 };
 
+/** @type {Record<string, string>} */
 const TWO_COLOURS = { C: "#1b1b1b", S: "#1b1b1b", H: "#c8102e", D: "#c8102e" };
 // Four-colour deck (as in online poker): clubs green, diamonds blue; tells all suits apart.
+/** @type {Record<string, string>} */
 const FOUR_COLOURS = { C: "#1a7f37", S: "#1b1b1b", H: "#c8102e", D: "#0b5cad" };
 
+/**
+ * @param {string} suit
+ * @param {boolean} [fourColour]
+ * @returns {string}
+ */
 export function suitColour(suit, fourColour) {
   return (fourColour ? FOUR_COLOURS : TWO_COLOURS)[suit];
 }
 
+/**
+ * A card code's rank and suit letters, or null for anything that is not a card.
+ * @param {unknown} code
+ * @returns {{ rank: string, suit: string } | null}
+ */
 export function parseCode(code) {
   if (typeof code !== "string" || code.length !== 2) return null;
   const rank = code[0].toUpperCase();
@@ -32,15 +54,31 @@ export function parseCode(code) {
   return { rank, suit };
 }
 
+/**
+ * "10♦" for "TD"; "?" for what is not a card.
+ * @param {string | null | undefined} code
+ * @returns {string}
+ */
 export function cardLabel(code) {
   const c = parseCode(code);
   return c ? (RANK_LABEL[c.rank] || c.rank) + SUIT_SYMBOL[c.suit] : "?";
 }
 
+/**
+ * The rank's place in RANKS (2 lowest, Ace highest).
+ * @param {string} code
+ * @returns {number}
+ */
 export function rankValue(code) {
   return RANKS.indexOf(code[0].toUpperCase());
 }
 
+/**
+ * @param {string} name
+ * @param {Record<string, string | number>} [attrs]
+ * @param {Element | null} [parent]
+ * @returns {SVGElement}
+ */
 function el(name, attrs = {}, parent = null) {
   const node = document.createElementNS(SVG_NS, name);
   for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
@@ -48,13 +86,25 @@ function el(name, attrs = {}, parent = null) {
   return node;
 }
 
+/**
+ * @param {Element} parent
+ * @param {string} suit
+ * @param {number} x
+ * @param {number} y
+ * @param {number} size
+ * @param {string} colour
+ * @param {boolean} [flip] upside down
+ */
 function suitShape(parent, suit, x, y, size, colour, flip = false) {
   const s = size / 100;
-  const t = flip ? `translate(${x + size / 2} ${y + size / 2}) rotate(180) translate(${-size / 2} ${-size / 2})` : `translate(${x} ${y})`;
+  const t = flip
+    ? `translate(${x + size / 2} ${y + size / 2}) rotate(180) translate(${-size / 2} ${-size / 2})`
+    : `translate(${x} ${y})`;
   el("path", { d: SUIT_PATH[suit], fill: colour, transform: `${t} scale(${s})` }, parent);
 }
 
 // Pip positions (card is 60 x 84) for 2..10: [x, y, upside-down].
+/** @type {Record<number, number[][]>} */
 const PIPS = (() => {
   const L = 19, C = 30, R = 41;
   const rows = [14, 27.5, 42, 56.5, 70];
@@ -72,14 +122,24 @@ const PIPS = (() => {
   };
 })();
 
-/** An <svg> of one card face. `options.fourColour` picks the four-colour deck. */
+/**
+ * An <svg> of one card face. `options.fourColour` picks the four-colour deck.
+ * @param {string} code
+ * @param {CardOptions} [options]
+ * @returns {SVGElement}
+ */
 export function cardFace(code, options = {}) {
   const c = parseCode(code);
   if (!c) return cardBack();
   const colour = suitColour(c.suit, options.fourColour);
   const svg = el("svg", { viewBox: "0 0 60 84", class: "card-svg", role: "img", "aria-label": cardLabel(code) });
-  el("rect", { x: 0.5, y: 0.5, width: 59, height: 83, rx: 4.5, fill: "#fffdf8", stroke: "#8a8a8a", "stroke-width": 1 }, svg);
+  el(
+    "rect",
+    { x: 0.5, y: 0.5, width: 59, height: 83, rx: 4.5, fill: "#fffdf8", stroke: "#8a8a8a", "stroke-width": 1 },
+    svg,
+  );
   const label = RANK_LABEL[c.rank] || c.rank;
+  /** @param {boolean} flip */
   const corner = (flip) => {
     const g = el("g", flip ? { transform: "rotate(180 30 42)" } : {}, svg);
     const txt = el("text", {
@@ -99,11 +159,33 @@ export function cardFace(code, options = {}) {
     for (const [x, y, flip] of PIPS[n]) suitShape(svg, c.suit, x - 5.5, y - 5.5 + 1, 11, colour, Boolean(flip));
   } else {
     // Court cards: a framed panel with the letter and the suit, no artwork to license.
-    el("rect", { x: 13, y: 12, width: 34, height: 60, rx: 2, fill: options.fourColour ? "#f3f6fb" : "#fbf3e4", stroke: colour, "stroke-width": 1 }, svg);
-    const big = el("text", {
-      x: 30, y: 46, "text-anchor": "middle", "font-size": 26, "font-weight": 700,
-      "font-family": "Georgia, 'Times New Roman', serif", fill: colour,
-    }, svg);
+    el(
+      "rect",
+      {
+        x: 13,
+        y: 12,
+        width: 34,
+        height: 60,
+        rx: 2,
+        fill: options.fourColour ? "#f3f6fb" : "#fbf3e4",
+        stroke: colour,
+        "stroke-width": 1,
+      },
+      svg,
+    );
+    const big = el(
+      "text",
+      {
+        x: 30,
+        y: 46,
+        "text-anchor": "middle",
+        "font-size": 26,
+        "font-weight": 700,
+        "font-family": "Georgia, 'Times New Roman', serif",
+        fill: colour,
+      },
+      svg,
+    );
     big.textContent = c.rank;
     suitShape(svg, c.suit, 23.5, 51, 13, colour);
     suitShape(svg, c.suit, 23.5, 17, 9, colour, true);
@@ -111,10 +193,17 @@ export function cardFace(code, options = {}) {
   return svg;
 }
 
-/** An <svg> of a card back. */
+/**
+ * An <svg> of a card back.
+ * @returns {SVGElement}
+ */
 export function cardBack() {
   const svg = el("svg", { viewBox: "0 0 60 84", class: "card-svg card-back-svg", role: "img", "aria-hidden": "true" });
-  el("rect", { x: 0.5, y: 0.5, width: 59, height: 83, rx: 4.5, fill: "#fffdf8", stroke: "#8a8a8a", "stroke-width": 1 }, svg);
+  el(
+    "rect",
+    { x: 0.5, y: 0.5, width: 59, height: 83, rx: 4.5, fill: "#fffdf8", stroke: "#8a8a8a", "stroke-width": 1 },
+    svg,
+  );
   el("rect", { x: 4, y: 4, width: 52, height: 76, rx: 3, fill: "#1d4e89" }, svg);
   const g = el("g", { stroke: "#5f8fc9", "stroke-width": 1.1, opacity: 0.9 }, svg);
   for (let i = -76; i < 60; i += 6) {
@@ -126,13 +215,44 @@ export function cardBack() {
   const clip = el("clipPath", { id }, svg);
   el("rect", { x: 4, y: 4, width: 52, height: 76, rx: 3 }, clip);
   g.setAttribute("clip-path", `url(#${id})`);
-  el("rect", { x: 20, y: 32, width: 20, height: 20, rx: 3, fill: "#1d4e89", stroke: "#f4c542", "stroke-width": 1.2, transform: "rotate(45 30 42)" }, svg);
-  const x = el("text", { x: 30, y: 46.5, "text-anchor": "middle", "font-size": 12, "font-weight": 700, fill: "#f4c542", "font-family": "Georgia, serif" }, svg);
+  el(
+    "rect",
+    {
+      x: 20,
+      y: 32,
+      width: 20,
+      height: 20,
+      rx: 3,
+      fill: "#1d4e89",
+      stroke: "#f4c542",
+      "stroke-width": 1.2,
+      transform: "rotate(45 30 42)",
+    },
+    svg,
+  );
+  const x = el(
+    "text",
+    {
+      x: 30,
+      y: 46.5,
+      "text-anchor": "middle",
+      "font-size": 12,
+      "font-weight": 700,
+      fill: "#f4c542",
+      "font-family": "Georgia, serif",
+    },
+    svg,
+  );
   x.textContent = "Ξ";
   return svg;
 }
 
-/** A card as an HTML element: a face for a code, a back for null. */
+/**
+ * A card as an HTML element: a face for a code, a back for null.
+ * @param {string | null | undefined} code
+ * @param {CardOptions} [options]
+ * @returns {HTMLDivElement}
+ */
 export function cardElement(code, options = {}) {
   const div = document.createElement("div");
   div.className = "card";

@@ -1,3 +1,4 @@
+// @ts-check
 // Dialogs: the round breakdown, the end of a match, and the fairness check of each round.
 
 import { api } from "./api.js";
@@ -5,14 +6,34 @@ import { cardLabel } from "./cards.js";
 import { h } from "./dom.js";
 import { SCORE_ORDER, scoreLabel, splitScoreLabel, t } from "./i18n.js";
 
+/** @typedef {import("./api.js").Round} Round */
+/** @typedef {import("./api.js").View} View */
+/** @typedef {import("./api.js").Ruleset} Ruleset */
+
+/**
+ * A dialog's button: a link when `href` is given; `onClick(close)` instead of closing at once.
+ * @typedef {object} Action
+ * @property {string} label
+ * @property {boolean} [primary]
+ * @property {(close: () => void) => void} [onClick]
+ * @property {string} [href]
+ * @property {string} [download]
+ * @property {string} [cls]
+ */
+
 let dialogs = 0;
 
 /**
  * Open a modal; returns a function that closes it. Escape and the backdrop close it too.
  * Tab stays inside it, and on closing the focus goes back where it was (or to the table).
+ * @param {string} title
+ * @param {import("./dom.js").Child} body
+ * @param {Action[]} [actions]
+ * @param {{ id?: string | null, onClose?: (() => void) | null }} [options]
+ * @returns {() => void}
  */
 export function modal(title, body, actions = [], { id = null, onClose = null } = {}) {
-  const previous = document.activeElement;
+  const previous = /** @type {HTMLElement | null} */ (document.activeElement);
   const titleId = `dialog-title-${++dialogs}`;
   let closed = false;
   const close = () => {
@@ -22,11 +43,20 @@ export function modal(title, body, actions = [], { id = null, onClose = null } =
     document.removeEventListener("keydown", onKey, true);
     if (onClose) onClose();
     if (document.querySelector(".modal-back")) return;
-    const fallback = document.querySelector("#view .hand .card-btn") || document.querySelector("#view .hand") || document.getElementById("view");
+    /** @type {HTMLElement | null} */
+    const fallback =
+      document.querySelector("#view .hand .card-btn") ||
+      document.querySelector("#view .hand") ||
+      document.getElementById("view");
     const target = previous && previous !== document.body && previous.isConnected ? previous : fallback;
-    if (target && target.focus && (!document.activeElement || document.activeElement === document.body)) target.focus({ preventScroll: true });
+    if (target && target.focus && (!document.activeElement || document.activeElement === document.body))
+      target.focus({ preventScroll: true });
   };
-  const focusables = () => [...dialog.querySelectorAll("a[href], button:not([disabled]), input, select, textarea, [tabindex]:not([tabindex='-1'])")];
+  const focusable = "a[href], button:not([disabled]), input, select, textarea, [tabindex]:not([tabindex='-1'])";
+  const focusables = () => [
+    .../** @type {NodeListOf<HTMLElement>} */ (dialog.querySelectorAll(focusable)),
+  ];
+  /** @param {KeyboardEvent} ev */
   const onKey = (ev) => {
     if (ev.key === "Escape") {
       ev.stopPropagation();
@@ -34,7 +64,7 @@ export function modal(title, body, actions = [], { id = null, onClose = null } =
     } else if (ev.key === "Tab") {
       const all = focusables();
       if (!all.length) return;
-      const i = all.indexOf(document.activeElement);
+      const i = all.indexOf(/** @type {HTMLElement} */ (document.activeElement));
       const next = ev.shiftKey ? (i <= 0 ? all.length - 1 : i - 1) : (i < 0 || i === all.length - 1 ? 0 : i + 1);
       ev.preventDefault();
       all[next].focus();
@@ -42,33 +72,68 @@ export function modal(title, body, actions = [], { id = null, onClose = null } =
   };
   const buttons = actions.map(({ label, primary, onClick, href, download, cls }) => {
     if (href) return h(`a.btn${cls ? "." + cls : ""}`, { href, download: download || null }, label);
-    return h(`button${primary ? ".primary" : ""}${cls ? "." + cls : ""}`, { type: "button", onclick: () => (onClick ? onClick(close) : close()) }, label);
+    return h(
+      `button${primary ? ".primary" : ""}${cls ? "." + cls : ""}`,
+      { type: "button", onclick: () => (onClick ? onClick(close) : close()) },
+      label,
+    );
   });
-  const dialog = h("div.modal", { role: "dialog", "aria-modal": "true", "aria-labelledby": titleId, id }, h(`h2#${titleId}`, title), body, h("div.actions", buttons));
-  const back = h("div.modal-back", { onclick: (ev) => ev.target === back && close() }, dialog);
+  const dialog = h(
+    "div.modal",
+    { role: "dialog", "aria-modal": "true", "aria-labelledby": titleId, id },
+    h(`h2#${titleId}`, title),
+    body,
+    h("div.actions", buttons),
+  );
+  /** @param {MouseEvent} ev */
+  const onBackClick = (ev) => ev.target === back && close();
+  const back = h("div.modal-back", { onclick: onBackClick }, dialog);
   document.body.appendChild(back);
   document.addEventListener("keydown", onKey, true);
-  const focusable = dialog.querySelector(".actions button.primary") || dialog.querySelector(".actions button");
-  if (focusable) focusable.focus();
+  /** @type {HTMLButtonElement | null} */
+  const first = dialog.querySelector(".actions button.primary") || dialog.querySelector(".actions button");
+  if (first) first.focus();
   return close;
 }
 
+/**
+ * The names of a side's seats: "Alice & Carol".
+ * @param {string[]} names
+ * @param {number} players
+ * @param {number} sides
+ * @param {number} side
+ * @returns {string}
+ */
 function sideLabel(names, players, sides, side) {
   const seatsOf = [];
   for (let s = 0; s < players; s++) if (s % sides === side) seatsOf.push(names[s] || `${t("seat")} ${s + 1}`);
   return seatsOf.join(" & ");
 }
 
-/** One round's score, item by item in a fixed order (each item once), a column per side; its caption names the round. */
+/**
+ * One round's score, item by item in a fixed order (each item once), a column per side; its caption names
+ * the round.
+ * @param {{ round: number, scores: import("./api.js").Breakdown[] }} round
+ * @param {string[]} names
+ * @param {number} players
+ * @param {number} sides
+ * @returns {HTMLTableElement}
+ */
 export function breakdownTable(round, names, players, sides) {
+  /** @type {string[]} */
   const keys = [];
   for (const b of round.scores) for (const line of b.lines) {
     const [key] = splitScoreLabel(line.label);
     if (!keys.includes(key)) keys.push(key);
   }
+  /** @param {string} k */
   const rank = (k) => (SCORE_ORDER.includes(k) ? SCORE_ORDER.indexOf(k) : SCORE_ORDER.length + keys.indexOf(k));
   keys.sort((a, b) => rank(a) - rank(b));
-  const head = h("tr", h("th", { scope: "col" }, t("item")), round.scores.map((b) => h("th.num", { scope: "col" }, sideLabel(names, players, sides, b.side))));
+  const head = h(
+    "tr",
+    h("th", { scope: "col" }, t("item")),
+    round.scores.map((b) => h("th.num", { scope: "col" }, sideLabel(names, players, sides, b.side))),
+  );
   const rows = keys.map((key) =>
     h(
       "tr",
@@ -84,26 +149,67 @@ export function breakdownTable(round, names, players, sides) {
       }),
     ),
   );
-  const cards = h("tr.cards-row", h("th", { scope: "row" }, t("cards_count")), round.scores.map((b) => h("td.num", String(b.cards))));
-  const total = h("tr.total", h("th", { scope: "row" }, t("total")), round.scores.map((b) => h("td.num", String(b.total))));
-  return h("table.breakdown", { dataset: { round: String(round.round) } }, h("caption", t("round_named", { n: round.round })), h("thead", head), h("tbody", rows, cards, total));
+  const cards = h(
+    "tr.cards-row",
+    h("th", { scope: "row" }, t("cards_count")),
+    round.scores.map((b) => h("td.num", String(b.cards))),
+  );
+  const total = h(
+    "tr.total",
+    h("th", { scope: "row" }, t("total")),
+    round.scores.map((b) => h("td.num", String(b.total))),
+  );
+  return h(
+    "table.breakdown",
+    { dataset: { round: String(round.round) } },
+    h("caption", t("round_named", { n: round.round })),
+    h("thead", head),
+    h("tbody", rows, cards, total),
+  );
 }
 
-/** Every finished round's totals, with the match total, and the rounds won where the match is decided by them. */
+/**
+ * Every finished round's totals, with the match total, and the rounds won where the match is decided by them.
+ * @param {Round[]} history
+ * @param {string[]} names
+ * @param {number} players
+ * @param {number} sides
+ * @param {number[] | null} [roundWins]
+ * @returns {HTMLTableElement}
+ */
 export function roundsTable(history, names, players, sides, roundWins = null) {
-  const head = h("tr", h("th", { scope: "col" }, t("round")), Array.from({ length: sides }, (_, s) => h("th.num", { scope: "col" }, sideLabel(names, players, sides, s))));
+  const head = h(
+    "tr",
+    h("th", { scope: "col" }, t("round")),
+    Array.from({ length: sides }, (_, s) => h("th.num", { scope: "col" }, sideLabel(names, players, sides, s))),
+  );
   const sums = new Array(sides).fill(0);
   const rows = history.map((r) => {
     const totals = r.totals || r.scores.map((b) => b.total);
     totals.forEach((v, i) => (sums[i] += v));
     return h("tr", h("th", { scope: "row" }, String(r.round)), totals.map((v) => h("td.num", String(v))));
   });
-  const total = h("tr.total", h("th", { scope: "row" }, t("match")), sums.map((v) => h("td.num", String(v))));
-  const wins = roundWins ? h("tr.total.wins-row", h("th", { scope: "row" }, t("round_wins")), roundWins.map((v) => h("td.num", String(v)))) : null;
+  const total = h(
+    "tr.total",
+    h("th", { scope: "row" }, t("match")),
+    sums.map((v) => h("td.num", String(v))),
+  );
+  const wins = roundWins
+    ? h(
+        "tr.total.wins-row",
+        h("th", { scope: "row" }, t("round_wins")),
+        roundWins.map((v) => h("td.num", String(v))),
+      )
+    : null;
   return h("table.rounds-table", h("thead", head), h("tbody", rows, total, wins));
 }
 
-/** The final result: rounds won (where they decide the match) and points, one line a side. */
+/**
+ * The final result: rounds won (where they decide the match) and points, one line a side.
+ * @param {View} view
+ * @param {boolean} byRounds
+ * @returns {HTMLUListElement}
+ */
 export function matchResult(view, byRounds) {
   return h(
     "ul.match-result",
@@ -111,12 +217,21 @@ export function matchResult(view, byRounds) {
       const points = t("pts", { n: (view.match_scores || [])[s] || 0 });
       const won = (view.round_wins || [])[s] || 0;
       const rounds = won === 1 ? t("round_won_one") : t("rounds_won", { n: won });
-      return h("li", { dataset: { side: String(s) } }, `${sideLabel(view.names || [], view.players, view.sides, s)}: ${byRounds ? `${rounds} · ${points}` : points}`);
+      return h(
+        "li",
+        { dataset: { side: String(s) } },
+        `${sideLabel(view.names || [], view.players, view.sides, s)}: ${byRounds ? `${rounds} · ${points}` : points}`,
+      );
     }),
   );
 }
 
-/** The fairness check of one finished round: the commitment, the revealed seed, and the server's verify answer. */
+/**
+ * The fairness check of one finished round: the commitment, the revealed seed, and the server's verify answer.
+ * @param {Round} round
+ * @param {Ruleset} ruleset
+ * @returns {HTMLDivElement}
+ */
 export function fairnessBlock(round, ruleset) {
   const status = h("span.verdict", "…");
   const box = h(

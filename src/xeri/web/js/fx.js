@@ -1,11 +1,19 @@
+// @ts-check
 // Announcements and card flights. Flights are skipped when the player prefers reduced motion.
 
 import { cardElement } from "./cards.js";
 import { prefs, reducedMotion } from "./prefs.js";
 
-let toastTimer = null;
+/** @typedef {{ left: number, top: number, width: number, height: number }} Rect */
 
-/** Show a short message over the table; `big` for a xeri. */
+/** @type {ReturnType<typeof setTimeout> | undefined} */
+let toastTimer;
+
+/**
+ * Show a short message over the table; `big` for a xeri.
+ * @param {string} text
+ * @param {{ big?: boolean, ms?: number }} [options]
+ */
 export function announce(text, { big = false, ms = 1400 } = {}) {
   const toast = document.getElementById("toast");
   if (!toast) return;
@@ -14,7 +22,14 @@ export function announce(text, { big = false, ms = 1400 } = {}) {
   toast.hidden = false;
   clearTimeout(toastTimer);
   if (big && !reducedMotion() && toast.animate) {
-    toast.animate([{ transform: "translate(-50%, -50%) scale(0.4)", opacity: 0 }, { transform: "translate(-50%, -50%) scale(1.08)", opacity: 1 }, { transform: "translate(-50%, -50%) scale(1)" }], { duration: 380, easing: "ease-out" });
+    toast.animate(
+      [
+        { transform: "translate(-50%, -50%) scale(0.4)", opacity: 0 },
+        { transform: "translate(-50%, -50%) scale(1.08)", opacity: 1 },
+        { transform: "translate(-50%, -50%) scale(1)" },
+      ],
+      { duration: 380, easing: "ease-out" },
+    );
   }
   toastTimer = setTimeout(() => {
     toast.hidden = true;
@@ -29,10 +44,17 @@ export function hideAnnouncement() {
 
 export const FLIGHT_MS = 320;
 
-/** Fly a card (face `code`, or a back for null) from one rect to another. Resolves when it lands. */
+/**
+ * Fly a card (face `code`, or a back for null) from one rect to another. Resolves when it lands.
+ * @param {string | null} code
+ * @param {Rect | null} from
+ * @param {Rect | null} to
+ * @param {{ ms?: number, delay?: number }} [options]
+ * @returns {Promise<void>}
+ */
 export function fly(code, from, to, { ms = FLIGHT_MS, delay = 0 } = {}) {
-  if (!from || !to || reducedMotion()) return Promise.resolve();
   const layer = document.getElementById("fx");
+  if (!from || !to || !layer || reducedMotion()) return Promise.resolve();
   const card = cardElement(code, { fourColour: prefs.get("fourColour") });
   card.style.left = `${from.left}px`;
   card.style.top = `${from.top}px`;
@@ -48,6 +70,11 @@ export function fly(code, from, to, { ms = FLIGHT_MS, delay = 0 } = {}) {
   return anim.finished.catch(() => {}).then(() => card.remove());
 }
 
+/**
+ * Where a node is on the screen, or null when it is not shown.
+ * @param {Element | null} node
+ * @returns {Rect | null}
+ */
 export function rectOf(node) {
   if (!node) return null;
   const r = node.getBoundingClientRect();

@@ -1,6 +1,7 @@
+// @ts-check
 // Past matches, a move-by-move replay, record downloads and per-player stats.
 
-import { api } from "./api.js";
+import { api, ApiError } from "./api.js";
 import { renderBoard } from "./board.js";
 import { cardLabel } from "./cards.js";
 import { breakdownTable } from "./dialogs.js";
@@ -10,43 +11,83 @@ import { describeEvents } from "./movelog.js";
 import { prefs } from "./prefs.js";
 import { reviewPanel } from "./review.js";
 
+/** @typedef {import("./api.js").MatchSummary} MatchSummary */
+
+/**
+ * A date and time in the page's language.
+ * @param {string | null | undefined} iso
+ * @returns {string}
+ */
 function when(iso) {
   if (!iso) return "";
   try {
-    return new Date(iso).toLocaleString(language() === "el" ? "el-GR" : "en-GB", { dateStyle: "short", timeStyle: "short" });
+    return new Date(iso).toLocaleString(language() === "el" ? "el-GR" : "en-GB", {
+      dateStyle: "short",
+      timeStyle: "short",
+    });
   } catch {
     return iso;
   }
 }
 
+/**
+ * @param {HTMLElement} root
+ * @param {unknown} err
+ */
 function failure(root, err) {
-  clear(root).appendChild(h("div.panel", h("p", `${t("error")}: ${errorText(err.code, err.message)}`)));
+  const text = err instanceof ApiError ? errorText(err.code, err.message) : String(err);
+  clear(root).appendChild(h("div.panel", h("p", `${t("error")}: ${text}`)));
 }
 
-/** A seat's server bot level (the summary's `bots` field), or null for a person. */
+/**
+ * A seat's server bot level (the summary's `bots` field), or null for a person.
+ * @param {{ bots?: (string | null)[] }} m a match summary or a replay
+ * @param {number} seat
+ * @returns {string | null}
+ */
 function botOf(m, seat) {
   return (m.bots && m.bots[seat]) || null;
 }
 
-/** A seat's name as shown: a bot by its level in the page's language. */
+/**
+ * A seat's name as shown: a bot by its level in the page's language.
+ * @param {{ names: string[], bots?: (string | null)[] }} m a match summary or a replay
+ * @param {number} seat
+ * @returns {string}
+ */
 export function shownName(m, seat) {
   const level = botOf(m, seat);
   return level ? t("bot_name", { level: t(level) }) : m.names[seat];
 }
 
-/** The score as the match was decided: rounds won first where rounds decide it, then the points. */
+/**
+ * The score as the match was decided: rounds won first where rounds decide it, then the points.
+ * @param {MatchSummary} m
+ * @returns {string}
+ */
 function matchScore(m) {
   const points = (m.scores || []).join(" – ");
-  if (m.ruleset && m.ruleset.match_end === "rounds" && m.round_wins) return `${t("round_wins")}: ${m.round_wins.join(" – ")} · ${t("points")}: ${points}`;
+  if (m.ruleset && m.ruleset.match_end === "rounds" && m.round_wins)
+    return `${t("round_wins")}: ${m.round_wins.join(" – ")} · ${t("points")}: ${points}`;
   return points;
 }
 
+/**
+ * @param {MatchSummary} m
+ * @returns {string}
+ */
 function winnersOf(m) {
   if (m.winner == null || !m.ruleset) return (m.winners || []).join(" & ");
   const sides = m.ruleset.players === 4 ? 2 : m.ruleset.players;
   return m.names.map((_, i) => i).filter((i) => i % sides === m.winner).map((i) => shownName(m, i)).join(" & ");
 }
 
+/**
+ * The finished matches (of one player, when `player` is given).
+ * @param {HTMLElement} container
+ * @param {string | null} [player]
+ * @returns {Promise<() => void>} the unmount
+ */
 export async function mountHistory(container, player = null) {
   const root = h("section.history.panel");
   clear(container).appendChild(root);
@@ -68,30 +109,98 @@ export async function mountHistory(container, player = null) {
       "tr",
       { dataset: { match: m.id } },
       h("td", when(m.finished_at)),
-      h("td", m.names.map((n, i) => [i ? ", " : "", botOf(m, i) ? shownName(m, i) : h("a", { href: `#/stats/${encodeURIComponent(n)}` }, n)])),
+      h(
+        "td",
+        m.names.map((n, i) => [
+          i ? ", " : "",
+          botOf(m, i) ? shownName(m, i) : h("a", { href: `#/stats/${encodeURIComponent(n)}` }, n),
+        ]),
+      ),
       h("td", matchScore(m)),
       h("td", winnersOf(m)),
-      h("td", h("a.replay-link", { href: `#/replay/${m.id}` }, t("replay")), " · ", h("a.record-link", { href: api.recordUrl(m.id), download: `xeri-${m.id}.json` }, t("download_record"))),
+      h(
+        "td",
+        h("a.replay-link", { href: `#/replay/${m.id}` }, t("replay")),
+        " · ",
+        h("a.record-link", { href: api.recordUrl(m.id), download: `xeri-${m.id}.json` }, t("download_record")),
+      ),
     ),
   );
   root.appendChild(
-    h("div", { style: "overflow-x:auto" }, h("table.list-table.matches", h("thead", h("tr", h("th", t("played_at")), h("th", t("players")), h("th", t("score")), h("th", t("winner_col")), h("th", h("span.sr-only", t("replay"))))), h("tbody", rows))),
+    h(
+      "div",
+      { style: "overflow-x:auto" },
+      h(
+        "table.list-table.matches",
+        h(
+          "thead",
+          h(
+            "tr",
+            h("th", t("played_at")),
+            h("th", t("players")),
+            h("th", t("score")),
+            h("th", t("winner_col")),
+            h("th", h("span.sr-only", t("replay"))),
+          ),
+        ),
+        h("tbody", rows),
+      ),
+    ),
   );
   return () => {};
 }
 
+/**
+ * Players by wins, or one player's stats.
+ * @param {HTMLElement} container
+ * @param {string | null} [name]
+ * @returns {Promise<() => void>} the unmount
+ */
 export async function mountStats(container, name = null) {
   const root = h("section.stats.panel");
   clear(container).appendChild(root);
-  const search = h("input.stats-name", { value: name || prefs.get("name") || "", placeholder: t("search_player"), "aria-label": t("search_player") });
-  const form = h("form.invite", { onsubmit: (ev) => { ev.preventDefault(); location.hash = `#/stats/${encodeURIComponent(search.value.trim())}`; } }, search, h("button", { type: "submit" }, t("stats")));
+  const search = h("input.stats-name", {
+    value: name || prefs.get("name") || "",
+    placeholder: t("search_player"),
+    "aria-label": t("search_player"),
+  });
+  const form = h(
+    "form.invite",
+    {
+      onsubmit: (ev) => {
+        ev.preventDefault();
+        location.hash = `#/stats/${encodeURIComponent(search.value.trim())}`;
+      },
+    },
+    search,
+    h("button", { type: "submit" }, t("stats")),
+  );
   root.append(h("h1", t("stats") + (name ? ` — ${name}` : "")), form);
+  /** @type {("games" | "wins" | "points" | "xeris")[]} */
   const cols = ["games", "wins", "points", "xeris"];
+  /** @param {import("./api.js").Stats[]} players */
   const table = (players) =>
     h(
       "table.list-table.stats-table",
-      h("thead", h("tr", h("th", t("player")), cols.map((c) => h("th", t(c))))),
-      h("tbody", players.map((p) => h("tr", { dataset: { player: p.name } }, h("td", h("a", { href: `#/stats/${encodeURIComponent(p.name)}` }, p.name)), cols.map((c) => h("td", String(p[c] ?? 0)))))),
+      h(
+        "thead",
+        h(
+          "tr",
+          h("th", t("player")),
+          cols.map((c) => h("th", t(c))),
+        ),
+      ),
+      h(
+        "tbody",
+        players.map((p) =>
+          h(
+            "tr",
+            { dataset: { player: p.name } },
+            h("td", h("a", { href: `#/stats/${encodeURIComponent(p.name)}` }, p.name)),
+            cols.map((c) => h("td", String(p[c] ?? 0))),
+          ),
+        ),
+      ),
     );
   try {
     if (name) {
@@ -102,20 +211,35 @@ export async function mountStats(container, name = null) {
       root.append(data.players.length ? table(data.players) : h("p.muted", t("no_matches")));
     }
   } catch (err) {
-    root.append(h("p", `${t("error")}: ${err.message}`));
+    root.append(h("p", `${t("error")}: ${err instanceof Error ? err.message : String(err)}`));
   }
   return () => {};
 }
 
-/** One replay step in the move log's words (docs/web.md): who played what, what it took, each xeri. */
+/**
+ * One replay step in the move log's words (docs/web.md): who played what, what it took, each xeri.
+ * @param {import("./api.js").Step} step
+ * @param {string[]} names
+ * @param {number} sides
+ * @returns {string}
+ */
 function describeStep(step, names, sides) {
+  /** @param {number} seat */
   const nameOf = (seat) => names[seat] || `${t("seat")} ${seat + 1}`;
+  /** @param {number} side */
   const sideText = (side) => names.filter((_, s) => s % sides === side).join(" & ");
   const lines = describeEvents(step.events || [], nameOf, sideText).map((l) => l.text);
-  if (step.card == null && !lines.length) return `${t("round")} ${step.round}`;
+  // A deal (no card, no seat) with nothing to say is named by its round.
+  if (step.card == null || step.seat == null) return lines.join(". ") || `${t("round")} ${step.round}`;
   return lines.join(". ") || `${nameOf(step.seat)}: ${cardLabel(step.card)}`;
 }
 
+/**
+ * A finished match move by move, with every hand shown, and the master's review beside it.
+ * @param {HTMLElement} container
+ * @param {string} id
+ * @returns {Promise<() => void>} the unmount
+ */
 export async function mountReplay(container, id) {
   const root = h("section.replay");
   clear(container).appendChild(root);
@@ -129,20 +253,31 @@ export async function mountReplay(container, id) {
   }
   const steps = data.steps;
   const names = data.names.map((_, seat) => shownName(data, seat));
-  const review = reviewPanel(id, names, steps, (k) => go(k), Math.max(0, data.names.findIndex((_, seat) => !botOf(data, seat))));
+  const review = reviewPanel(
+    id,
+    names,
+    steps,
+    (k) => go(k),
+    Math.max(
+      0,
+      data.names.findIndex((_, seat) => !botOf(data, seat)),
+    ),
+  );
   let i = 0;
-  let playing = null;
+  /** @type {ReturnType<typeof setInterval> | undefined} */
+  let playing;
   const slot = h("div.replay-board");
   const caption = h("span.step-caption");
   const what = h("div.step-what", { "aria-live": "polite" });
   const scores = h("div.step-scores");
+  /** @param {number} k */
   const go = (k) => {
     i = Math.max(0, Math.min(steps.length - 1, k));
     show();
   };
   const stop = () => {
     clearInterval(playing);
-    playing = null;
+    playing = undefined;
     playBtn.textContent = `▶ ${t("play_pause")}`;
   };
   const playBtn = h("button.replay-play", {
@@ -165,11 +300,14 @@ export async function mountReplay(container, id) {
   );
   function show() {
     const step = steps[i];
+    /** @type {import("./api.js").View} */
     const view = { ...step.state, seat: null, names };
     caption.textContent = t("step", { i, n: steps.length - 1 });
     what.textContent = describeStep(step, names, view.sides);
     review.show(i);
-    clear(slot).appendChild(renderBoard(view, { fourColour: prefs.get("fourColour"), hands: step.state.hands, replay: true }));
+    clear(slot).appendChild(
+      renderBoard(view, { fourColour: prefs.get("fourColour"), hands: step.state.hands, replay: true }),
+    );
     clear(scores);
     const scored = (step.events || []).find((e) => e.kind === "round_scored");
     if (scored) {
@@ -178,13 +316,22 @@ export async function mountReplay(container, id) {
       scores.appendChild(breakdownTable({ round: step.round, scores: scored.scores }, names, players, sides));
     }
   }
+  /** @param {KeyboardEvent} ev */
   const onKey = (ev) => {
-    if (ev.target.closest && ev.target.closest("input, select, textarea")) return;
+    if (ev.target instanceof Element && ev.target.closest("input, select, textarea")) return;
     if (ev.key === "ArrowRight") go(i + 1);
     else if (ev.key === "ArrowLeft") go(i - 1);
   };
   document.addEventListener("keydown", onKey);
-  clear(root).append(h("h1", `${t("replay")}: ${names.join(" – ")}`), controls, what, review.note, slot, scores, review.el);
+  clear(root).append(
+    h("h1", `${t("replay")}: ${names.join(" – ")}`),
+    controls,
+    what,
+    review.note,
+    slot,
+    scores,
+    review.el,
+  );
   show();
   return () => {
     stop();

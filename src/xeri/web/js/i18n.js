@@ -1,5 +1,7 @@
+// @ts-check
 // Greek and English. The default follows the browser; the player's choice is kept.
 
+/** @type {Record<string, Record<string, string>>} */
 const STRINGS = {
   en: {
     title: "Xeri",
@@ -7,11 +9,13 @@ const STRINGS = {
     play_computer: "Play the computer", play_friends: "Play with friends",
     level: "Level", players: "Players", ruleset: "Rules", target: "Target", your_name: "Your name",
     start: "Start", create_table: "Create table", open_tables: "Open tables", no_tables: "No open tables.",
-    join: "Join", spectate: "Watch", refresh: "Refresh", seat: "Seat", free: "free", bot: "computer", bot_name: "Computer ({level})",
+    join: "Join", spectate: "Watch", refresh: "Refresh", seat: "Seat", free: "free", bot: "computer",
+    bot_name: "Computer ({level})",
     invite: "Invite link", copy: "Copy", copied: "Copied", waiting_players: "Waiting for players…",
     your_turn: "Your turn", turn_of: "{name} to play", spectating: "You are watching",
     pile: "Pile", talon: "Talon", cards: "cards", card: "card", xeri_one: "xeri", captured: "Captured", xeris: "Xeris",
-    hint: "Hint", hint_text: "Try {card}: {reason}", cards_seen: "Cards seen", cards_seen_short: "Seen", four_colour: "Four-colour suits",
+    hint: "Hint", hint_text: "Try {card}: {reason}", cards_seen: "Cards seen", cards_seen_short: "Seen",
+    four_colour: "Four-colour suits",
     language: "Language", round: "Round", score: "Score", points: "Points", total: "Total", match: "Match",
     round_over: "Round {n} over", breakdown: "Round breakdown", next: "Continue",
     match_over: "Match over", winner: "{name} wins!", winner_col: "Winner", you_win: "You win!", you_lose: "You lose",
@@ -21,24 +25,37 @@ const STRINGS = {
     fairness: "Fair shuffle", verified: "verified", not_verified: "NOT verified", commitment: "commitment",
     seed: "seed", verify: "Verify", fairness_pending: "revealed after the round",
     replay: "Replay", prev: "Previous", next_move: "Next", first: "Start", last: "End", play_pause: "Play",
-    review_title: "Review: where the points went", review_seat: "Seat", review_start: "Review the moves", review_progress: "The master weighs the moves: {done} of {total}",
-    review_total: "{lost} points lost over {moves} moves, by the master's reckoning", review_lost_col: "Points lost", review_margin: "Round margin", review_costliest: "The costliest moves", review_none_lost: "No move lost points.",
-    review_lost: "lost {lost}", review_better: "better {card} (+{lost}): it {effect}", review_best: "The master's choice", review_good: "About as good as {card}", review_forced: "The only card in hand", review_values: "Expected points per card",
+    review_title: "Review: where the points went", review_seat: "Seat", review_start: "Review the moves",
+    review_progress: "The master weighs the moves: {done} of {total}",
+    review_total: "{lost} points lost over {moves} moves, by the master's reckoning", review_lost_col: "Points lost",
+    review_margin: "Round margin", review_costliest: "The costliest moves", review_none_lost: "No move lost points.",
+    review_lost: "lost {lost}", review_better: "better {card} (+{lost}): it {effect}",
+    review_best: "The master's choice", review_good: "About as good as {card}", review_forced: "The only card in hand",
+    review_values: "Expected points per card",
     grade_inaccuracy: "Inaccuracy", grade_mistake: "Mistake", grade_blunder: "Blunder",
-    eff_xeri: "makes a xeri ({points} points)", eff_capture: "takes {cards} cards ({points} points)", eff_jack: "takes the pile of {cards} cards ({points} points)", eff_lead: "leads onto the empty pile, {unseen} of its rank unseen", eff_discard: "leaves {cards} cards on the pile, {unseen} of its rank unseen",
+    eff_xeri: "makes a xeri ({points} points)", eff_capture: "takes {cards} cards ({points} points)",
+    eff_jack: "takes the pile of {cards} cards ({points} points)",
+    eff_lead: "leads onto the empty pile, {unseen} of its rank unseen",
+    eff_discard: "leaves {cards} cards on the pile, {unseen} of its rank unseen",
     step: "Move {i} of {n}", no_matches: "No finished matches yet.", played_at: "Date",
     games: "Games", wins: "Wins", player: "Player", search_player: "Player name",
-    error: "Error", seat_lost: "This seat is no longer yours (you left, or the link is old).", leave: "Leave", leave_confirm: "Leave the table? The computer will play your seat to the end.", you: "you", team: "Team", side: "Side",
-    exposed: "Bottom card", round_wins: "Rounds won", target_is: "to {target}", rounds_of: "{n} rounds", round_one: "1 round", round_of: "Round {n} of {total}", partner: "partner",
+    error: "Error", seat_lost: "This seat is no longer yours (you left, or the link is old).", leave: "Leave",
+    leave_confirm: "Leave the table? The computer will play your seat to the end.", you: "you", team: "Team",
+    side: "Side",
+    exposed: "Bottom card", round_wins: "Rounds won", target_is: "to {target}", rounds_of: "{n} rounds",
+    round_one: "1 round", round_of: "Round {n} of {total}", partner: "partner",
     auto_timer: "Time is up: the computer played for you", auto_away: "The computer played for you while you were away",
-    easy: "easy", medium: "medium", hard: "hard", expert: "expert", master: "master", beginner: "beginner", random: "random",
+    easy: "easy", medium: "medium", hard: "hard", expert: "expert", master: "master", beginner: "beginner",
+    random: "random",
     deck_left: "left", seen_title: "Cards seen this round", seen_hint: "Crossed out: already played.",
     spectators: "spectators", loading: "Loading…", not_found: "Not found", empty: "empty",
-    item: "Item", cards_count: "Cards", xeris_count: "Number of xeris", close: "Close", keys_help: "Keys: 1–9 play a card, H hint, S cards seen",
+    item: "Item", cards_count: "Cards", xeris_count: "Number of xeris", close: "Close",
+    keys_help: "Keys: 1–9 play a card, H hint, S cards seen",
     cards_gallery: "Cards", table: "Table", turn_timer: "Turn timer (s)", none: "none",
     target_raised: "Both reached the target: play on to {target}",
     err_not_your_turn: "It is not your turn.", err_illegal_move: "That card is not in your hand.",
-    err_rate_limited: "Too fast: wait a moment.", err_game_over: "The match is over.", err_not_started: "The game has not started yet.",
+    err_rate_limited: "Too fast: wait a moment.", err_game_over: "The match is over.",
+    err_not_started: "The game has not started yet.",
     skip: "Skip to the game", help: "How to play", moves: "Moves", move_log: "Move log", no_moves: "No moves yet.",
     log_deal: "Round {n}: {name} deals", log_hands: "New hands: {n} cards each, {talon} left in the talon",
     log_play: "{name} plays {card}", log_take: "{name} plays {card} and takes {cards}",
@@ -53,12 +70,17 @@ const STRINGS = {
     hand_mine: "Your hand: your turn", hand_wait: "Your hand: {name} to play", hand_over: "Your hand",
     seen_gone: "{card}, played", seen_mine: "{card}, in your hand", seen_left: "{card}",
     copy_failed: "Copying is blocked here: the link is selected, copy it with Ctrl+C",
-    not_sent: "Your move was not sent: the connection is down. It will be sent when the connection is back, if it is still allowed.",
-    sent_late: "Your move was sent now that the connection is back.", dropped: "Your move was not sent: the game moved on while the connection was down.",
+    not_sent: "Your move was not sent: the connection is down. It will be sent when the connection is back, if it " +
+      "is still allowed.",
+    sent_late: "Your move was sent now that the connection is back.",
+    dropped: "Your move was not sent: the game moved on while the connection was down.",
     rounds_won: "{n} rounds won", round_won_one: "1 round won", pts: "{n} points",
-    this_round: "this round so far: {n}", this_round_title: "Points this round so far, before the most-cards points at the end of the round",
-    rematch: "Rematch", rematch_offered: "{name} offers a rematch", accept: "Accept", rematch_wait: "Waiting for the others to accept…",
-    match_commitment: "Match commitment", commitment_note: "Check the whole match later with: xeri verify --commitment {hash}",
+    this_round: "this round so far: {n}",
+    this_round_title: "Points this round so far, before the most-cards points at the end of the round",
+    rematch: "Rematch", rematch_offered: "{name} offers a rematch", accept: "Accept",
+    rematch_wait: "Waiting for the others to accept…",
+    match_commitment: "Match commitment",
+    commitment_note: "Check the whole match later with: xeri verify --commitment {hash}",
     dealer_mark: "D", dealer: "dealer", away_mark: "away", language_label: "Language", four_label: "4 colours",
     waiting_dialog: "Waiting for {names} to close the round summary…", round_named: "Round {n}",
     last_capture: "last capture", most_cards: "Most cards", game: "game",
@@ -70,7 +92,8 @@ const STRINGS = {
     err_seat_taken: "That seat was just taken.", err_not_waiting: "The game has already started.",
     err_no_such_table: "There is no such table.", err_network: "The server cannot be reached.",
     err_bad_token: "This seat is no longer yours.", err_http_error: "The server refused the request.",
-    err_stale: "The table moved on: your move was not played.", err_unavailable: "The move could not be stored: try again.",
+    err_stale: "The table moved on: your move was not played.",
+    err_unavailable: "The move could not be stored: try again.",
     err_bad_request: "The request was refused.", err_bad_level: "Unknown level.", err_bad_ruleset: "Unknown rules.",
     err_no_such_match: "There is no such match.", err_round_pause: "Wait until everyone has closed the round summary.",
     help_title: "How to play Xeri", help_goal: "Capture cards from the pile. You play one card a turn onto the pile.",
@@ -81,11 +104,16 @@ const STRINGS = {
     help_last: "At the end of the round whoever made the last capture takes the cards left on the pile.",
     help_points: "Points: most cards, Aces, Kings, Queens, Jacks, Tens, the good 10♦ and the good 2♣, and xeris.",
     help_marks: "Marks at the table", help_mark_d: "D: the dealer of this round.",
-    help_mark_turn: "A yellow frame: whose turn it is.", help_mark_cross: "Cards lying crosswise on a captured pile: its xeris.",
-    help_mark_away: "⚠: that player's connection is down.", help_mark_seen: "Crossed-out cards in the Seen grid: already played.",
-    help_presets: "Rules presets", help_keys: "Keys: ← → move between your cards, Enter plays, 1–9 play the n-th card, H hint, S cards seen, Esc closes a dialog.",
+    help_mark_turn: "A yellow frame: whose turn it is.",
+    help_mark_cross: "Cards lying crosswise on a captured pile: its xeris.",
+    help_mark_away: "⚠: that player's connection is down.",
+    help_mark_seen: "Crossed-out cards in the Seen grid: already played.",
+    help_presets: "Rules presets",
+    help_keys: "Keys: ← → move between your cards, Enter plays, 1–9 play the n-th card, H hint, S cards seen, Esc " +
+      "closes a dialog.",
     preset_classic: "five rounds; whoever wins more rounds wins", preset_classic_points: "first to 151 points",
-    preset_cardgames: "a Jack on the first pile slips under it; first to 51", preset_berman: "a Jack on a lone card is a xeri; 2♠ scores",
+    preset_cardgames: "a Jack on the first pile slips under it; first to 51",
+    preset_berman: "a Jack on a lone card is a xeri; 2♠ scores",
     preset_pisti: "Turkish pişti: hands of 4, three pile cards face down; first to 151",
     back: "Back",
   },
@@ -95,44 +123,65 @@ const STRINGS = {
     play_computer: "Παίξε με τον υπολογιστή", play_friends: "Παίξε με φίλους",
     level: "Επίπεδο", players: "Παίκτες", ruleset: "Κανόνες", target: "Στόχος", your_name: "Το όνομά σου",
     start: "Έναρξη", create_table: "Νέο τραπέζι", open_tables: "Ανοιχτά τραπέζια", no_tables: "Κανένα ανοιχτό τραπέζι.",
-    join: "Μπες", spectate: "Παρακολούθηση", refresh: "Ανανέωση", seat: "Θέση", free: "ελεύθερη", bot: "υπολογιστής", bot_name: "Υπολογιστής ({level})",
+    join: "Μπες", spectate: "Παρακολούθηση", refresh: "Ανανέωση", seat: "Θέση", free: "ελεύθερη", bot: "υπολογιστής",
+    bot_name: "Υπολογιστής ({level})",
     invite: "Σύνδεσμος πρόσκλησης", copy: "Αντιγραφή", copied: "Αντιγράφηκε", waiting_players: "Αναμονή παικτών…",
     your_turn: "Σειρά σου", turn_of: "Παίζει ο/η {name}", spectating: "Παρακολουθείς",
-    pile: "Στοίβα", talon: "Τράπουλα", cards: "φύλλα", card: "φύλλο", xeri_one: "ξερή", captured: "Μαζεμένα", xeris: "Ξερές",
-    hint: "Υπόδειξη", hint_text: "Δοκίμασε {card}: {reason}", cards_seen: "Φύλλα που βγήκαν", cards_seen_short: "Βγήκαν", four_colour: "Τετράχρωμα φύλλα",
+    pile: "Στοίβα", talon: "Τράπουλα", cards: "φύλλα", card: "φύλλο", xeri_one: "ξερή", captured: "Μαζεμένα",
+    xeris: "Ξερές",
+    hint: "Υπόδειξη", hint_text: "Δοκίμασε {card}: {reason}", cards_seen: "Φύλλα που βγήκαν",
+    cards_seen_short: "Βγήκαν", four_colour: "Τετράχρωμα φύλλα",
     language: "Γλώσσα", round: "Γύρος", score: "Σκορ", points: "Πόντοι", total: "Σύνολο", match: "Παρτίδα",
     round_over: "Τέλος γύρου {n}", breakdown: "Ανάλυση γύρου", next: "Συνέχεια",
-    match_over: "Τέλος παρτίδας", winner: "Κέρδισε ο/η {name}!", winner_col: "Νικητής", you_win: "Κέρδισες!", you_lose: "Έχασες",
+    match_over: "Τέλος παρτίδας", winner: "Κέρδισε ο/η {name}!", winner_col: "Νικητής", you_win: "Κέρδισες!",
+    you_lose: "Έχασες",
     new_match: "Νέα παρτίδα", back_lobby: "Πίσω στην αίθουσα", download_record: "Λήψη καταγραφής",
     xeri: "Ξερή!", jack_xeri: "Ξερή με βαλέ!", xeri_by: "{name}: ξερή!",
     disconnected: "Χάθηκε η σύνδεση — επανασύνδεση…", reconnected: "Συνδέθηκε ξανά",
     fairness: "Τίμιο μοίρασμα", verified: "επαληθεύτηκε", not_verified: "ΔΕΝ επαληθεύτηκε", commitment: "δέσμευση",
     seed: "σπόρος", verify: "Επαλήθευση", fairness_pending: "αποκαλύπτεται μετά τον γύρο",
-    replay: "Επανάληψη", prev: "Προηγούμενη", next_move: "Επόμενη", first: "Αρχή", last: "Τέλος", play_pause: "Αναπαραγωγή",
-    review_title: "Ανάλυση: πού χάθηκαν οι πόντοι", review_seat: "Θέση", review_start: "Ανάλυση κινήσεων", review_progress: "Ο μαέστρος ζυγίζει τις κινήσεις: {done} από {total}",
-    review_total: "Χάθηκαν {lost} πόντοι σε {moves} κινήσεις, κατά τον υπολογισμό του μαέστρου", review_lost_col: "Πόντοι που χάθηκαν", review_margin: "Διαφορά γύρου", review_costliest: "Οι πιο ακριβές κινήσεις", review_none_lost: "Καμία κίνηση δεν έχασε πόντους.",
-    review_lost: "έχασε {lost}", review_better: "καλύτερο το {card} (+{lost}): {effect}", review_best: "Η επιλογή του μαέστρου", review_good: "Περίπου ισάξιο με το {card}", review_forced: "Το μόνο φύλλο στο χέρι", review_values: "Αναμενόμενοι πόντοι ανά φύλλο",
+    replay: "Επανάληψη", prev: "Προηγούμενη", next_move: "Επόμενη", first: "Αρχή", last: "Τέλος",
+    play_pause: "Αναπαραγωγή",
+    review_title: "Ανάλυση: πού χάθηκαν οι πόντοι", review_seat: "Θέση", review_start: "Ανάλυση κινήσεων",
+    review_progress: "Ο μαέστρος ζυγίζει τις κινήσεις: {done} από {total}",
+    review_total: "Χάθηκαν {lost} πόντοι σε {moves} κινήσεις, κατά τον υπολογισμό του μαέστρου",
+    review_lost_col: "Πόντοι που χάθηκαν", review_margin: "Διαφορά γύρου", review_costliest: "Οι πιο ακριβές κινήσεις",
+    review_none_lost: "Καμία κίνηση δεν έχασε πόντους.",
+    review_lost: "έχασε {lost}", review_better: "καλύτερο το {card} (+{lost}): {effect}",
+    review_best: "Η επιλογή του μαέστρου", review_good: "Περίπου ισάξιο με το {card}",
+    review_forced: "Το μόνο φύλλο στο χέρι", review_values: "Αναμενόμενοι πόντοι ανά φύλλο",
     grade_inaccuracy: "Ανακρίβεια", grade_mistake: "Λάθος", grade_blunder: "Χοντρό λάθος",
-    eff_xeri: "κάνει ξερή ({points} πόντοι)", eff_capture: "μαζεύει {cards} φύλλα ({points} πόντοι)", eff_jack: "μαζεύει με τον βαλέ {cards} φύλλα ({points} πόντοι)", eff_lead: "ανοίγει την άδεια στοίβα, {unseen} ίδια φύλλα ακόμη αθέατα", eff_discard: "αφήνει {cards} φύλλα στη στοίβα, {unseen} ίδια φύλλα ακόμη αθέατα",
+    eff_xeri: "κάνει ξερή ({points} πόντοι)", eff_capture: "μαζεύει {cards} φύλλα ({points} πόντοι)",
+    eff_jack: "μαζεύει με τον βαλέ {cards} φύλλα ({points} πόντοι)",
+    eff_lead: "ανοίγει την άδεια στοίβα, {unseen} ίδια φύλλα ακόμη αθέατα",
+    eff_discard: "αφήνει {cards} φύλλα στη στοίβα, {unseen} ίδια φύλλα ακόμη αθέατα",
     step: "Κίνηση {i} από {n}", no_matches: "Δεν υπάρχουν ολοκληρωμένες παρτίδες ακόμη.", played_at: "Ημερομηνία",
     games: "Παρτίδες", wins: "Νίκες", player: "Παίκτης", search_player: "Όνομα παίκτη",
-    error: "Σφάλμα", seat_lost: "Αυτή η θέση δεν είναι πια δική σου (αποχώρησες ή ο σύνδεσμος είναι παλιός).", leave: "Αποχώρηση", leave_confirm: "Να φύγεις από το τραπέζι; Ο υπολογιστής θα παίξει τη θέση σου ως το τέλος.", you: "εσύ", team: "Ομάδα", side: "Πλευρά",
-    exposed: "Κάτω φύλλο", round_wins: "Γύροι που κέρδισε", target_is: "ως τους {target}", rounds_of: "{n} γύροι", round_one: "1 γύρος", round_of: "Γύρος {n} από {total}", partner: "συμπαίκτης",
+    error: "Σφάλμα", seat_lost: "Αυτή η θέση δεν είναι πια δική σου (αποχώρησες ή ο σύνδεσμος είναι παλιός).",
+    leave: "Αποχώρηση", leave_confirm: "Να φύγεις από το τραπέζι; Ο υπολογιστής θα παίξει τη θέση σου ως το τέλος.",
+    you: "εσύ", team: "Ομάδα", side: "Πλευρά",
+    exposed: "Κάτω φύλλο", round_wins: "Γύροι που κέρδισε", target_is: "ως τους {target}", rounds_of: "{n} γύροι",
+    round_one: "1 γύρος", round_of: "Γύρος {n} από {total}", partner: "συμπαίκτης",
     auto_timer: "Τέλος χρόνου: ο υπολογιστής έπαιξε για σένα", auto_away: "Ο υπολογιστής έπαιξε για σένα όσο έλειπες",
-    easy: "εύκολο", medium: "μέτριο", hard: "δύσκολο", expert: "έμπειρο", master: "μαέστρος", beginner: "αρχάριος", random: "στην τύχη",
+    easy: "εύκολο", medium: "μέτριο", hard: "δύσκολο", expert: "έμπειρο", master: "μαέστρος", beginner: "αρχάριος",
+    random: "στην τύχη",
     deck_left: "απομένουν", seen_title: "Φύλλα που βγήκαν σε αυτόν τον γύρο", seen_hint: "Διαγραμμένα: έχουν παιχτεί.",
     spectators: "θεατές", loading: "Φόρτωση…", not_found: "Δεν βρέθηκε", empty: "άδεια",
-    item: "Στοιχείο", cards_count: "Φύλλα", xeris_count: "Πλήθος ξερών", close: "Κλείσιμο", keys_help: "Πλήκτρα: 1–9 παίζουν φύλλο, H υπόδειξη, S φύλλα που βγήκαν",
+    item: "Στοιχείο", cards_count: "Φύλλα", xeris_count: "Πλήθος ξερών", close: "Κλείσιμο",
+    keys_help: "Πλήκτρα: 1–9 παίζουν φύλλο, H υπόδειξη, S φύλλα που βγήκαν",
     cards_gallery: "Φύλλα", table: "Τραπέζι", turn_timer: "Χρόνος κίνησης (δ)", none: "κανένας",
     target_raised: "Έφτασαν όλοι τον στόχο: συνεχίζουμε ως τους {target}",
     err_not_your_turn: "Δεν είναι η σειρά σου.", err_illegal_move: "Αυτό το φύλλο δεν είναι στο χέρι σου.",
-    err_rate_limited: "Πολύ γρήγορα: περίμενε λίγο.", err_game_over: "Η παρτίδα τελείωσε.", err_not_started: "Το παιχνίδι δεν έχει αρχίσει ακόμη.",
-    skip: "Μετάβαση στο παιχνίδι", help: "Πώς παίζεται", moves: "Κινήσεις", move_log: "Κινήσεις της παρτίδας", no_moves: "Καμία κίνηση ακόμη.",
+    err_rate_limited: "Πολύ γρήγορα: περίμενε λίγο.", err_game_over: "Η παρτίδα τελείωσε.",
+    err_not_started: "Το παιχνίδι δεν έχει αρχίσει ακόμη.",
+    skip: "Μετάβαση στο παιχνίδι", help: "Πώς παίζεται", moves: "Κινήσεις", move_log: "Κινήσεις της παρτίδας",
+    no_moves: "Καμία κίνηση ακόμη.",
     log_deal: "Γύρος {n}: μοιράζει ο/η {name}", log_hands: "Νέο μοίρασμα: {n} φύλλα ο καθένας, {talon} στην τράπουλα",
     log_play: "{name}: ρίχνει {card}", log_take: "{name}: ρίχνει {card} και μαζεύει {cards}",
     log_take_hidden: "{name}: ρίχνει {card} και μαζεύει {cards} και {hidden} κλειστά",
     log_sweep: "{name}: ρίχνει τον βαλέ {card} και σαρώνει τη στοίβα: {cards}",
-    log_xeri: "Ξερή για τον/την {name}: {points} πόντοι", log_jack_xeri: "Ξερή με βαλέ για τον/την {name}: {points} πόντοι",
+    log_xeri: "Ξερή για τον/την {name}: {points} πόντοι",
+    log_jack_xeri: "Ξερή με βαλέ για τον/την {name}: {points} πόντοι",
     log_leftover: "{name}: μάζεψε τελευταίος/α και παίρνει τα {n} φύλλα που έμειναν: {cards}",
     log_unclaimed: "Κανείς δεν μάζεψε: τα {n} φύλλα που έμειναν δεν πάνε σε κανέναν",
     log_redealt: "Η πρώτη στοίβα μοιράζεται ξανά", log_jack_slipped: "Ο βαλές {card} μπαίνει κάτω από τη στοίβα",
@@ -142,15 +191,21 @@ const STRINGS = {
     seen_gone: "{card}, έχει παιχτεί", seen_mine: "{card}, στο χέρι σου", seen_left: "{card}",
     copy_failed: "Η αντιγραφή δεν επιτρέπεται εδώ: ο σύνδεσμος είναι επιλεγμένος, αντίγραψέ τον με Ctrl+C",
     not_sent: "Η κίνησή σου δεν στάλθηκε: η σύνδεση χάθηκε. Θα σταλεί όταν επανέλθει, αν επιτρέπεται ακόμη.",
-    sent_late: "Η κίνησή σου στάλθηκε τώρα που επανήλθε η σύνδεση.", dropped: "Η κίνησή σου δεν στάλθηκε: το παιχνίδι προχώρησε όσο έλειπε η σύνδεση.",
+    sent_late: "Η κίνησή σου στάλθηκε τώρα που επανήλθε η σύνδεση.",
+    dropped: "Η κίνησή σου δεν στάλθηκε: το παιχνίδι προχώρησε όσο έλειπε η σύνδεση.",
     rounds_won: "{n} γύροι κερδισμένοι", round_won_one: "1 γύρος κερδισμένος", pts: "{n} πόντοι",
-    this_round: "ως τώρα στον γύρο: {n}", this_round_title: "Πόντοι του γύρου ως τώρα, πριν από τους πόντους για τα περισσότερα φύλλα στο τέλος του γύρου",
-    rematch: "Ρεβάνς", rematch_offered: "Ο/Η {name} προτείνει ρεβάνς", accept: "Δεκτό", rematch_wait: "Αναμονή να δεχτούν οι άλλοι…",
-    match_commitment: "Δέσμευση παρτίδας", commitment_note: "Έλεγξε όλη την παρτίδα αργότερα με: xeri verify --commitment {hash}",
-    dealer_mark: "Μ", dealer: "μοιράζει", away_mark: "εκτός σύνδεσης", language_label: "Γλώσσα", four_label: "4 χρώματα",
+    this_round: "ως τώρα στον γύρο: {n}",
+    this_round_title: "Πόντοι του γύρου ως τώρα, πριν από τους πόντους για τα περισσότερα φύλλα στο τέλος του γύρου",
+    rematch: "Ρεβάνς", rematch_offered: "Ο/Η {name} προτείνει ρεβάνς", accept: "Δεκτό",
+    rematch_wait: "Αναμονή να δεχτούν οι άλλοι…",
+    match_commitment: "Δέσμευση παρτίδας",
+    commitment_note: "Έλεγξε όλη την παρτίδα αργότερα με: xeri verify --commitment {hash}",
+    dealer_mark: "Μ", dealer: "μοιράζει", away_mark: "εκτός σύνδεσης", language_label: "Γλώσσα",
+    four_label: "4 χρώματα",
     waiting_dialog: "Αναμονή να κλείσουν την ανάλυση του γύρου: {names}…", round_named: "Γύρος {n}",
     last_capture: "τελευταίο μάζεμα", most_cards: "Περισσότερα φύλλα", game: "παιχνίδι",
-    hint_xeri: "το {card} παίρνει το μοναχικό {top}: ξερή", hint_match: "το {card} ταιριάζει με το {top} και παίρνει {count} φύλλα",
+    hint_xeri: "το {card} παίρνει το μοναχικό {top}: ξερή",
+    hint_match: "το {card} ταιριάζει με το {top} και παίρνει {count} φύλλα",
     hint_jack_sweep: "ο βαλές παίρνει όλη τη στοίβα, {count} φύλλα",
     hint_empty_pile: "η στοίβα είναι άδεια· το {card} δύσκολα θα το ταιριάξουν οι άλλοι",
     hint_least_given: "κανένα μάζεμα δεν αξίζει· το {card} δίνει τα λιγότερα",
@@ -158,22 +213,32 @@ const STRINGS = {
     err_seat_taken: "Αυτή η θέση μόλις πιάστηκε.", err_not_waiting: "Το παιχνίδι έχει ήδη αρχίσει.",
     err_no_such_table: "Δεν υπάρχει τέτοιο τραπέζι.", err_network: "Ο διακομιστής δεν απαντά.",
     err_bad_token: "Αυτή η θέση δεν είναι πια δική σου.", err_http_error: "Ο διακομιστής αρνήθηκε το αίτημα.",
-    err_stale: "Το τραπέζι προχώρησε: η κίνησή σου δεν παίχτηκε.", err_unavailable: "Η κίνηση δεν αποθηκεύτηκε: δοκίμασε ξανά.",
+    err_stale: "Το τραπέζι προχώρησε: η κίνησή σου δεν παίχτηκε.",
+    err_unavailable: "Η κίνηση δεν αποθηκεύτηκε: δοκίμασε ξανά.",
     err_bad_request: "Το αίτημα απορρίφθηκε.", err_bad_level: "Άγνωστο επίπεδο.", err_bad_ruleset: "Άγνωστοι κανόνες.",
-    err_no_such_match: "Δεν υπάρχει τέτοια παρτίδα.", err_round_pause: "Περίμενε να κλείσουν όλοι την ανάλυση του γύρου.",
-    help_title: "Πώς παίζεται η ξερή", help_goal: "Μαζεύεις φύλλα από τη στοίβα. Σε κάθε σειρά ρίχνεις ένα φύλλο στη στοίβα.",
+    err_no_such_match: "Δεν υπάρχει τέτοια παρτίδα.",
+    err_round_pause: "Περίμενε να κλείσουν όλοι την ανάλυση του γύρου.",
+    help_title: "Πώς παίζεται η ξερή",
+    help_goal: "Μαζεύεις φύλλα από τη στοίβα. Σε κάθε σειρά ρίχνεις ένα φύλλο στη στοίβα.",
     help_match: "Αν ρίξεις φύλλο ίδιας αξίας με το πάνω φύλλο της στοίβας, παίρνεις όλη τη στοίβα.",
     help_jack: "Ο βαλές παίρνει όλη τη στοίβα, ό,τι κι αν είναι από πάνω.",
-    help_xeri: "Ξερή: παίρνεις στοίβα ενός μόνο φύλλου με φύλλο ίδιας αξίας. Δίνει επιπλέον πόντους (η ξερή με βαλέ περισσότερους).",
+    help_xeri: "Ξερή: παίρνεις στοίβα ενός μόνο φύλλου με φύλλο ίδιας αξίας. Δίνει επιπλέον πόντους (η ξερή με βαλέ " +
+      "περισσότερους).",
     help_deal: "Ο καθένας παίρνει 6 φύλλα· όταν αδειάσουν τα χέρια, ο ντίλερ μοιράζει ξανά από την τράπουλα.",
     help_last: "Στο τέλος του γύρου, όποιος μάζεψε τελευταίος παίρνει τα φύλλα που έμειναν στη στοίβα.",
-    help_points: "Πόντοι: τα περισσότερα φύλλα, άσσοι, ρηγάδες, ντάμες, βαλέδες, δεκάρια, το καλό 10♦, το καλό 2♣ και οι ξερές.",
+    help_points: "Πόντοι: τα περισσότερα φύλλα, άσσοι, ρηγάδες, ντάμες, βαλέδες, δεκάρια, το καλό 10♦, το καλό 2♣ " +
+      "και οι ξερές.",
     help_marks: "Τα σημάδια στο τραπέζι", help_mark_d: "Μ: αυτός που μοιράζει σε αυτόν τον γύρο.",
     help_mark_turn: "Κίτρινο πλαίσιο: ποιος παίζει.", help_mark_cross: "Φύλλα πλάγια πάνω σε μαζεμένα: οι ξερές του.",
-    help_mark_away: "⚠: η σύνδεση του παίκτη χάθηκε.", help_mark_seen: "Διαγραμμένα φύλλα στον πίνακα «Βγήκαν»: έχουν ήδη παιχτεί.",
-    help_presets: "Παραλλαγές κανόνων", help_keys: "Πλήκτρα: ← → ανάμεσα στα φύλλα σου, Enter παίζει, 1–9 παίζουν το ν-οστό φύλλο, H υπόδειξη, S φύλλα που βγήκαν, Esc κλείνει ένα παράθυρο.",
-    preset_classic: "πέντε γύροι· κερδίζει όποιος κερδίσει τους περισσότερους", preset_classic_points: "όποιος φτάσει πρώτος τους 151 πόντους",
-    preset_cardgames: "βαλές στην πρώτη στοίβα μπαίνει από κάτω· ως τους 51", preset_berman: "βαλές σε μοναχικό φύλλο είναι ξερή· το 2♠ μετράει",
+    help_mark_away: "⚠: η σύνδεση του παίκτη χάθηκε.",
+    help_mark_seen: "Διαγραμμένα φύλλα στον πίνακα «Βγήκαν»: έχουν ήδη παιχτεί.",
+    help_presets: "Παραλλαγές κανόνων",
+    help_keys: "Πλήκτρα: ← → ανάμεσα στα φύλλα σου, Enter παίζει, 1–9 παίζουν το ν-οστό φύλλο, H υπόδειξη, S φύλλα " +
+      "που βγήκαν, Esc κλείνει ένα παράθυρο.",
+    preset_classic: "πέντε γύροι· κερδίζει όποιος κερδίσει τους περισσότερους",
+    preset_classic_points: "όποιος φτάσει πρώτος τους 151 πόντους",
+    preset_cardgames: "βαλές στην πρώτη στοίβα μπαίνει από κάτω· ως τους 51",
+    preset_berman: "βαλές σε μοναχικό φύλλο είναι ξερή· το 2♠ μετράει",
     preset_pisti: "τουρκικό πιστί: χέρια των 4, τρία φύλλα της στοίβας κλειστά· ως τους 151",
     back: "Πίσω",
   },
@@ -181,19 +246,26 @@ const STRINGS = {
 
 // Score-line labels come from the server in English ("most cards (34)", "xeri x2"); a row is
 // keyed by the label without its count, and these translate the keys.
+/** @type {Record<string, string>} */
 const SCORE_LABELS_EL = {
   Aces: "Άσσοι", Kings: "Ρηγάδες", Queens: "Ντάμες", Jacks: "Βαλέδες", Tens: "Δεκάρια",
   "good 10 (10♦)": "καλό 10 (10♦)", "good 2 (2♣)": "καλό 2 (2♣)", "most cards": "Περισσότερα φύλλα",
   xeri: "Ξερές", "Jack xeri": "Ξερές με βαλέ",
 };
+/** @type {Record<string, string>} */
 const SCORE_LABELS_EN = { xeri: "Xeris", "Jack xeri": "Jack xeris", "most cards": "Most cards" };
 
 /** The fixed order of the breakdown's rows; keys not listed follow in the server's order. */
 export const SCORE_ORDER = [
-  "most cards", "Aces", "Kings", "Queens", "Jacks", "Tens", "good 10 (10♦)", "good 2 (2♣)", "10♦", "2♣", "2♠", "xeri", "Jack xeri",
+  "most cards", "Aces", "Kings", "Queens", "Jacks", "Tens", "good 10 (10♦)", "good 2 (2♣)", "10♦", "2♣", "2♠",
+  "xeri", "Jack xeri",
 ];
 
-/** A score line's row key and its count: "xeri x2" -> ["xeri", "×2"], "most cards (34)" -> ["most cards", "34"]. */
+/**
+ * A score line's row key and its count: "xeri x2" -> ["xeri", "×2"], "most cards (34)" -> ["most cards", "34"].
+ * @param {string} label
+ * @returns {[string, string]}
+ */
 export function splitScoreLabel(label) {
   let m = /^(.*) x(\d+)$/.exec(label);
   if (m) return [m[1], `×${m[2]}`];
@@ -205,6 +277,12 @@ export function splitScoreLabel(label) {
 export const LANGUAGES = ["el", "en"];
 let current = "en";
 
+/**
+ * The saved language if there is one, else the browser's first that the page speaks, else English.
+ * @param {string | null | undefined} saved
+ * @param {readonly string[]} navigatorLanguages
+ * @returns {string}
+ */
 export function detectLanguage(saved, navigatorLanguages) {
   if (saved && LANGUAGES.includes(saved)) return saved;
   for (const lang of navigatorLanguages || []) {
@@ -214,75 +292,132 @@ export function detectLanguage(saved, navigatorLanguages) {
   return "en";
 }
 
+/** @param {string} lang */
 export function setLanguage(lang) {
   current = LANGUAGES.includes(lang) ? lang : "en";
   document.documentElement.lang = current;
   document.title = STRINGS[current].title;
 }
 
+/** @returns {string} */
 export function language() {
   return current;
 }
 
+/**
+ * The string `key` in the page's language (else English, else the key), with its {placeholders} filled.
+ * @param {string} key
+ * @param {Record<string, unknown>} [params]
+ * @returns {string}
+ */
 export function t(key, params = {}) {
   const text = STRINGS[current][key] ?? STRINGS.en[key] ?? key;
   return text.replace(/\{(\w+)\}/g, (_, k) => (k in params ? String(params[k]) : `{${k}}`));
 }
 
-/** "1 card" / "5 cards", "1 φύλλο" / "5 φύλλα". */
+/**
+ * "1 card" / "5 cards", "1 φύλλο" / "5 φύλλα".
+ * @param {number} n
+ * @returns {string}
+ */
 export function cardsCount(n) {
   return `${n} ${n === 1 ? t("card") : t("cards")}`;
 }
 
-/** A hint's reason from its code and parameters (xeri.bots.hint); the English sentence only as a last resort. */
+/**
+ * A hint's reason from its code and parameters (xeri.bots.hint); the English sentence only as a last resort.
+ * @param {import("./api.js").Hint | null} hint
+ * @param {(code: string) => string} [cardLabel]
+ * @returns {string}
+ */
 export function hintReason(hint, cardLabel = (c) => c) {
   if (!hint) return "";
   if (hint.code && `hint_${hint.code}` in STRINGS.en) {
+    /** @type {Record<string, string | number>} */
     const params = {};
-    for (const [k, v] of Object.entries(hint.params || {})) params[k] = k === "card" || k === "top" ? cardLabel(v) : v;
+    for (const [k, v] of Object.entries(hint.params || {})) {
+      params[k] = k === "card" || k === "top" ? cardLabel(String(v)) : v;
+    }
     return t(`hint_${hint.code}`, params);
   }
   return typeof hint.reason === "string" ? hint.reason : "";
 }
 
 // Preset names: proper names in English, said in Greek on the Greek page.
+/** @type {Record<string, string>} */
 const RULESET_NAMES_EL = {
-  classic: "κλασική", "classic-points": "κλασική με πόντους", cardgames: "διαδικτυακή", berman: "Μπέρμαν", pisti: "πιστί",
+  classic: "κλασική", "classic-points": "κλασική με πόντους", cardgames: "διαδικτυακή", berman: "Μπέρμαν",
+  pisti: "πιστί",
 };
 
+/**
+ * @param {string} name
+ * @returns {string}
+ */
 export function rulesetName(name) {
   return (current === "el" && RULESET_NAMES_EL[name]) || name;
 }
 
 /** A seat's shown name: a server bot by its level (the seat's `bot` field), else the player's name. */
+/**
+ * @param {import("./api.js").Seat | null | undefined} seat
+ * @param {string} [fallback]
+ * @returns {string}
+ */
 export function seatName(seat, fallback = "") {
   if (seat && seat.human === false && seat.bot) return t("bot_name", { level: t(seat.bot) });
   return (seat && seat.name) || fallback;
 }
 
 /** A server error in the player's language when it is a known one; else the server's own message (English page). */
+/**
+ * @param {string} code
+ * @param {string} [message]
+ * @returns {string}
+ */
 export function errorText(code, message) {
   const key = `err_${code}`;
   if (key in STRINGS[current]) return STRINGS[current][key];
   return current === "en" ? message || code : t("err_http_error");
 }
 
+/**
+ * "1 xeri" / "3 xeris".
+ * @param {number} n
+ * @returns {string}
+ */
 export function xerisCount(n) {
   return `${n} ${n === 1 ? t("xeri_one") : t("xeris").toLowerCase()}`;
 }
 
+/**
+ * @param {number} n
+ * @returns {string}
+ */
 export function roundsCount(n) {
   return n === 1 ? t("round_one") : t("rounds_of", { n });
 }
 
+/**
+ * A score row's name in the page's language.
+ * @param {string} key
+ * @returns {string}
+ */
 export function scoreLabel(key) {
   return (current === "el" ? SCORE_LABELS_EL : SCORE_LABELS_EN)[key] ?? key;
 }
 
-/** Fill every [data-i18n] element under root with its translated text. */
+/**
+ * Fill every [data-i18n] element under root with its translated text.
+ * @param {ParentNode} root
+ */
 export function translateTree(root) {
-  for (const node of root.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
-  for (const node of root.querySelectorAll("[data-i18n-title]")) node.title = t(node.dataset.i18nTitle);
-  for (const node of root.querySelectorAll("[data-i18n-placeholder]")) node.placeholder = t(node.dataset.i18nPlaceholder);
-  for (const node of root.querySelectorAll("[data-i18n-aria]")) node.setAttribute("aria-label", t(node.dataset.i18nAria));
+  /** @param {string} selector */
+  const all = (selector) => /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll(selector));
+  for (const node of all("[data-i18n]")) node.textContent = t(node.dataset.i18n || "");
+  for (const node of all("[data-i18n-title]")) node.title = t(node.dataset.i18nTitle || "");
+  for (const node of all("[data-i18n-placeholder]")) {
+    node.setAttribute("placeholder", t(node.dataset.i18nPlaceholder || ""));
+  }
+  for (const node of all("[data-i18n-aria]")) node.setAttribute("aria-label", t(node.dataset.i18nAria || ""));
 }

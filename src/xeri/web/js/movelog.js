@@ -1,3 +1,4 @@
+// @ts-check
 // The move log: every event of the table said as a line in the player's language, for the log
 // beside the table (a drawer on a phone) and for the polite live region a screen reader reads.
 
@@ -5,6 +6,15 @@ import { cardLabel } from "./cards.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 
+/**
+ * One line of the log: kind "move" for a card played (with its capture), "deal", "xeri", "leftover", "score", "auto".
+ * @typedef {{ kind: string, seat: number | null, text: string }} LogLine
+ */
+
+/**
+ * @param {string[]} cards
+ * @returns {string}
+ */
 function list(cards) {
   return cards.map(cardLabel).join(", ");
 }
@@ -12,20 +22,42 @@ function list(cards) {
 /**
  * Lines for `events` (docs/protocol.md's EVENTs, oldest first). `nameOf(seat)` names a seat,
  * `sideText(side)` a side. Each line is {text, seat, kind}: kind "move" for a card played.
+ * @param {import("./api.js").GameEvent[]} events
+ * @param {(seat: number) => string} nameOf
+ * @param {(side: number) => string} sideText
+ * @returns {LogLine[]}
  */
 export function describeEvents(events, nameOf, sideText) {
+  /** @type {LogLine[]} */
   const out = [];
+  /** @type {import("./api.js").PlayedEvent | null} */
   let pending = null; // a `played` event waiting to see whether a capture follows
   const flush = () => {
-    if (pending) out.push({ kind: "move", seat: pending.seat, text: t("log_play", { name: nameOf(pending.seat), card: cardLabel(pending.card) }) });
+    if (pending)
+      out.push({
+        kind: "move",
+        seat: pending.seat,
+        text: t("log_play", { name: nameOf(pending.seat), card: cardLabel(pending.card) }),
+      });
     pending = null;
   };
   for (const ev of events) {
     if (ev.kind === "captured" && !ev.leftover && pending && pending.seat === ev.seat) {
-      const taken = (ev.cards || []).filter((c) => c !== pending.card);
-      const params = { name: nameOf(ev.seat), card: cardLabel(pending.card), cards: list(taken), hidden: ev.hidden_count || 0 };
+      const played = pending.card;
+      const taken = (ev.cards || []).filter((c) => c !== played);
+      const params = {
+        name: nameOf(ev.seat),
+        card: cardLabel(pending.card),
+        cards: list(taken),
+        hidden: ev.hidden_count || 0,
+      };
       let key = "log_take";
-      if (pending.card && pending.card[0] === "J" && !(taken.length && taken[taken.length - 1] && taken[taken.length - 1][0] === "J")) key = "log_sweep";
+      if (
+        pending.card &&
+        pending.card[0] === "J" &&
+        !(taken.length && taken[taken.length - 1] && taken[taken.length - 1][0] === "J")
+      )
+        key = "log_sweep";
       else if (ev.hidden_count) key = "log_take_hidden";
       out.push({ kind: "move", seat: ev.seat, text: t(key, params) });
       pending = null;
@@ -38,17 +70,30 @@ export function describeEvents(events, nameOf, sideText) {
         break;
       case "captured": {
         const n = (ev.cards || []).length + (ev.hidden_count || 0);
-        out.push({ kind: "leftover", seat: ev.seat, text: t("log_leftover", { name: nameOf(ev.seat), n, cards: list(ev.cards || []) }) });
+        out.push({
+          kind: "leftover",
+          seat: ev.seat,
+          text: t("log_leftover", { name: nameOf(ev.seat), n, cards: list(ev.cards || []) }),
+        });
         break;
       }
       case "xeri":
-        out.push({ kind: "xeri", seat: ev.seat, text: t(ev.jack ? "log_jack_xeri" : "log_xeri", { name: nameOf(ev.seat), points: ev.points }) });
+        out.push({
+          kind: "xeri",
+          seat: ev.seat,
+          text: t(ev.jack ? "log_jack_xeri" : "log_xeri", { name: nameOf(ev.seat), points: ev.points }),
+        });
         break;
       case "round_started":
         out.push({ kind: "deal", seat: ev.dealer, text: t("log_deal", { n: ev.number, name: nameOf(ev.dealer) }) });
         break;
       case "dealt":
-        if (!ev.first) out.push({ kind: "deal", seat: ev.dealer, text: t("log_hands", { n: (ev.sizes || [])[0] || 0, talon: ev.talon }) });
+        if (!ev.first)
+          out.push({
+            kind: "deal",
+            seat: ev.dealer,
+            text: t("log_hands", { n: (ev.sizes || [])[0] || 0, talon: ev.talon }),
+          });
         break;
       case "pile_unclaimed":
         out.push({ kind: "leftover", seat: null, text: t("log_unclaimed", { n: (ev.cards || []).length }) });
@@ -63,7 +108,11 @@ export function describeEvents(events, nameOf, sideText) {
         out.push({ kind: "deal", seat: null, text: t("log_bottom", { card: cardLabel(ev.card) }) });
         break;
       case "round_scored":
-        out.push({ kind: "score", seat: null, text: t("log_scored", { scores: (ev.scores || []).map((b) => `${sideText(b.side)} ${b.total}`).join(" – ") }) });
+        out.push({
+          kind: "score",
+          seat: null,
+          text: t("log_scored", { scores: (ev.scores || []).map((b) => `${sideText(b.side)} ${b.total}`).join(" – ") }),
+        });
         break;
       case "match_over":
         out.push({ kind: "score", seat: null, text: t("log_match", { name: sideText(ev.winner) }) });
@@ -82,7 +131,12 @@ export function describeEvents(events, nameOf, sideText) {
   return out;
 }
 
-/** The log panel: newest line last, scrolled to the end. */
+/**
+ * The log panel: newest line last, scrolled to the end.
+ * @param {LogLine[]} lines
+ * @param {{ open?: boolean, onClose?: (() => void) | null }} [options]
+ * @returns {HTMLElement}
+ */
 export function logPanel(lines, { open = true, onClose = null } = {}) {
   const items = lines.length ? lines.map((l) => h(`li.log-${l.kind}`, l.text)) : [h("li.muted", t("no_moves"))];
   // Focusable, so a keyboard can scroll it.
@@ -90,7 +144,11 @@ export function logPanel(lines, { open = true, onClose = null } = {}) {
   const panel = h(
     "aside.move-log",
     { "aria-label": t("move_log"), id: "move-log" },
-    h("div.log-head", h("h2", t("moves")), onClose ? h("button.log-close", { type: "button", onclick: onClose, "aria-label": t("close") }, "×") : null),
+    h(
+      "div.log-head",
+      h("h2", t("moves")),
+      onClose ? h("button.log-close", { type: "button", onclick: onClose, "aria-label": t("close") }, "×") : null,
+    ),
     list_,
   );
   if (!open) panel.classList.add("closed");
@@ -98,10 +156,13 @@ export function logPanel(lines, { open = true, onClose = null } = {}) {
   return panel;
 }
 
-/** Say one line in the polite live region (#live), keeping only the last few. */
+/**
+ * Say one line in the polite live region (#live), keeping only the last few.
+ * @param {string} text
+ */
 export function say(text) {
   const live = document.getElementById("live");
   if (!live || !text) return;
   live.appendChild(h("p", text));
-  while (live.childNodes.length > 12) live.removeChild(live.firstChild);
+  while (live.childNodes.length > 12 && live.firstChild) live.removeChild(live.firstChild);
 }

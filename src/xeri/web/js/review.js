@@ -1,3 +1,4 @@
+// @ts-check
 // The master's review beside a replay (docs/web.md, `xeri review`): one seat's moves coloured by the points each
 // lost, the better card named, a summary per round and the costliest moves. The server weighs the moves off its
 // event loop; this panel asks for it, shows the progress, and polls until it is ready.
@@ -7,14 +8,22 @@ import { cardLabel } from "./cards.js";
 import { clear, h } from "./dom.js";
 import { errorText, t } from "./i18n.js";
 
+/** @typedef {import("./api.js").ReviewedMove} ReviewedMove */
+
 const POLL_MS = 600;
 // the colour of each grade (the same scale as `xeri review`)
+/** @type {Record<string, string>} */
 export const GRADE_COLOUR = {
   forced: "#8a8a8a", best: "#2e7d32", good: "#558b2f", inaccuracy: "#b38f00", mistake: "#e65100", blunder: "#c62828",
 };
 
-/** For each replay step that is a move, its "round:move" key (the review's numbering: 1-based within the round). */
+/**
+ * For each replay step that is a move, its "round:move" key (the review's numbering: 1-based within the round).
+ * @param {{ round: number, card: string | null }[]} steps
+ * @returns {(string | null)[]}
+ */
 export function moveKeys(steps) {
+  /** @type {(string | null)[]} */
   const keys = [];
   let round = 0;
   let k = 0;
@@ -29,40 +38,70 @@ export function moveKeys(steps) {
   return keys;
 }
 
+/** @param {number} x */
 const num = (x) => (Math.round(x * 10) / 10).toFixed(1);
 
-/** What a card does, in the page's language (the review's `*_effect`). */
+/**
+ * What a card does, in the page's language (the review's `*_effect`).
+ * @param {import("./api.js").Effect} e
+ * @returns {string}
+ */
 export function effectText(e) {
   return t(`eff_${e.kind}`, { cards: e.cards, points: e.points, unseen: e.unseen });
 }
 
-/** One move's verdict in a line: the grade, and the better card with what it would have done. */
+/**
+ * One move's verdict in a line: the grade, and the better card with what it would have done.
+ * @param {ReviewedMove} m
+ * @returns {string}
+ */
 export function verdict(m) {
   if (m.grade === "forced") return t("review_forced");
   if (m.grade === "best") return t("review_best");
   if (m.grade === "good") return t("review_good", { card: cardLabel(m.best) });
-  return `${t(`grade_${m.grade}`)}: ${t("review_better", { card: cardLabel(m.best), lost: num(m.lost), effect: effectText(m.best_effect) })}`;
+  const better = t("review_better", { card: cardLabel(m.best), lost: num(m.lost), effect: effectText(m.best_effect) });
+  return `${t(`grade_${m.grade}`)}: ${better}`;
 }
 
 /**
  * The review panel of a replay: `el` to place on the page, `note` to place under the step's caption,
  * `show(i)` when step i is shown, `stop()` when the page goes. `goTo(i)` moves the replay to step i.
+ * @param {string} id the match
+ * @param {string[]} names
+ * @param {{ round: number, card: string | null }[]} steps the replay's
+ * @param {(step: number) => void} goTo
+ * @param {number} [seat] the seat first offered for review
+ * @returns {{ el: HTMLElement, note: HTMLElement, show: (i: number) => void, stop: () => void }}
  */
 export function reviewPanel(id, names, steps, goTo, seat = 0) {
   const keys = moveKeys(steps);
-  const stepOf = new Map(keys.map((key, i) => [key, i]).filter(([key]) => key));
+  /** @type {Map<string, number>} */
+  const stepOf = new Map();
+  keys.forEach((key, i) => key && stepOf.set(key, i));
+  /** @type {Map<string | null, ReviewedMove>} */
   let byKey = new Map();
-  let timer = null;
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let timer;
   let current = 0;
   let stopped = false;
-  const seatSelect = h("select.review-seat", { "aria-label": t("review_seat") }, names.map((n, s) => h("option", { value: String(s), selected: s === seat }, n)));
+  const seatSelect = h(
+    "select.review-seat",
+    { "aria-label": t("review_seat") },
+    names.map((n, s) => h("option", { value: String(s), selected: s === seat }, n)),
+  );
   const startBtn = h("button.review-start", { type: "button", onclick: () => start() }, t("review_start"));
   const bar = h("progress.review-progress", { max: 1, value: 0, hidden: true });
   const status = h("span.review-status", { "aria-live": "polite" });
   const summary = h("div.review-summary");
   const note = h("div.review-note", { "aria-live": "polite" });
-  const el = h("section.review.panel", h("h2", t("review_title")), h("div.review-controls", h("label", t("review_seat"), " ", seatSelect), startBtn, bar, status), summary);
+  const el = h(
+    "section.review.panel",
+    h("h2", t("review_title")),
+    h("div.review-controls", h("label", t("review_seat"), " ", seatSelect), startBtn, bar, status),
+    summary,
+  );
 
+  /** @param {number} seat */
   function poll(seat) {
     api.review(id, seat).then((data) => {
       if (stopped) return;
@@ -90,12 +129,30 @@ export function reviewPanel(id, names, steps, goTo, seat = 0) {
     poll(Number(seatSelect.value));
   }
 
+  /** @param {ReviewedMove} m */
   function moveLink(m) {
     const i = stepOf.get(`${m.round}:${m.move}`);
-    const text = `${t("round")} ${m.round}, ${cardLabel(m.played)}: ${t("review_lost", { lost: num(m.lost) })}. ${verdict(m)}`;
-    return h("li", i == null ? text : h("a.review-jump", { href: "#", onclick: (ev) => { ev.preventDefault(); goTo(i); } }, text));
+    const lost = t("review_lost", { lost: num(m.lost) });
+    const text = `${t("round")} ${m.round}, ${cardLabel(m.played)}: ${lost}. ${verdict(m)}`;
+    return h(
+      "li",
+      i == null
+        ? text
+        : h(
+            "a.review-jump",
+            {
+              href: "#",
+              onclick: (ev) => {
+                ev.preventDefault();
+                goTo(i);
+              },
+            },
+            text,
+          ),
+    );
   }
 
+  /** @param {import("./api.js").Review} review */
   function ready(review) {
     bar.hidden = true;
     startBtn.disabled = false;
@@ -106,17 +163,40 @@ export function reviewPanel(id, names, steps, goTo, seat = 0) {
       h("tr", { dataset: { round: String(r.number) } },
         h("td", `${t("round")} ${r.number}`),
         h("td.review-round-lost", num(r.lost)),
-        h("td", ["inaccuracy", "mistake", "blunder"].map((g) => (r.grades[g] ? h("span", { style: `color:${GRADE_COLOUR[g]};margin-right:.6em` }, `${r.grades[g]} × ${t(`grade_${g}`)}`) : null))),
-        h("td", r.margin == null ? "" : (r.margin > 0 ? "+" : "") + num(r.margin))));
-    const costliest = review.costliest.map((c) => byKey.get(`${c.round}:${c.move}`)).filter(Boolean);
+        h(
+          "td",
+          ["inaccuracy", "mistake", "blunder"].map((g) =>
+            r.grades[g]
+              ? h(
+                  "span",
+                  { style: `color:${GRADE_COLOUR[g]};margin-right:.6em` },
+                  `${r.grades[g]} × ${t(`grade_${g}`)}`,
+                )
+              : null,
+          ),
+        ),
+        h("td", r.margin == null ? "" : (r.margin > 0 ? "+" : "") + num(r.margin)),
+      ),
+    );
+    const costliest = review.costliest.map((c) => byKey.get(`${c.round}:${c.move}`)).filter((m) => m !== undefined);
     clear(summary).append(
       h("p.review-total", t("review_total", { lost: num(review.lost), moves: review.moves_reviewed })),
-      h("table.list-table.review-rounds", h("thead", h("tr", h("th", t("round")), h("th", t("review_lost_col")), h("th", ""), h("th", t("review_margin")))), h("tbody", rows)),
-      ...(costliest.length ? [h("h3", t("review_costliest")), h("ol.review-costliest", costliest.map(moveLink))] : [h("p", t("review_none_lost"))]),
+      h(
+        "table.list-table.review-rounds",
+        h(
+          "thead",
+          h("tr", h("th", t("round")), h("th", t("review_lost_col")), h("th", ""), h("th", t("review_margin"))),
+        ),
+        h("tbody", rows),
+      ),
+      ...(costliest.length
+        ? [h("h3", t("review_costliest")), h("ol.review-costliest", costliest.map(moveLink))]
+        : [h("p", t("review_none_lost"))]),
     );
     show(current);
   }
 
+  /** @param {number} i */
   function show(i) {
     current = i;
     clear(note);
@@ -126,11 +206,25 @@ export function reviewPanel(id, names, steps, goTo, seat = 0) {
     note.style.borderLeft = `4px solid ${GRADE_COLOUR[m.grade] || "#888"}`;
     note.style.paddingLeft = ".5em";
     note.dataset.grade = m.grade;
-    const values = Object.entries(m.values).map(([c, v]) => h("span.review-value", { style: c === m.best ? "font-weight:bold;margin-right:.8em" : "margin-right:.8em" }, `${cardLabel(c)} ${v > 0 ? "+" : ""}${num(v)}`));
-    note.append(...[
-      h("div.review-verdict", { style: `color:${GRADE_COLOUR[m.grade] || "inherit"}` }, m.grade === "forced" || m.grade === "best" ? verdict(m) : `${t("review_lost", { lost: num(m.lost) })} — ${verdict(m)}`),
-      values.length ? h("div.review-values", h("span.muted", `${t("review_values")}: `), values) : null,
-    ].filter(Boolean));
+    const values = Object.entries(m.values).map(([c, v]) =>
+      h(
+        "span.review-value",
+        { style: c === m.best ? "font-weight:bold;margin-right:.8em" : "margin-right:.8em" },
+        `${cardLabel(c)} ${v > 0 ? "+" : ""}${num(v)}`,
+      ),
+    );
+    note.append(
+      ...[
+        h(
+          "div.review-verdict",
+          { style: `color:${GRADE_COLOUR[m.grade] || "inherit"}` },
+          m.grade === "forced" || m.grade === "best"
+            ? verdict(m)
+            : `${t("review_lost", { lost: num(m.lost) })} — ${verdict(m)}`,
+        ),
+        values.length ? h("div.review-values", h("span.muted", `${t("review_values")}: `), values) : null,
+      ].filter((node) => node !== null),
+    );
   }
 
   return {

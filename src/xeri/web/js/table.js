@@ -1,3 +1,4 @@
+// @ts-check
 // The table page: one WebSocket, the seat's view, the move log, animations, dialogs, hints and the counting aid.
 
 import { api, ApiError, seats, TableSocket } from "./api.js";
@@ -10,11 +11,52 @@ import { errorText, hintReason, seatName, t } from "./i18n.js";
 import { describeEvents, logPanel, say } from "./movelog.js";
 import { prefs } from "./prefs.js";
 
+/** @typedef {import("./api.js").Table} Table */
+/** @typedef {import("./api.js").View} View */
+/** @typedef {import("./api.js").GameEvent} GameEvent */
+/** @typedef {import("./api.js").ServerMessage} ServerMessage */
+/** @typedef {Extract<ServerMessage, { type: "update" }>} UpdateMessage */
+/** @typedef {Extract<ServerMessage, { type: "table" }>} TableMessage */
+/** @typedef {Extract<import("./api.js").ClientMessage, { type: "move" }>} MoveMessage */
+
+/**
+ * Everything the table page knows; render() draws it.
+ * @typedef {object} TableState
+ * @property {Table | null} table
+ * @property {number | null} seat this page's seat, null when watching
+ * @property {number} version the moves played so far
+ * @property {View | null} view null while the table waits for players
+ * @property {import("./api.js").Round[]} history
+ * @property {import("./api.js").Timer | null} timer
+ * @property {number} timerAt when the timer was received (performance.now())
+ * @property {import("./api.js").Hint | null} hint
+ * @property {boolean} pending a move was sent and not answered yet
+ * @property {TableSocket | null} socket
+ * @property {(() => void) | null} roundDialog closes the round's dialog
+ * @property {(() => void) | null} matchDialog closes the match's dialog
+ * @property {boolean} shownMatchEnd
+ * @property {import("./movelog.js").LogLine[]} log
+ * @property {boolean} logOpen
+ * @property {MoveMessage | null} outbox a move made while the connection was down
+ * @property {string | null} commitment
+ * @property {import("./api.js").Pause | null} pause
+ * @property {boolean} matchOverClosed
+ * @property {boolean} synced
+ */
+
+/** @typedef {{ body?: boolean, card?: string | null, hand?: boolean, cls?: string | null }} FocusKey */
+
 const PHONE = "(max-width: 600px)";
 const COMMITMENTS_KEY = "xeri.commitments";
 
+/**
+ * The connection banner; null hides it.
+ * @param {string | null} text
+ * @param {boolean} [ok] a good message (reconnected)
+ */
 function banner(text, ok = false) {
   const node = document.getElementById("banner");
+  if (!node) return;
   if (!text) {
     node.hidden = true;
     return;
@@ -24,11 +66,19 @@ function banner(text, ok = false) {
   node.hidden = false;
 }
 
+/**
+ * @param {Table} table
+ * @returns {string}
+ */
 function inviteUrl(table) {
   return new URL(table.invite || `/#/t/${table.id}`, location.href).href;
 }
 
-/** Keep each table's match commitment, so `xeri verify --commitment HASH` can be run on it later. */
+/**
+ * Keep each table's match commitment, so `xeri verify --commitment HASH` can be run on it later.
+ * @param {string} tableId
+ * @param {string | null} hash
+ */
 export function keepCommitment(tableId, hash) {
   if (!hash) return;
   try {
@@ -41,7 +91,12 @@ export function keepCommitment(tableId, hash) {
   }
 }
 
-/** Copy `text` to the clipboard; where that is refused (plain http), select it in `input` and say so. */
+/**
+ * Copy `text` to the clipboard; where that is refused (plain http), select it in `input` and say so.
+ * @param {string} text
+ * @param {HTMLInputElement} input
+ * @returns {Promise<boolean>} whether the clipboard took it
+ */
 export async function copyText(text, input) {
   input.focus();
   input.select();
@@ -56,35 +111,78 @@ export async function copyText(text, input) {
   }
 }
 
-/** Mount the table `tableId` into `container`; returns a cleanup function. */
+/**
+ * Mount the table `tableId` into `container`; returns a cleanup function.
+ * @param {HTMLElement} container
+ * @param {string} tableId
+ * @param {{ watch?: boolean }} [options] watch: spectate even with a seat token
+ * @returns {() => void}
+ */
 export function mountTable(container, tableId, { watch = false } = {}) {
+  /** @type {TableState} */
   const state = {
     table: null, seat: null, version: 0, view: null, history: [], timer: null, timerAt: 0,
     hint: null, pending: false, socket: null, roundDialog: null, matchDialog: null, shownMatchEnd: false,
     log: [], logOpen: false, outbox: null, commitment: null, pause: null, matchOverClosed: false, synced: false,
   };
+  /** @type {Promise<unknown>} */
   let queue = Promise.resolve();
   let disposed = false;
-  let timerTick = null;
+  /** @type {ReturnType<typeof setInterval> | undefined} */
+  let timerTick;
+  /** @type {Promise<void>} */
   let dialogClosed = Promise.resolve();
   const root = h("section.table-view", { dataset: { table: tableId } });
   clear(container).appendChild(root);
   const phone = window.matchMedia(PHONE);
 
+  /** @param {number} seat */
   const nameOf = (seat) => ((state.view && state.view.names) || [])[seat] || `${t("seat")} ${seat + 1}`;
+  /** @param {number} side */
   const sideText = (side) => (state.view ? sideName(state.view, side) : String(side));
 
   function tools() {
+    /** @type {HTMLElement[]} */
     const out = [];
-    const playing = state.view && !state.view.match_over;
+    const v = state.view;
+    const playing = v && !v.match_over;
     if (state.seat != null && playing) {
-      out.push(h("button.hint-btn", { type: "button", onclick: askHint, title: `${t("hint")} (H)`, disabled: !(state.view.turn === state.seat) }, t("hint")));
+      out.push(
+        h(
+          "button.hint-btn",
+          { type: "button", onclick: askHint, title: `${t("hint")} (H)`, disabled: !(v.turn === state.seat) },
+          t("hint"),
+        ),
+      );
     }
     if (state.seat != null) {
-      out.push(h("button.seen-btn", { type: "button", "aria-pressed": String(Boolean(prefs.get("seenAid"))), title: `${t("cards_seen")} (S)`, onclick: toggleSeen }, `${prefs.get("seenAid") ? "☑" : "☐"} ${t("cards_seen_short")}`));
+      out.push(
+        h(
+          "button.seen-btn",
+          {
+            type: "button",
+            "aria-pressed": String(Boolean(prefs.get("seenAid"))),
+            title: `${t("cards_seen")} (S)`,
+            onclick: toggleSeen,
+          },
+          `${prefs.get("seenAid") ? "☑" : "☐"} ${t("cards_seen_short")}`,
+        ),
+      );
     }
-    out.push(h("button.log-btn", { type: "button", "aria-expanded": String(state.logOpen || !phone.matches), "aria-controls": "move-log", onclick: toggleLog }, t("moves")));
-    if (state.history.length) out.push(h("button.rounds-btn", { type: "button", onclick: showAllRounds }, t("breakdown")));
+    out.push(
+      h(
+        "button.log-btn",
+        {
+          type: "button",
+          "aria-expanded": String(state.logOpen || !phone.matches),
+          "aria-controls": "move-log",
+          onclick: toggleLog,
+        },
+        t("moves"),
+      ),
+    );
+    if (state.history.length)
+      out.push(h("button.rounds-btn", { type: "button", onclick: showAllRounds }, t("breakdown")));
     if (state.seat != null && playing) {
       out.push(h("button.leave-btn", { type: "button", onclick: leaveDuringPlay }, t("leave")));
     }
@@ -110,13 +208,14 @@ export function mountTable(container, tableId, { watch = false } = {}) {
     else if (v.turn === state.seat) text = t("your_turn");
     else text = t("turn_of", { name: nameOf(v.turn) });
     const left = timerLeft();
-    if (left != null && state.timer.seat === v.turn) text += ` · ${left} s`;
+    if (left != null && state.timer && state.timer.seat === v.turn) text += ` · ${left} s`;
     return text;
   }
 
   /** Who won, from this seat's point of view. */
   function headline() {
     const v = state.view;
+    if (!v) return t("match_over");
     const winner = v.winner;
     const mySide = state.seat != null ? state.seat % v.sides : null;
     if (mySide != null && winner != null) return winner === mySide ? t("you_win") : t("you_lose");
@@ -129,22 +228,30 @@ export function mountTable(container, tableId, { watch = false } = {}) {
     return v.turn === state.seat ? t("hand_mine") : t("hand_wait", { name: nameOf(v.turn) });
   }
 
-  /** What has the focus inside the table now, so a re-render can give it back. */
+  /**
+   * What has the focus inside the table now, so a re-render can give it back.
+   * @returns {FocusKey | null}
+   */
   function focusKey() {
-    const active = document.activeElement;
-    if (!active || active === document.body || !root.contains(active)) return active === document.body ? { body: true } : null;
+    const active = /** @type {HTMLElement | null} */ (document.activeElement);
+    if (!active || active === document.body || !root.contains(active))
+      return active === document.body ? { body: true } : null;
     if (active.closest(".hand")) return { card: active.dataset.card || null, hand: true };
     const cls = [...active.classList].find((c) => /-(btn|link)$/.test(c));
     return { cls: cls || null };
   }
 
+  /** @param {FocusKey | null} key */
   function restoreFocus(key) {
     if (!key || document.querySelector(".modal-back")) return;
-    if (document.activeElement && document.activeElement !== document.body && root.contains(document.activeElement)) return;
+    if (document.activeElement && document.activeElement !== document.body && root.contains(document.activeElement))
+      return;
+    /** @type {HTMLElement | null} */
     let target = null;
     if (key.card) target = root.querySelector(`.hand .card-btn[data-card="${key.card}"]`);
     if (!target && key.cls) target = root.querySelector(`.${key.cls}`);
-    if (!target && (key.hand || key.body)) target = root.querySelector(".hand .card-btn") || root.querySelector(".hand");
+    if (!target && (key.hand || key.body))
+      target = root.querySelector(".hand .card-btn") || root.querySelector(".hand");
     if (!target) target = root.querySelector(".hand") || document.getElementById("view");
     if (target && target.focus) target.focus({ preventScroll: true });
   }
@@ -158,6 +265,7 @@ export function mountTable(container, tableId, { watch = false } = {}) {
       root.appendChild(waitingPanel(table));
       return;
     }
+    /** @type {Record<number, boolean>} */
     const away = {};
     if (table) for (const s of table.seats) away[s.seat] = s.away;
     const board = renderBoard(state.view, {
@@ -166,7 +274,9 @@ export function mountTable(container, tableId, { watch = false } = {}) {
       tools: tools(),
       onPlay: state.pending ? null : play,
       hinted: state.hint && state.hint.card,
-      hintText: state.hint ? t("hint_text", { card: cardLabel(state.hint.card), reason: hintReason(state.hint, cardLabel) }) : "",
+      hintText: state.hint
+        ? t("hint_text", { card: cardLabel(state.hint.card), reason: hintReason(state.hint, cardLabel) })
+        : "",
       status: statusText(),
       handLabel: handLabel(),
       away,
@@ -176,7 +286,15 @@ export function mountTable(container, tableId, { watch = false } = {}) {
     });
     const showLog = state.logOpen || !phone.matches;
     const log = logPanel(state.log, { open: showLog, onClose: phone.matches ? toggleLog : null });
-    if (state.commitment) log.appendChild(h("p.commitment", { title: t("commitment_note", { hash: state.commitment }) }, `${t("match_commitment")}: `, h("code.commitment-hash", state.commitment)));
+    if (state.commitment)
+      log.appendChild(
+        h(
+          "p.commitment",
+          { title: t("commitment_note", { hash: state.commitment }) },
+          `${t("match_commitment")}: `,
+          h("code.commitment-hash", state.commitment),
+        ),
+      );
     root.appendChild(h("h1.sr-only", (table && table.title) || t("table")));
     root.appendChild(h("div.table-layout", board, log));
     // A marker in the tab's title, for a player who is looking at another tab.
@@ -186,10 +304,13 @@ export function mountTable(container, tableId, { watch = false } = {}) {
     restoreFocus(key);
   }
 
-  /** Arrow keys move between the cards of the hand; Home and End to the first and last. */
+  /**
+   * Arrow keys move between the cards of the hand; Home and End to the first and last.
+   * @param {KeyboardEvent} ev
+   */
   function onHandKey(ev) {
-    const cards = [...root.querySelectorAll(".hand .card-btn")];
-    const i = cards.indexOf(document.activeElement);
+    const cards = [.../** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll(".hand .card-btn"))];
+    const i = cards.indexOf(/** @type {HTMLElement} */ (document.activeElement));
     let j = null;
     if (ev.key === "ArrowRight" || ev.key === "ArrowDown") j = i < 0 ? 0 : Math.min(cards.length - 1, i + 1);
     else if (ev.key === "ArrowLeft" || ev.key === "ArrowUp") j = i < 0 ? 0 : Math.max(0, i - 1);
@@ -200,10 +321,16 @@ export function mountTable(container, tableId, { watch = false } = {}) {
     cards[j].focus();
   }
 
+  /** @param {import("./api.js").Seat} s */
   function seatLine(s) {
-    return `${t("seat")} ${s.seat + 1}: ${s.taken ? seatName(s) : t("free")}` + (s.human ? "" : ` (${t("bot")})`) + (s.seat === state.seat ? ` — ${t("you")}` : "");
+    return (
+      `${t("seat")} ${s.seat + 1}: ${s.taken ? seatName(s) : t("free")}` +
+      (s.human ? "" : ` (${t("bot")})`) +
+      (s.seat === state.seat ? ` — ${t("you")}` : "")
+    );
   }
 
+  /** @param {Table | null} table */
   function waitingPanel(table) {
     const panel = h("div.panel.waiting");
     if (!table) {
@@ -226,14 +353,22 @@ export function mountTable(container, tableId, { watch = false } = {}) {
     panel.appendChild(h("label.label", { for: "invite-url" }, t("invite")));
     panel.appendChild(h("div.invite", input, copyBtn));
     panel.appendChild(note);
-    panel.appendChild(h("ul.table-list.seat-list", table.seats.map((s) => h("li", seatLine(s)))));
-    if (state.seat != null) panel.appendChild(h("p", h("button.leave-btn", { type: "button", onclick: leave }, t("leave"))));
+    panel.appendChild(
+      h(
+        "ul.table-list.seat-list",
+        table.seats.map((s) => h("li", seatLine(s))),
+      ),
+    );
+    if (state.seat != null)
+      panel.appendChild(h("p", h("button.leave-btn", { type: "button", onclick: leave }, t("leave"))));
     return panel;
   }
 
+  /** @param {string} code */
   function play(code) {
     if (state.pending || !state.socket) return;
     state.hint = null;
+    /** @type {MoveMessage} */
     const msg = { type: "move", card: code, version: state.version };
     if (!state.socket.send(msg)) {
       // Not sent: say so, and send it after the resync if it is still legal at the same version.
@@ -254,7 +389,7 @@ export function mountTable(container, tableId, { watch = false } = {}) {
     state.outbox = null;
     const v = state.view;
     const legal = v && v.turn === state.seat && (v.legal_moves || []).includes(msg.card);
-    if (state.version === msg.version && legal && state.socket.send(msg)) {
+    if (state.version === msg.version && legal && state.socket && state.socket.send(msg)) {
       state.pending = true;
       say(t("sent_late"));
       announce(t("sent_late"));
@@ -275,6 +410,7 @@ export function mountTable(container, tableId, { watch = false } = {}) {
   function toggleLog() {
     state.logOpen = !state.logOpen;
     render();
+    /** @type {HTMLButtonElement | null} */
     const target = state.logOpen ? root.querySelector(".log-close") : root.querySelector(".log-btn");
     if (target) target.focus();
   }
@@ -295,19 +431,33 @@ export function mountTable(container, tableId, { watch = false } = {}) {
   function showAllRounds() {
     const v = state.view;
     const table = state.table;
+    if (!table) return;
     const names = (v && v.names) || table.seats.map((s) => seatName(s));
     const players = table.players;
     const sides = v ? v.sides : players === 4 ? 2 : players;
-    const body = h("div", roundsTable(state.history, names, players, sides), state.history.map((r) => h("section", breakdownTable(r, names, players, sides), fairnessBlock(r, table.ruleset))));
+    const body = h(
+      "div",
+      roundsTable(state.history, names, players, sides),
+      state.history.map((r) => h("section", breakdownTable(r, names, players, sides), fairnessBlock(r, table.ruleset))),
+    );
     modal(t("breakdown"), body, [{ label: t("close"), primary: true }], { id: "rounds-dialog" });
   }
 
+  /** @param {import("./api.js").Round} round */
   function showRoundOver(round) {
     const v = state.view;
+    const table = state.table;
+    if (!v || !table) return;
     const names = v.names;
-    const body = h("div", breakdownTable(round, names, v.players, v.sides), roundsTable(state.history, names, v.players, v.sides, v.round_wins), fairnessBlock(round, state.table.ruleset));
+    const body = h(
+      "div",
+      breakdownTable(round, names, v.players, v.sides),
+      roundsTable(state.history, names, v.players, v.sides, v.round_wins),
+      fairnessBlock(round, table.ruleset),
+    );
     if (state.roundDialog) state.roundDialog();
-    let release;
+    /** @type {() => void} */
+    let release = () => {};
     dialogClosed = new Promise((resolve) => (release = resolve));
     state.roundDialog = modal(t("round_over", { n: round.round }), body, [{ label: t("next"), primary: true }], {
       id: "round-dialog",
@@ -321,17 +471,53 @@ export function mountTable(container, tableId, { watch = false } = {}) {
     });
   }
 
+  /**
+   * The end of the match's buttons: as a dialog's actions, or as buttons on the board.
+   * @overload
+   * @param {true} inDialog
+   * @returns {import("./dialogs.js").Action[]}
+   */
+  /**
+   * @overload
+   * @param {false} inDialog
+   * @returns {HTMLElement[]}
+   */
+  /**
+   * @param {boolean} inDialog
+   * @returns {(import("./dialogs.js").Action | HTMLElement)[]}
+   */
   function endActions(inDialog) {
+    /** @type {(import("./dialogs.js").Action | HTMLElement)[]} */
     const out = [];
+    const table = state.table;
     if (state.seat != null) {
-      const friends = state.table && state.table.seats.filter((s) => s.human).length > 1;
-      if (friends) {
-        const offers = (state.table.rematch && state.table.rematch.seats) || [];
+      const friends = table && table.seats.filter((s) => s.human).length > 1;
+      if (table && friends) {
+        const offers = (table.rematch && table.rematch.seats) || [];
         const mine = offers.includes(state.seat);
         const label = offers.length && !mine ? t("accept") : t("rematch");
-        out.push(inDialog ? { label, cls: "rematch-btn", onClick: () => offerRematch() } : h("button.rematch-btn", { type: "button", disabled: mine, onclick: offerRematch }, mine ? t("rematch_wait") : label));
+        out.push(
+          inDialog
+            ? { label, cls: "rematch-btn", onClick: () => offerRematch() }
+            : h(
+                "button.rematch-btn",
+                { type: "button", disabled: mine, onclick: offerRematch },
+                mine ? t("rematch_wait") : label,
+              ),
+        );
       } else {
-        out.push(inDialog ? { label: t("new_match"), cls: "new-match", onClick: (close) => { close(); newMatch(); } } : h("button.new-match", { type: "button", onclick: newMatch }, t("new_match")));
+        out.push(
+          inDialog
+            ? {
+                label: t("new_match"),
+                cls: "new-match",
+                onClick: (close) => {
+                  close();
+                  newMatch();
+                },
+              }
+            : h("button.new-match", { type: "button", onclick: newMatch }, t("new_match")),
+        );
       }
     }
     if (!inDialog) out.push(h("a.btn.back-lobby", { href: "#/" }, t("back_lobby")));
@@ -339,20 +525,29 @@ export function mountTable(container, tableId, { watch = false } = {}) {
   }
 
   function showMatchOver() {
-    if (state.shownMatchEnd) return;
+    const v = state.view;
+    const table = state.table;
+    if (state.shownMatchEnd || !v || !table) return;
     state.shownMatchEnd = true;
     if (state.roundDialog) state.roundDialog();
-    const v = state.view;
     const last = state.history[state.history.length - 1];
-    const byRounds = state.table.ruleset && state.table.ruleset.match_end === "rounds";
+    const byRounds = Boolean(table.ruleset && table.ruleset.match_end === "rounds");
     const body = h(
       "div",
       h("p.headline", h("strong", headline())),
       matchResult(v, byRounds),
       roundsTable(state.history, v.names, v.players, v.sides, v.round_wins),
       last ? breakdownTable(last, v.names, v.players, v.sides) : null,
-      last ? fairnessBlock(last, state.table.ruleset) : null,
-      state.commitment ? h("p.commitment", `${t("match_commitment")}: `, h("code", state.commitment), h("br"), t("commitment_note", { hash: state.commitment })) : null,
+      last ? fairnessBlock(last, table.ruleset) : null,
+      state.commitment
+        ? h(
+            "p.commitment",
+            `${t("match_commitment")}: `,
+            h("code", state.commitment),
+            h("br"),
+            t("commitment_note", { hash: state.commitment }),
+          )
+        : null,
     );
     state.matchDialog = modal(t("match_over"), body, [
       ...endActions(true),
@@ -372,8 +567,8 @@ export function mountTable(container, tableId, { watch = false } = {}) {
   /** The rematch button says "Accept" once another player offered, and waits once this one has. */
   function refreshRematch() {
     const offers = (state.table && state.table.rematch && state.table.rematch.seats) || [];
-    const mine = offers.includes(state.seat);
-    for (const btn of document.querySelectorAll(".modal .rematch-btn")) {
+    const mine = state.seat != null && offers.includes(state.seat);
+    for (const btn of /** @type {NodeListOf<HTMLButtonElement>} */ (document.querySelectorAll(".modal .rematch-btn"))) {
       btn.textContent = mine ? t("rematch_wait") : offers.length ? t("accept") : t("rematch");
       btn.disabled = mine;
     }
@@ -388,6 +583,8 @@ export function mountTable(container, tableId, { watch = false } = {}) {
   /** The same table again: the same rules and bots, you in the same seat. */
   async function newMatch() {
     const table = state.table;
+    if (!table || state.seat == null) return;
+    /** @type {import("./api.js").RuleOptions} */
     const options = { ...table.ruleset };
     delete options.name;
     const me = table.seats[state.seat];
@@ -408,16 +605,26 @@ export function mountTable(container, tableId, { watch = false } = {}) {
   }
 
   // ---- animations: remember where cards are before a render, fly them after ----
+  /** @param {import("./api.js").PlayedEvent} ev */
   function sourceRect(ev) {
     if (ev.seat === state.seat) return rectOf(root.querySelector(`.hand [data-card="${ev.card}"]`));
-    return rectOf(root.querySelector(`.seat-box[data-seat="${ev.seat}"] .fan`)) || rectOf(root.querySelector(`.seat-box[data-seat="${ev.seat}"]`));
+    return (
+      rectOf(root.querySelector(`.seat-box[data-seat="${ev.seat}"] .fan`)) ||
+      rectOf(root.querySelector(`.seat-box[data-seat="${ev.seat}"]`))
+    );
   }
 
+  /** @param {number} seat */
   function stackRect(seat) {
+    if (!state.view) return null;
     const side = seat % state.view.sides;
     return rectOf(root.querySelector(`.captured[data-side="${side}"] .stack`));
   }
 
+  /**
+   * @param {GameEvent[]} events
+   * @param {{ speak: boolean }} options speak: also say them in the live region
+   */
   function addLog(events, { speak }) {
     const lines = describeEvents(events, nameOf, sideText);
     state.log.push(...lines);
@@ -425,28 +632,34 @@ export function mountTable(container, tableId, { watch = false } = {}) {
     if (speak) for (const line of lines) say(line.text);
   }
 
+  /** @param {UpdateMessage} msg */
   async function applyUpdate(msg) {
     // Nothing happens behind an open round dialog: the next round's moves wait until it is closed.
     await dialogClosed;
     if (disposed) return;
     const events = msg.events || [];
+    /** @type {{ ev: import("./api.js").PlayedEvent, from: import("./fx.js").Rect | null }[]} */
     const before = [];
     const pileRect = rectOf(root.querySelector(".pile .top-card")) || rectOf(root.querySelector(".pile"));
     for (const ev of events) if (ev.kind === "played") before.push({ ev, from: sourceRect(ev) });
-    state.view = localNames(msg.view);
+    const view = localNames(msg.view);
+    state.view = view;
     state.version = msg.version;
     state.timer = msg.timer || null;
     state.timerAt = performance.now();
-    if ("pause" in msg) state.pause = msg.pause;
+    if ("pause" in msg) state.pause = msg.pause ?? null;
     state.pending = false;
     if (msg.history) state.history = msg.history;
     addLog(events, { speak: true });
     render();
+    /** @type {Promise<unknown>[]} */
     const flights = [];
     const noDialog = !document.querySelector(".modal-back");
-    const captured = events.find((e) => e.kind === "captured" && !e.leftover);
-    const leftover = events.find((e) => e.kind === "captured" && e.leftover);
+    const captures = events.filter((e) => e.kind === "captured");
+    const captured = captures.find((e) => !e.leftover);
+    const leftover = captures.find((e) => e.leftover);
     for (const { ev, from } of noDialog ? before : []) {
+      /** @type {HTMLElement | null} */
       const top = root.querySelector(".pile .top-card");
       if (captured && captured.seat === ev.seat) {
         flights.push(fly(ev.card, from, pileRect).then(() => fly(null, pileRect, stackRect(ev.seat))));
@@ -461,25 +674,34 @@ export function mountTable(container, tableId, { watch = false } = {}) {
     await Promise.all(flights);
     for (const ev of events) {
       if (ev.kind === "xeri") {
-        announce(`${ev.jack ? t("jack_xeri") : t("xeri")} ${nameOf(ev.seat) ? "— " + nameOf(ev.seat) : ""}`, { big: true });
+        announce(`${ev.jack ? t("jack_xeri") : t("xeri")} ${nameOf(ev.seat) ? "— " + nameOf(ev.seat) : ""}`, {
+          big: true,
+        });
       } else if (ev.kind === "threshold_raised") {
         announce(t("target_raised", { target: ev.target }), { ms: 2500 });
       } else if (ev.kind === "auto_move" && ev.seat === state.seat) {
         announce(ev.reason === "timer" ? t("auto_timer") : t("auto_away"));
       }
     }
-    if (state.view.match_over) showMatchOver();
-    else if (events.some((e) => e.kind === "round_scored") && state.history.length) showRoundOver(state.history[state.history.length - 1]);
+    if (view.match_over) showMatchOver();
+    else if (events.some((e) => e.kind === "round_scored") && state.history.length)
+      showRoundOver(state.history[state.history.length - 1]);
   }
 
-  /** Server bots are told apart by their seat's `bot` field, and named in the page's language. */
+  /**
+   * Server bots are told apart by their seat's `bot` field, and named in the page's language.
+   * @param {View} view
+   * @returns {View}
+   */
   function localNames(view) {
-    if (!view || !state.table || !view.names) return view;
-    const names = view.names.map((name, i) => seatName(state.table.seats[i], name));
+    const table = state.table;
+    if (!table || !view.names) return view;
+    const names = view.names.map((name, i) => seatName(table.seats[i], name));
     return { ...view, names };
   }
 
   /** The table changed: the timer follows the server's, and an away timer stops once the seat is back. */
+  /** @param {TableMessage} msg */
   function onTable(msg) {
     state.table = msg.table;
     if ("timer" in msg) {
@@ -489,20 +711,24 @@ export function mountTable(container, tableId, { watch = false } = {}) {
       const s = msg.table.seats[state.timer.seat];
       if (s && s.connected) state.timer = null;
     }
-    if ("pause" in msg) state.pause = msg.pause;
-    else if ("pause" in msg.table) state.pause = msg.table.pause;
+    if ("pause" in msg) state.pause = msg.pause ?? null;
+    else if ("pause" in msg.table) state.pause = msg.table.pause ?? null;
     if (state.view) state.view = localNames(state.view);
     render();
     refreshRematch();
   }
 
+  /**
+   * @param {ServerMessage} msg
+   * @returns {Promise<void> | null}
+   */
   function handle(msg) {
     switch (msg.type) {
       case "sync":
         state.table = msg.table;
         state.seat = msg.seat;
         state.version = msg.version;
-        state.view = localNames(msg.view);
+        state.view = msg.view && localNames(msg.view);
         state.history = msg.history || [];
         state.timer = msg.timer || null;
         state.timerAt = performance.now();
@@ -536,7 +762,7 @@ export function mountTable(container, tableId, { watch = false } = {}) {
         return null;
       case "error":
         state.pending = false;
-        if (msg.code === "stale") state.socket.send({ type: "sync" });
+        if (msg.code === "stale") state.socket?.send({ type: "sync" });
         else announce(errorText(msg.code, msg.message));
         render();
         return null;
@@ -545,6 +771,11 @@ export function mountTable(container, tableId, { watch = false } = {}) {
     }
   }
 
+  /**
+   * The socket's state: open (connected or reconnected), lost (retrying), closed (4003 bad token, 4004 no table).
+   * @param {"open" | "lost" | "closed"} status
+   * @param {string | number} detail
+   */
   function onStatus(status, detail) {
     if (status === "open") {
       if (detail === "reconnected") {
@@ -557,13 +788,16 @@ export function mountTable(container, tableId, { watch = false } = {}) {
       banner(null);
       if (detail === 4003) {
         seats.drop(tableId);
-        clear(root).appendChild(h("div.panel", h("p", t("seat_lost")), h("a", { href: `#/t/${tableId}/watch` }, t("spectate"))));
+        clear(root).appendChild(
+          h("div.panel", h("p", t("seat_lost")), h("a", { href: `#/t/${tableId}/watch` }, t("spectate"))),
+        );
       } else {
         clear(root).appendChild(h("div.panel", h("p", t("not_found")), h("a", { href: "#/" }, t("back_lobby"))));
       }
     }
   }
 
+  /** @param {string | null} token */
   function connect(token) {
     state.socket = new TableSocket(tableId, token, {
       onMessage: (msg) => {
@@ -576,8 +810,13 @@ export function mountTable(container, tableId, { watch = false } = {}) {
     });
   }
 
+  /** @param {Table} table */
   async function joinForm(table) {
-    const name = h("input.join-name#join-name", { value: prefs.get("name") || "", maxlength: 32, autocomplete: "nickname" });
+    const name = h("input.join-name#join-name", {
+      value: prefs.get("name") || "",
+      maxlength: 32,
+      autocomplete: "nickname",
+    });
     const error = h("p.error-text", { role: "alert" });
     const form = h(
       "form.panel.join-form",
@@ -607,11 +846,12 @@ export function mountTable(container, tableId, { watch = false } = {}) {
     name.focus();
   }
 
+  /** @param {KeyboardEvent} ev */
   function onKey(ev) {
-    if (ev.target.closest && ev.target.closest("input, select, textarea, .modal")) return;
+    if (ev.target instanceof Element && ev.target.closest("input, select, textarea, .modal")) return;
     if (document.querySelector(".modal-back") || ev.ctrlKey || ev.metaKey || ev.altKey) return;
     if (/^[1-9]$/.test(ev.key)) {
-      const btn = root.querySelectorAll(".hand .card-btn")[Number(ev.key) - 1];
+      const btn = /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll(".hand .card-btn"))[Number(ev.key) - 1];
       if (btn && btn.getAttribute("aria-disabled") !== "true") {
         ev.preventDefault();
         btn.click();
@@ -650,7 +890,9 @@ export function mountTable(container, tableId, { watch = false } = {}) {
         }
       } catch (err) {
         const text = err instanceof ApiError ? errorText(err.code, err.message) : String(err);
-        clear(root).appendChild(h("div.panel", h("p", `${t("not_found")}: ${text}`), h("a", { href: "#/" }, t("back_lobby"))));
+        clear(root).appendChild(
+          h("div.panel", h("p", `${t("not_found")}: ${text}`), h("a", { href: "#/" }, t("back_lobby"))),
+        );
         return;
       }
     }
