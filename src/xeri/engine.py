@@ -362,17 +362,18 @@ class Round:
         if type(card) is not Card:
             card = Card.parse(card) if isinstance(card, str) else _not_a_card(card)
         hand = self._hands[turn]
-        if card not in hand:
+        try:
+            hand.remove(card)
+        except ValueError:
             raise IllegalMoveError(
                 f"{card} is not in seat {turn}'s hand (hand: {format_cards(hand) or 'empty'})"
-            )
-        hand.remove(card)
+            ) from None
         self._in_hands -= 1
         played = make_played(turn, card)
         self._events.append(played)
         pile = self._pile
         self._turn = self._next[turn]
-        if takes(card, pile[-1] if pile else None):
+        if pile and takes(card, pile[-1]):
             out = self._capture(turn, card, played)
         else:
             pile.append(card)
@@ -398,7 +399,8 @@ class Round:
             captured = Captured(seat, tuple(pile))
         pile.clear()
         self._events.append(captured)
-        if makes_xeri(self.ruleset, card, top, size, self._in_hands + len(self._talon) - self._talon_pos):
+        # Only a lone card can be a xeri: the guard spares the hot path a call.
+        if size == 1 and makes_xeri(self.ruleset, card, top, 1, self._in_hands + len(self._talon) - self._talon_pos):
             jack = jack_xeri(card, top)
             xeri = Xeri(seat, top, jack, xeri_value(self.ruleset, jack))
             self._xeris[side].append((top, jack))
