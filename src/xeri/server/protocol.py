@@ -236,9 +236,15 @@ class Rematch(Message, frozen=True, kw_only=True, tag="rematch"):
 
 
 ClientMessage = Move | Hint | Sync | Ping | Ready | Rematch
-MESSAGES: tuple[type[Message], ...] = get_args(ClientMessage)
-_BY_TYPE: dict[str, type[Message]] = {m.__struct_config__.tag: m for m in MESSAGES}  # type: ignore[misc]
+MESSAGES: tuple[type[ClientMessage], ...] = get_args(ClientMessage)
+_BY_TYPE: dict[str, type[ClientMessage]] = {m.__struct_config__.tag: m for m in MESSAGES}  # type: ignore[misc]
 _KINDS = ", ".join(_BY_TYPE)
+
+
+class _Referenced(Struct, frozen=True):
+    """Only the ``ref`` of a message (a Struct: msgspec keeps its compiled checks, unlike a bare union's)."""
+
+    ref: Ref = None
 
 
 def message_ref(data: Any) -> str | int | None:
@@ -246,30 +252,29 @@ def message_ref(data: Any) -> str | int | None:
     if not isinstance(data, dict):
         raise Message.not_object.error(data)
     try:
-        ref: str | int | None = msgspec.convert(data.get("ref"), Ref, strict=True)
+        return msgspec.convert(data, _Referenced, strict=True).ref
     except msgspec.ValidationError:
         raise _REF.error(data.get("ref")) from None
-    return ref
 
 
 def read_message(data: Any) -> ClientMessage:
-    """The message of a parsed socket frame, or the ``ProtocolError`` that refuses it."""
-    try:
-        message: ClientMessage = msgspec.convert(data, ClientMessage, strict=True)
-    except msgspec.ValidationError:
-        raise _message_refusal(data) from None
-    return message
+    """The message of a parsed socket frame, or the ``ProtocolError`` that refuses it.
 
-
-def _message_refusal(data: Any) -> ProtocolError:
+    The ``type`` picks the model (what converting to the tagged union ``ClientMessage`` does, but that
+    would compile the union's checks anew on every call).
+    """
     kind = data.get("type") if isinstance(data, dict) else None
     model = _BY_TYPE.get(kind) if isinstance(kind, str) else None
-    if model is not None:
-        return model.refusal(data)
-    if isinstance(kind, str):
-        head, _, last = _KINDS.rpartition(", ")
-        return ProtocolError("unknown_type", f"unknown message type {kind[:40]!r}: use {head} or {last}")
-    return Message.not_object.error(data)
+    if model is None:
+        if isinstance(kind, str):
+            head, _, last = _KINDS.rpartition(", ")
+            raise ProtocolError("unknown_type", f"unknown message type {kind[:40]!r}: use {head} or {last}")
+        raise Message.not_object.error(data)
+    try:
+        message: ClientMessage = msgspec.convert(data, model, strict=True)
+    except msgspec.ValidationError:
+        raise model.refusal(data) from None
+    return message
 
 
 # --- the JSON Schema ----------------------------------------------------------------
