@@ -127,16 +127,14 @@ class XeriState(pyspiel.State):  # type: ignore[misc]
         rs = self._rs
         if len(self._redealt) < MAX_REDEALS or rs.initial_pile not in ("redeal", "redeal_any_jack"):
             return True
-        at = len(self._drawn) - rs.players * rs.hand_size  # position in the pile being drawn
+        in_hands = rs.players * rs.hand_size
+        at = len(self._drawn) - in_hands  # position in the pile being drawn
         if not 0 <= at < rs.pile_size:
             return True
-        jack = DECK[card].rank is Rank.JACK
-        if rs.initial_pile == "redeal_any_jack" and jack:
-            return False
-        if at == rs.pile_size - 1:
-            below = DECK[self._drawn[-1]].rank if at > 0 else None
-            return not jack and DECK[card].rank is not below
-        return True
+        if at == rs.pile_size - 1:  # the pile is complete with this card: it must stand
+            return pile_fault(rs, [DECK[i] for i in (*self._drawn[in_hands:], card)]) is None
+        # A Jack anywhere breaks a redeal_any_jack pile, whatever comes after it.
+        return not (rs.initial_pile == "redeal_any_jack" and DECK[card].rank is Rank.JACK)
 
     def _legal_actions(self, player: int) -> list[int]:
         assert self._round is not None
