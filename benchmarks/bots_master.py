@@ -2,6 +2,7 @@
 
     nice -n 19 python benchmarks/bots_master.py pairs NAME... [--deals 1000] [--jobs 2] [--seed 2026]
     nice -n 19 python benchmarks/bots_master.py timing [--rounds 40]
+    nice -n 19 python benchmarks/bots_master.py openspiel --seconds 0.1 [--deals 100] [--jobs 2]
     python benchmarks/bots_master.py table
 
 ``pairs`` plays duplicate deals (each deal twice, seats swapped) and writes
@@ -11,7 +12,12 @@ master level in interactive mode (``make_bot(..., interactive=True)``) against
 the expert, on whatever else the machine is doing, and writes
 ``master_timing.json``: wall-clock p50/p95/p99/max and mean CPU per decision.
 Bots use iteration budgets only in ``pairs`` (reproducible: the same figures
-on any machine, for any ``--jobs``).
+on any machine, for any ``--jobs``). ``openspiel`` plays the master against
+OpenSpiel's ``ISMCTSBot`` (random rollouts, UCT c = 14, as in
+``research_ismcts.py``) on ``python_xeri`` at equal time per move: OpenSpiel's
+iterations are calibrated to ``--seconds`` a move on this machine, and the
+master's wall-clock cap at each move is the mean time OpenSpiel's bot has
+needed so far in that round; writes ``master_openspiel_<seconds>s.json``.
 """
 
 from __future__ import annotations
@@ -21,7 +27,9 @@ import json
 import random
 import statistics
 import time
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import Any
 
 from xeri import find_ruleset
 from xeri.arena import run_deals, summarize
@@ -97,6 +105,101 @@ def run_timing(rounds: int, seed: int, out: Path) -> None:
     print(json.dumps(data, indent=2))
 
 
+def openspiel_round(deal_seed: int, master_seat: int, iterations: int, seconds: float) -> dict[str, Any]:
+    """One round of the master against OpenSpiel's ISMCTSBot (``iterations`` a move); the master's cap: equal time."""
+    import numpy as np
+    import pyspiel  # type: ignore[import-not-found]
+    from open_spiel.python.algorithms import ismcts, mcts  # type: ignore[import-not-found]
+
+    import xeri.integrations.openspiel  # noqa: F401
+    from xeri.engine import deal_order, shuffle_and_deal
+
+    rs = find_ruleset("classic")
+    game = pyspiel.load_game("python_xeri")
+    deal = shuffle_and_deal(rs, rs.players - 1, random.Random(deal_seed))
+    chance = [c.index for s in deal_order(rs, rs.players - 1) for c in deal.hands[s]]
+    for old in deal.redealt:
+        chance += [c.index for c in old]
+    chance += [c.index for c in deal.pile] + [c.index for c in deal.talon]
+    state = game.new_initial_state()
+    for a in chance:
+        state.apply_action(a)
+    master = make_bot(f"master:seconds={seconds}", seed=deal_seed % 2**32)
+    theirs = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, np.random.RandomState(deal_seed % 2**32)), 14.0,
+                              iterations, random_state=np.random.RandomState((deal_seed + 1) % 2**32))
+    spent = {"master": 0.0, "openspiel": 0.0}
+    moves = {"master": 0, "openspiel": 0}
+    while not state.is_terminal():
+        seat = state.current_player()
+        who = "master" if seat == master_seat else "openspiel"
+        start = time.perf_counter()
+        if who == "master":
+            if moves["openspiel"]:
+                master.seconds = spent["openspiel"] / moves["openspiel"]  # type: ignore[attr-defined]
+            rnd = state._round
+            action = master.choose(rnd.view(seat), rnd.log_for(seat)).index
+        else:
+            action = theirs.step(state)
+        spent[who] += time.perf_counter() - start
+        moves[who] += 1
+        state.apply_action(action)
+    totals = [s.total for s in state._round.scores]
+    return {"margin": totals[master_seat] - totals[1 - master_seat], "spent": spent, "moves": moves}
+
+
+def _openspiel_task(args: tuple[int, int, int, float]) -> dict[str, Any]:
+    return openspiel_round(*args)
+
+
+def calibrate_openspiel(seconds: float, probes: int = 3) -> int:
+    """OpenSpiel ISMCTSBot iterations that take about ``seconds`` for a first move here and now."""
+    import numpy as np
+    import pyspiel
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    import xeri.integrations.openspiel  # noqa: F401
+
+    game = pyspiel.load_game("python_xeri")
+    rng = np.random.RandomState(0)
+    per_iteration = []
+    for k in range(probes):
+        state = game.new_initial_state()
+        while state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(outcomes[rng.randint(len(outcomes))][0])
+        bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, np.random.RandomState(k)), 14.0, 40,
+                               random_state=np.random.RandomState(k + 1))
+        start = time.perf_counter()
+        bot.step(state)
+        per_iteration.append((time.perf_counter() - start) / 40)
+    return max(1, round(seconds / statistics.median(per_iteration)))
+
+
+def run_openspiel(seconds: float, deals: int, jobs: int, seed: int, out: Path) -> None:
+    iterations = calibrate_openspiel(seconds)
+    seeds = [random.Random(seed * 1_000_003 + i).getrandbits(63) for i in range(deals)]
+    tasks = [(s, seat, iterations, seconds) for s in seeds for seat in (0, 1)]
+    start = time.perf_counter()
+    with ProcessPoolExecutor(jobs) as pool:
+        games = list(pool.map(_openspiel_task, tasks))
+    margins = [g["margin"] for g in games]
+    per_deal = [(margins[2 * i] + margins[2 * i + 1]) / 2 for i in range(deals)]
+    mean = statistics.fmean(per_deal)
+    half = 1.96 * statistics.stdev(per_deal) / len(per_deal) ** 0.5 if deals > 1 else 0.0
+
+    def per_move(who: str) -> float:
+        return sum(g["spent"][who] for g in games) / sum(g["moves"][who] for g in games)
+
+    data = {"a": "master (equal time)", "b": f"openspiel-ismcts:iterations={iterations}", "target_seconds": seconds,
+            "openspiel_iterations": iterations, "deals": deals, "rounds": len(games), "seed": seed,
+            "margin": {"mean": mean, "ci95": [mean - half, mean + half]},
+            "win_rate": {"mean": sum(m > 0 for m in margins) / len(margins)},
+            "master_seconds_per_move": per_move("master"), "openspiel_seconds_per_move": per_move("openspiel"),
+            "jobs": jobs, "wall_seconds": time.perf_counter() - start}
+    (out / f"master_openspiel_{seconds:g}s.json").write_text(json.dumps(data, indent=2) + "\n")
+    print(json.dumps(data, indent=2))
+
+
 def print_table(out: Path) -> None:
     """The markdown table of every pair measured so far (docs/bots.md)."""
     print("| pair | table | deals | margin a round | 95% CI | rounds won |")
@@ -122,8 +225,13 @@ def main() -> None:
     timing = sub.add_parser("timing")
     timing.add_argument("--rounds", type=int, default=40)
     timing.add_argument("--seed", type=int, default=5)
+    spiel = sub.add_parser("openspiel")
+    spiel.add_argument("--seconds", type=float, default=0.1)
+    spiel.add_argument("--deals", type=int, default=100)
+    spiel.add_argument("--jobs", type=int, default=2)
+    spiel.add_argument("--seed", type=int, default=2026)
     table = sub.add_parser("table")
-    for p in (pairs, timing, table):
+    for p in (pairs, timing, spiel, table):
         p.add_argument("--out", default=str(OUT))
     args = parser.parse_args()
     out = Path(args.out)
@@ -132,6 +240,8 @@ def main() -> None:
         run_pairs(args.names, args.deals, args.jobs, args.seed, out)
     elif args.what == "table":
         print_table(out)
+    elif args.what == "openspiel":
+        run_openspiel(args.seconds, args.deals, args.jobs, args.seed, out)
     else:
         run_timing(args.rounds, args.seed, out)
 

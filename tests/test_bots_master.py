@@ -13,8 +13,9 @@ import pytest
 
 from xeri import find_ruleset
 from xeri.bots import make_bot
+from xeri.bots.determinize import Determinizer
 from xeri.bots.endgame import Solver
-from xeri.bots.inference import lacked_ranks
+from xeri.bots.inference import lacked_indices, lacked_ranks, sample_consistent
 from xeri.bots.master import MasterBot
 from xeri.bots.sim import SimState, from_round
 from xeri.cards import Card, Rank
@@ -78,6 +79,84 @@ def test_exact_endgame_is_perfect_play_in_the_last_deal() -> None:
         assert exact[card.index] == max(exact.values())
 
 
+def horizon_brute(st: SimState, root: int, solver: Solver) -> float:
+    """Plain search to the end of the deal: the root side maximises, the others play the solver's policy."""
+    margin = solver._margin(st.pts, root)
+    if st.turn < 0:
+        return margin
+    hand = st.hands[st.turn]
+    options = list(hand) if st.turn % st.rules.sides == root else [
+        solver._policy(tuple(hand), st.pile[-1] % 13 if st.pile else -1, len(st.pile), st.pile_val)]
+    values = []
+    for c in options:
+        child = st.copy()
+        tpos = child.tpos
+        child.play(c)
+        if child.tpos != tpos:  # the next deal was dealt: the horizon
+            top = child.pile[-1] % 13 if child.pile else -1
+            values.append(solver._margin(child.pts, root)
+                          + solver._horizon(root, top, len(child.pile), child.pile_val, tuple(child.cnt)))
+        else:
+            values.append(horizon_brute(child, root, solver))
+    return max(values)
+
+
+@pytest.mark.parametrize(("preset", "players"), [("classic", 2), ("pisti", 2), ("cardgames", 4)])
+def test_horizon_search_equals_brute_force(preset: str, players: int) -> None:
+    """Mid-round, to the end of the deal, against policy opponents: the table and the pruning change no value."""
+    ruleset = find_ruleset(preset, players=players)
+    checked = 0
+    for seed in range(8):
+        rnd = Round.new(ruleset, seed % players, seed)
+        bots = [make_bot("expert", seed + s) for s in range(players)]
+        while not (rnd.is_over or (rnd.talon and sum(len(rnd.hand(s)) for s in range(players)) == 7)):
+            seat = rnd.turn
+            assert seat is not None
+            rnd.play(bots[seat].choose(rnd.view(seat), rnd.log_for(seat)), seat)
+        if rnd.is_over:
+            continue
+        st = from_round(rnd)
+        root = st.turn % st.rules.sides
+        solver = Solver(st)
+        solver.policy_opponents(st.seen)
+        got = solver.solve_root(st, root, horizon=True)
+        assert sorted(got) == sorted(st.hands[st.turn])
+        for c, v in got.items():
+            child = st.copy()
+            child.play(c)
+            assert v == pytest.approx(horizon_brute(child, root, solver)), (seed, c)
+        checked += 1
+    assert checked >= 4
+
+
+def test_sampled_worlds_follow_the_inference() -> None:
+    """A seat that passed on a rank holds none of it in the sampled worlds, unless no world fits."""
+    rs = find_ruleset("classic")
+    informed = 0
+    for seed in range(6):
+        rnd = Round.new(rs, 1, seed)
+        bots = [make_bot("expert", seed + s) for s in range(2)]
+        for _ in range(5):
+            seat = rnd.turn
+            assert seat is not None
+            rnd.play(bots[seat].choose(rnd.view(seat), rnd.log_for(seat)), seat)
+        seat = rnd.turn
+        assert seat is not None
+        log = rnd.log_for(seat)
+        lacks = lacked_indices(log, 2)
+        informed += bool(lacks[1 - seat])
+        det = Determinizer(rnd.view(seat), log)
+        rng = random.Random(seed)
+        for _ in range(20):
+            world = sample_consistent(det, lacks, rng)
+            assert sorted(world.hands[seat]) == sorted(c.index for c in rnd.hand(seat))
+            assert not any(c % 13 in lacks[1 - seat] for c in world.hands[1 - seat])
+        # Told that the other seat lacks every rank, no world fits: the draw is still a world of this view.
+        world = sample_consistent(det, [frozenset(range(13))] * 2, rng, tries=3)
+        assert len(world.hands[1 - seat]) == len(rnd.hand(1 - seat))
+    assert informed >= 2
+
+
 def test_inference_reads_a_pass_on_the_top_rank() -> None:
     five, six, nine = Card.parse("5♣"), Card.parse("6♥"), Card.parse("9♦")
     deal = Dealt(dealer=1, hands=(None, None), sizes=(6, 6), pile=(five,), talon=36, first=True)
@@ -123,7 +202,8 @@ def twin_anywhere(rnd: Round, seat: int, rng: random.Random) -> Round:
     return twin
 
 
-MASTER_SPECS = ["master", "master:iterations=40,early=pimc", "master:worlds=3,endgame=16"]
+MASTER_SPECS = ["master", "master:iterations=40,early=pimc", "master:worlds=3,endgame=16",
+                "master:search=8,worlds=3", "master:search=6,worlds=3,opponents=minimax"]
 
 
 @pytest.mark.parametrize(("preset", "players"), [("classic", 2), ("pisti", 2), ("cardgames", 4)])
@@ -197,7 +277,7 @@ def test_reproducible_mode_is_identical_beside_a_busy_process(spec: str) -> None
 
 
 def test_bad_master_parameters_are_refused() -> None:
-    for params in ("worlds=0", "endgame=-1", "early=foo", "iterations=0"):
+    for params in ("worlds=0", "endgame=-1", "early=foo", "iterations=0", "search=-1", "opponents=foo"):
         with pytest.raises(ValueError):
             MasterBot(**{k: (int(v) if v.lstrip("-").isdigit() else v) for k, v in [params.split("=")]})
 

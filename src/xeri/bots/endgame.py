@@ -15,6 +15,7 @@ one of them is searched. ``solve_root`` gives the value of every root card.
 
 from __future__ import annotations
 
+from .expert import p_holds
 from .sim import JACK, SimState
 
 Hands = tuple[tuple[int, ...], ...]
@@ -26,8 +27,8 @@ After = tuple[Hands, int, int, int, int, int, tuple[int, ...], int]
 class Solver:
     """Solves perfect-information positions of one ruleset; the table is kept across calls of a round."""
 
-    __slots__ = ("jack_xeri_any", "jack_xeri_points", "last_card_xeri", "most", "nodes", "players", "sides",
-                 "table", "values", "xeri_points")
+    __slots__ = ("card_w", "jack_xeri_any", "jack_xeri_points", "last_card_xeri", "leader_side", "leaf_p", "most",
+                 "nodes", "players", "policy_seen", "sides", "table", "values", "xeri_points")
 
     def __init__(self, st: SimState) -> None:
         r = st.rules
@@ -41,14 +42,38 @@ class Solver:
         self.most = r.most_cards_points
         self.table: dict[tuple[object, ...], tuple[float, float]] = {}
         self.nodes = 0
+        #: the worth of a captured card towards the "most cards" bonus, at a deal's horizon
+        self.card_w = 0.1 + r.most_cards_points / 60
+        #: at a deal's horizon (``solve_root(..., horizon=True)``): per top rank, the chance that the next deal's
+        #: leader takes the pile first; ``None``: the hands are the last cards, the search is exact
+        self.leaf_p: list[float] | None = None
+        self.leader_side = 0
+        #: when set (``policy_opponents``): the other sides do not minimise, they play ``_policy``
+        self.policy_seen: list[int] | None = None
 
-    def solve_root(self, st: SimState, root_side: int) -> dict[int, float]:
+    def policy_opponents(self, seen: list[int]) -> None:
+        """Let the other sides play a fixed policy that reads only their own hand and the public counts ``seen``.
+
+        In a sampled world a minimising opponent would know our hand: it would never give us a capture or a
+        xeri, and the search would learn to expect none. A real opponent cannot see our cards.
+        """
+        self.policy_seen = list(seen)
+        self.table.clear()
+
+    def solve_root(self, st: SimState, root_side: int, horizon: bool = False) -> dict[int, float]:
         """Each legal card of the seat to move -> the root side's exact final margin (points so far included).
 
-        ``st`` must have an empty talon (``st.tpos == len(st.talon)``); it is not changed.
+        ``st`` must have an empty talon (``st.tpos == len(st.talon)``) unless ``horizon``: then the search stops
+        when the hands are empty and scores that position by ``_horizon`` (this world's talon decides who
+        probably takes the pile left on the table). ``st`` is not changed.
         """
         if st.tpos != len(st.talon):
-            raise ValueError("the exact endgame needs an empty talon")
+            if not horizon:
+                raise ValueError("the exact endgame needs an empty talon")
+            self._set_horizon(st)
+        elif self.leaf_p is not None:
+            self.leaf_p = None
+            self.table.clear()
         hands = tuple(tuple(h) for h in st.hands)
         top = st.pile[-1] % 13 if st.pile else -1
         base = self._margin(st.pts, root_side)
@@ -65,6 +90,65 @@ class Solver:
             seen_kind[kind] = v
             out[c] = v
         return out
+
+    def _set_horizon(self, st: SimState) -> None:
+        """The next deal's leader and, per top rank, its chance of holding a card that takes the pile."""
+        talon = st.talon[st.tpos :]
+        n = self.players
+        k = min(st.rules.hand_size, len(talon) // n)
+        by_rank = [0] * 13
+        for c in talon:
+            by_rank[c % 13] += 1
+        total = len(talon)
+        self.leaf_p = [p_holds(total, by_rank[r] + (by_rank[JACK] if r != JACK else 0), k) for r in range(13)]
+        self.leader_side = ((st.dealer + 1) % n) % self.sides
+        self.table.clear()  # the horizon's values depend on this world's talon
+
+    def _horizon(self, root: int, top: int, plen: int, pval: int, cnt: tuple[int, ...]) -> float:
+        """A guess at the root margin still to come once a deal's hands are empty (points so far excluded).
+
+        Cards taken count towards the "most cards" bonus at ``card_w`` each; the pile left goes to the next
+        deal's leader if it holds its rank or a Jack (chance ``p``), else probably to the next seat.
+        """
+        assert self.leaf_p is not None
+        if self.sides == 2:
+            v = self.card_w * (cnt[root] - cnt[1 - root])
+        else:
+            v = self.card_w * (cnt[root] - (sum(cnt) - cnt[root]) / (self.sides - 1))
+        if plen:
+            p = self.leaf_p[top]
+            worth = pval + self.card_w * (plen + 1) + (self.xeri_points if plen == 1 else 0)
+            share = worth * (p - (1 - p) * p)
+            v += share if self.leader_side == root else -share / (self.sides - 1)
+        return v
+
+    def _policy(self, hand: tuple[int, ...], top: int, plen: int, pval: int) -> int:
+        """The opponents' card (``ismcts.policy_move``'s rule, without its random tie-break).
+
+        Take by rank; take a pile worth 2+ points with a Jack; else discard the non-Jack whose rank has the most
+        copies accounted for (shown, or in this hand), the fewer points the better.
+        """
+        values = self.values
+        if plen:
+            jack = -1
+            for c in hand:
+                r = c % 13
+                if r == top:
+                    return c
+                if r == JACK:
+                    jack = c
+            if jack >= 0 and pval + values[jack] >= 2 and len(hand) > 1:
+                return jack
+        seen = self.policy_seen
+        assert seen is not None
+        best, choice = -1000, hand[0]
+        for c in hand:
+            r = c % 13
+            if r != JACK:
+                k = seen[r] * 8 - values[c] + 8 * sum(1 for d in hand if d % 13 == r)
+                if k > best:
+                    best, choice = k, c
+        return choice
 
     def _margin(self, pts: list[int] | tuple[int, ...], root: int) -> float:
         if self.sides == 2:
@@ -92,7 +176,8 @@ class Solver:
         nxt = (t + 1) % self.players
         if plen and (r == top or r == JACK):
             pts = pval + self.values[c]
-            if plen == 1 and (r == top or self.jack_xeri_any) and (self.last_card_xeri or left):
+            more = self.last_card_xeri or left or self.leaf_p is not None  # a xeri needs cards still to come
+            if plen == 1 and (r == top or self.jack_xeri_any) and more:
                 pts += self.jack_xeri_points if (r == JACK and top == JACK) else self.xeri_points
             new_cnt = list(cnt)
             new_cnt[side] += plen + 1
@@ -108,6 +193,8 @@ class Solver:
         Alpha-beta: a result <= ``alpha`` or >= ``beta`` is only a bound; the table keeps (lower, upper) bounds.
         """
         if not left:
+            if self.leaf_p is not None:
+                return self._horizon(root, top, plen, pval, cnt)
             pts: list[int] = [0] * self.sides
             cnt_l = list(cnt)
             if plen and last >= 0:
@@ -132,6 +219,18 @@ class Solver:
         self.nodes += 1
         maximise = t % self.sides == root
         values = self.values
+        if not maximise and self.policy_seen is not None:
+            c = self._policy(hands[t], top, plen, pval)
+            gain, args = self._move(hands, t, c, top, plen, pval, last, cnt)
+            g = self._gain(gain, root)
+            v = g + self._value(root, *args, alpha - g, beta - g)
+            if v <= a0:
+                self.table[key] = (lo, v)
+            elif v >= b0:
+                self.table[key] = (v, hi)
+            else:
+                self.table[key] = (v, v)
+            return v
         # Try captures first, the richest first, then discards of the cheapest cards: good moves cut early.
         moves: list[tuple[int, int]] = []
         tried: set[tuple[int, int]] = set()

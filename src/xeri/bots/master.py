@@ -32,7 +32,7 @@ from ..events import Event
 from .determinize import Determinizer
 from .endgame import Solver
 from .expert import ExpertBot
-from .inference import lacked_ranks
+from .inference import lacked_indices, lacked_ranks, sample_consistent
 from .ismcts import SearchStats, rollout_playout, search_budget
 
 #: The exact search starts when at most this many cards are left in the hands (and the talon is empty).
@@ -56,12 +56,20 @@ class MasterBot:
         infer: int = 1,
         jack_keep: float = 3.0,
         xeri_weight: float = 0.5,
+        search: int = 0,
+        opponents: str = "policy",
     ) -> None:
         iterations, seconds = search_budget(iterations, seconds)
         if not isinstance(worlds, int) or worlds < 1:
             raise ValueError("worlds must be a positive integer")
         if not isinstance(endgame, int) or endgame < 0:
             raise ValueError("endgame must be a non-negative integer")
+        if not isinstance(search, int) or search < 0:
+            raise ValueError("search must be a non-negative integer")
+        self.search = search
+        if opponents not in ("policy", "minimax"):
+            raise ValueError("opponents must be policy or minimax")
+        self.opponents = opponents
         self.iterations, self.seconds = iterations, seconds
         self.worlds = worlds
         self.endgame = endgame
@@ -89,8 +97,11 @@ class MasterBot:
         det = Determinizer(view, history)
         legal = [c.index for c in view.legal_moves]
         side = det.seat % det.rules.sides
-        if view.talon_count == 0 and sum(view.hand_counts) <= self.endgame:
-            totals, done = self._exact(det, legal, side, start)
+        in_hands = sum(view.hand_counts)
+        if view.talon_count == 0 and in_hands <= self.endgame:
+            totals, done = self._exact(det, legal, side, start, history)
+        elif view.talon_count and in_hands <= self.search:
+            totals, done = self._exact(det, legal, side, start, history, horizon=True)
         elif self.early == "expert":
             nxt = (det.seat + 1) % det.rules.players
             lacks = lacked_ranks(history, det.rules.players)[nxt] if self.infer else set()
@@ -106,20 +117,30 @@ class MasterBot:
     def _deadline(self, start: float) -> float | None:
         return None if self.seconds is None else start + self.seconds
 
-    def _exact(self, det: Determinizer, legal: list[int], side: int, start: float) -> tuple[list[float], int]:
-        """Mean exact value over sampled worlds (one world when the unseen cards have one place only)."""
+    def _exact(
+        self, det: Determinizer, legal: list[int], side: int, start: float, history: Sequence[Event],
+        horizon: bool = False,
+    ) -> tuple[list[float], int]:
+        """Mean minimax value over sampled worlds (one world when the unseen cards have one place only).
+
+        ``horizon``: the talon is not empty; each world is searched to the end of the deal (``Solver``'s horizon).
+        """
         unique = sum(1 for k in (*det.need, det.talon_need, len(det.face_down_at), *det.hidden_taken) if k) <= 1
         n = 1 if unique else self.worlds
+        # Inference-weighted worlds only for the mid-deal search: the endgame's default stays as measured.
+        lacks = lacked_indices(history, det.rules.players) if horizon and self.infer and not unique else None
         deadline = self._deadline(start)
         rng = self._rng
         totals = [0.0] * len(legal)
         done = 0
         solver: Solver | None = None  # one table for this decision's worlds (its keys hold whole hands)
         while done < n:
-            world = det.sample(rng)
+            world = det.sample(rng) if lacks is None else sample_consistent(det, lacks, rng)
             if solver is None:
                 solver = Solver(world)
-            values = solver.solve_root(world, side)
+                if horizon and self.opponents == "policy":
+                    solver.policy_opponents(det.seen)
+            values = solver.solve_root(world, side, horizon)
             for i, c in enumerate(legal):
                 totals[i] += values[c]
             done += 1
