@@ -14,9 +14,16 @@ With ``--processes 1,2,3 --pg URL --redis URL`` it measures a cluster
 many ``xeri serve`` processes on it and Redis, and HAProxy in front with
 deploy/haproxy.cfg (unused server slots point at a closed port, so HAProxy
 marks them down); tables are created and played through HAProxy, so they
-spread over the processes. Each result carries its ratio to one process.
+spread over the processes. Each result carries its ratio to one process
+(``--tables 200,500`` measures each size in turn), the load average, and the
+processor time each part took per move in the measured window (the servers,
+PostgreSQL's backends, Redis, HAProxy and these clients): what a bigger
+machine needs per move, whatever else the machine was doing. ``--json PATH``
+writes every result with the command.
 
-The clients run in this process, on the same machine as the server.
+The clients run in this process, on the same machine as the server; a client
+whose connection closes reconnects as the browser does (and a close in the
+measured window counts as an error).
 """
 
 from __future__ import annotations
@@ -53,12 +60,30 @@ class Stats:
     def __init__(self) -> None:
         self.latencies: list[float] = []
         self.moves = 0
+        #: errors (and closed connections) in the measured window, and before it (connecting, warming up)
         self.errors: dict[str, int] = {}
+        self.warmup_errors: dict[str, int] = {}
         self.recording = False
+
+    def error(self, code: str) -> None:
+        counts = self.errors if self.recording else self.warmup_errors
+        counts[code] = counts.get(code, 0) + 1
 
 
 async def client(url: str, rng: random.Random, stats: Stats, think: float, stop: asyncio.Event) -> None:
-    async with connect(url, max_size=None, ping_interval=None) as ws:
+    """Play a seat; reconnect after a close as the browser does (after a short pause)."""
+    from websockets.exceptions import ConnectionClosed, InvalidHandshake
+
+    while not stop.is_set():
+        try:
+            await play(url, rng, stats, think, stop)
+        except (ConnectionClosed, InvalidHandshake, OSError, TimeoutError):
+            stats.error("closed")
+            await asyncio.sleep(rng.uniform(0.2, 0.5))  # the browser's reconnect pause
+
+
+async def play(url: str, rng: random.Random, stats: Stats, think: float, stop: asyncio.Event) -> None:
+    async with connect(url, max_size=None, ping_interval=None, open_timeout=30) as ws:
         pending: tuple[int, float] | None = None
         while not stop.is_set():
             try:
@@ -68,7 +93,7 @@ async def client(url: str, rng: random.Random, stats: Stats, think: float, stop:
             msg = json.loads(text)
             kind = msg["type"]
             if kind == "error":
-                stats.errors[msg["code"]] = stats.errors.get(msg["code"], 0) + 1
+                stats.error(msg["code"])
                 pending = None
                 continue
             if kind not in ("sync", "update"):
@@ -88,7 +113,8 @@ async def client(url: str, rng: random.Random, stats: Stats, think: float, stop:
             await ws.send(json.dumps({"type": "move", "card": card, "version": version}))
 
 
-async def run(base: str, tables: int, seconds: float, warmup: float, think: float, seed: int) -> dict[str, Any]:
+async def run(base: str, tables: int, seconds: float, warmup: float, think: float, seed: int,
+              meter: Meter | None = None) -> dict[str, Any]:
     ws_base = base.replace("http://", "ws://")
     rng = random.Random(seed)
     urls: list[str] = []
@@ -104,10 +130,12 @@ async def run(base: str, tables: int, seconds: float, warmup: float, think: floa
     tasks = [asyncio.create_task(client(u, random.Random(rng.random()), stats, think, stop)) for u in urls]
     await asyncio.sleep(warmup)
     stats.recording = True
-    started = time.perf_counter()
+    started, load = time.perf_counter(), os.getloadavg()
+    before = await asyncio.to_thread(meter.read) if meter is not None else {}
     await asyncio.sleep(seconds)
     stats.recording = False
     elapsed = time.perf_counter() - started
+    after = await asyncio.to_thread(meter.read) if meter is not None else {}
     stop.set()
     await asyncio.gather(*tasks, return_exceptions=True)
     lat = sorted(stats.latencies)
@@ -120,8 +148,67 @@ async def run(base: str, tables: int, seconds: float, warmup: float, think: floa
         "moves": stats.moves, "moves_per_s": round(stats.moves / elapsed, 1),
         "latency_ms": {"p50": q(0.50), "p90": q(0.90), "p99": q(0.99), "max": q(1.0),
                        "mean": round(1000 * statistics.fmean(lat), 2) if lat else None},
-        "errors": stats.errors, "cpus": os.cpu_count(), "python": sys.version.split()[0],
+        "errors": stats.errors, "warmup_errors": stats.warmup_errors,
+        "load_average": [round(x, 2) for x in load], "nice": os.nice(0),
+        **cpu_per_move(before, after, stats.moves),
+        "cpus": os.cpu_count(), "python": sys.version.split()[0],
     }
+
+
+class Meter:
+    """Processor seconds used so far by each part of the system under test (Linux /proc, Redis INFO)."""
+
+    def __init__(self, servers: list[int], haproxy: int | None = None, pg: str | None = None,
+                 redis_url: str | None = None) -> None:
+        self.servers, self.haproxy, self.pg, self.redis_url = servers, haproxy, pg, redis_url
+
+    def read(self) -> dict[str, float]:
+        out = {"servers": sum(_cpu(pid) for pid in self.servers), "clients": time.process_time()}
+        if self.haproxy is not None:
+            out["haproxy"] = _cpu(self.haproxy)
+        if self.pg is not None:
+            out["postgres"] = sum(_cpu(pid) for pid in _pg_backends(self.pg))
+        if self.redis_url is not None:
+            import redis
+
+            info = redis.Redis.from_url(self.redis_url).info("cpu")
+            out["redis"] = float(info["used_cpu_user"]) + float(info["used_cpu_sys"])
+        return out
+
+
+def _cpu(pid: int) -> float:
+    """A process's user + system seconds so far (0 if it is gone or this is not Linux)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rpartition(")")[2].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return 0.0
+
+
+def _pg_backends(url: str) -> list[int]:
+    """The PostgreSQL backends serving ``url``'s database (the servers' connections)."""
+    import asyncpg
+
+    async def pids() -> list[int]:
+        conn = await asyncpg.connect(url.replace("postgresql://", "postgres://", 1))
+        try:
+            rows = await conn.fetch("SELECT pid FROM pg_stat_activity WHERE datname = current_database() "
+                                    "AND pid <> pg_backend_pid()")
+            return [int(r["pid"]) for r in rows]
+        finally:
+            await conn.close()
+
+    return asyncio.run(pids())
+
+
+def cpu_per_move(before: dict[str, float], after: dict[str, float], moves: int) -> dict[str, Any]:
+    """Processor seconds each part took in the window, and milliseconds per move."""
+    if not before or not moves:
+        return {}
+    used = {k: round(after[k] - before[k], 2) for k in before}
+    return {"cpu_s": used, "cpu_ms_per_move": {k: round(1000 * v / moves, 3) for k, v in used.items()}
+            | {"total": round(1000 * sum(used.values()) / moves, 3)}}
 
 
 def _run(coro: Any) -> Any:
@@ -181,10 +268,12 @@ def failover(base: str, owner: str, kill: Callable[[], None], timeout: float = 6
             except (OSError, ConnectionClosed, TimeoutError):
                 time.sleep(0.1)  # the browser's reconnect pause, shortened
         try:
-            msg = json.loads(state["ws"].recv(timeout=wait))
+            msg: dict[str, Any] = json.loads(state["ws"].recv(timeout=wait))
         except ConnectionClosed:
             state["ws"] = None
             return None
+        except TimeoutError:
+            return {"type": "quiet"}
         if msg["type"] in ("sync", "update"):
             state["version"], state["view"] = msg["version"], msg["view"]
         return msg
@@ -221,7 +310,7 @@ def cluster_run(args: argparse.Namespace) -> list[dict[str, Any]]:
     """The same load through HAProxy on 1, 2, 3 ... processes sharing PostgreSQL and Redis."""
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     results: list[dict[str, Any]] = []
-    for n in [int(x) for x in args.processes.split(",")]:
+    for tables, n in [(int(t), int(x)) for t in str(args.tables).split(",") for x in args.processes.split(",")]:
         db = _database(args.pg, f"xeri_load_{os.getpid()}_{n}_{int(time.time())}")
         ports = [free_port() for _ in range(n)]
         procs = [subprocess.Popen([sys.executable, "-m", "xeri", "serve", "--port", str(port), "--db", db,
@@ -241,7 +330,8 @@ def cluster_run(args: argparse.Namespace) -> list[dict[str, Any]]:
             # Let HAProxy's checks mark the unused slots down before the load starts.
             while len({httpx.get(f"{base}/readyz", timeout=5).json().get("node") for _ in range(3 * n)}) < n:
                 time.sleep(0.1)  # poll interval
-            out = _run(run(base, args.tables, args.seconds, args.warmup, args.think, args.seed))
+            meter = Meter([p.pid for p in procs], haproxy.pid, db, args.redis)
+            out = _run(run(base, tables, args.seconds, args.warmup, args.think, args.seed, meter))
             out["processes"] = n
             if n > 1:
                 try:
@@ -249,7 +339,7 @@ def cluster_run(args: argparse.Namespace) -> list[dict[str, Any]]:
                 except (httpx.HTTPError, SystemExit) as exc:
                     out["failover_error"] = f"{type(exc).__name__}: {exc}"
             results.append(out)
-            one = results[0]
+            one = next(r for r in results if r["tables"] == tables)
             out["ratio_to_1"] = {"moves_per_s": round(out["moves_per_s"] / max(one["moves_per_s"], 1e-9), 2),
                                  "p50": round(out["latency_ms"]["p50"] / one["latency_ms"]["p50"], 2),
                                  "p99": round(out["latency_ms"]["p99"] / one["latency_ms"]["p99"], 2)}
@@ -265,7 +355,7 @@ def cluster_run(args: argparse.Namespace) -> list[dict[str, Any]]:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--tables", type=int, default=200)
+    ap.add_argument("--tables", default="200", help="tables (with --processes, a comma-separated list of sizes)")
     ap.add_argument("--seconds", type=float, default=30.0, help="measured duration")
     ap.add_argument("--warmup", type=float, default=3.0)
     ap.add_argument("--think", type=float, default=0.0, help="mean think time of a client before moving (s)")
@@ -275,12 +365,19 @@ def main() -> int:
     ap.add_argument("--processes", help="a cluster: comma-separated process counts, e.g. 1,2,3 (needs --pg, --redis)")
     ap.add_argument("--pg", help="PostgreSQL server URL for --processes (a fresh database is made per count)")
     ap.add_argument("--redis", help="Redis URL for --processes")
+    ap.add_argument("--json", help="also write every result, with the command, to this file")
     args = ap.parse_args()
     if args.processes:
         if not (args.pg and args.redis):
             raise SystemExit("--processes needs --pg and --redis")
-        cluster_run(args)  # prints each count's result as it is measured
+        results = cluster_run(args)  # prints each count's result as it is measured
+        if args.json:
+            with open(args.json, "w") as f:
+                json.dump({"command": " ".join(["python", *sys.argv]), "machine_cpus": os.cpu_count(),
+                           "runs": results}, f, indent=1)
+                f.write("\n")
         return 0
+    args.tables = int(args.tables)
     if args.url:
         print(json.dumps(_run(run(args.url, args.tables, args.seconds, args.warmup, args.think, args.seed))))
         return 0
@@ -300,7 +397,7 @@ def main() -> int:
                     if time.monotonic() > deadline or proc.poll() is not None:
                         raise SystemExit("the server did not start") from None
                     time.sleep(0.05)
-            out = _run(run(base, args.tables, args.seconds, args.warmup, args.think, args.seed))
+            out = _run(run(base, args.tables, args.seconds, args.warmup, args.think, args.seed, Meter([proc.pid])))
             print(json.dumps(out))
         finally:
             proc.terminate()

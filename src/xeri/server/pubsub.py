@@ -24,6 +24,8 @@ log = logging.getLogger("xeri.server")
 
 #: Redis connections one process keeps for requests (the relay writer and the subscription have their own).
 REDIS_CONNECTIONS = 64
+#: seconds a ``send`` waits for Redis to take it
+SEND_TIMEOUT = 10.0
 #: envelopes waiting for the relay writer at most (Redis away for long: the oldest are dropped, replicas resync)
 RELAY_QUEUE = 100_000
 
@@ -124,7 +126,8 @@ class RedisBroker(LocalSubscribers):
         self._pubsub: Any = None
         self._reader: asyncio.Task[None] | None = None
         self._writer: asyncio.Task[None] | None = None
-        self._outbox: asyncio.Queue[tuple[str, str]] = asyncio.Queue(RELAY_QUEUE)
+        #: (channel, frame text, the future of a ``send`` or None for a relay), in order
+        self._outbox: asyncio.Queue[tuple[str, str, asyncio.Future[int] | None]] = asyncio.Queue(RELAY_QUEUE)
 
     @property
     def _own_channel(self) -> str:
@@ -255,12 +258,12 @@ class RedisBroker(LocalSubscribers):
         if self.relay is not None and not self.relay(channel):
             return
         try:
-            self._outbox.put_nowait((channel, Frame(self.node, envelope).encode()))
+            self._outbox.put_nowait((channel, Frame(self.node, envelope).encode(), None))
         except asyncio.QueueFull:
             log.warning("the redis relay is %d messages behind: dropping one", RELAY_QUEUE)
 
     async def _write(self) -> None:
-        """Send queued envelopes to Redis, all that are waiting in one pipeline (one round trip)."""
+        """Send queued frames to Redis, all that are waiting in one pipeline (one round trip, in order)."""
         while True:
             batch = [await self._outbox.get()]
             while not self._outbox.empty() and len(batch) < 1000:
@@ -268,9 +271,12 @@ class RedisBroker(LocalSubscribers):
             for attempt in (1, 2):
                 try:
                     async with self._client.pipeline(transaction=False) as pipe:
-                        for channel, text in batch:
+                        for channel, text, _ in batch:
                             pipe.publish(channel, text)
-                        await pipe.execute()
+                        received = await pipe.execute()
+                    for (_, _, future), count in zip(batch, received, strict=True):
+                        if future is not None and not future.done():
+                            future.set_result(int(count))
                     break
                 except asyncio.CancelledError:
                     raise
@@ -279,10 +285,19 @@ class RedisBroker(LocalSubscribers):
                     # away: the remote readers resync when it is back (a repeated update is dropped by version).
                     if attempt == 2:
                         log.warning("cannot publish to redis: %s", exc)
+                        for _, _, future in batch:
+                            if future is not None and not future.done():
+                                future.set_exception(exc)
 
     async def send(self, channel: str, envelope: Envelope) -> int:
-        """Publish to other processes only, now; returns how many received it (raises if Redis is away)."""
-        return int(await self._client.publish(channel, Frame(self.node, envelope).encode()))
+        """Publish to other processes only (after what is queued); returns how many received it (raises if
+        Redis is away)."""
+        sent: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+        try:
+            self._outbox.put_nowait((channel, Frame(self.node, envelope).encode(), sent))
+        except asyncio.QueueFull:
+            raise ConnectionError("the redis relay is too far behind") from None
+        return await asyncio.wait_for(sent, SEND_TIMEOUT)
 
     def interested(self, channel: str) -> bool:
         if channel in self._subs:
