@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 from ..cards import Card, Rank
 from ..events import Dealt, Event, Played
+from ..rules import takes
 from .determinize import Determinizer
 from .sim import SimState
 
@@ -27,8 +28,7 @@ def lacked_ranks(history: Sequence[Event], players: int) -> list[set[Rank]]:
         if kind is Played:
             assert isinstance(e, Played)
             top = pile[-1] if pile else None
-            rank = e.card.rank
-            if pile and top is not None and (rank is top.rank or rank is Rank.JACK):
+            if takes(e.card, top):
                 pile = []
                 continue
             if top is not None:
