@@ -78,8 +78,11 @@ def _pile_fault(rule: int, pile: np.ndarray, p: int) -> bool:
 
 @njit(cache=True, inline="always")
 def deal_round(cfg: np.ndarray, dealer: int, state: np.ndarray, deck: np.ndarray,
-               hands: np.ndarray, hand_len: np.ndarray, pile: np.ndarray, talon: np.ndarray) -> tuple[int, int]:
-    """Shuffle, cut, deal hands and pile, apply the initial-pile rule; returns (pile_len, talon_len)."""
+               hands: np.ndarray, hand_len: np.ndarray, pile: np.ndarray) -> tuple[int, int]:
+    """Shuffle, cut, deal hands and pile, apply the initial-pile rule; returns (pile length, talon start).
+
+    The talon stays in the deck: ``deck[talon_start:52]``, in dealing order.
+    """
     n, h, p = cfg[C_PLAYERS], cfg[C_HAND], cfg[C_PILE]
     for i in range(52):
         deck[i] = i
@@ -106,9 +109,6 @@ def deal_round(cfg: np.ndarray, dealer: int, state: np.ndarray, deck: np.ndarray
             body[i], body[j] = body[j], body[i]
     for i in range(p):
         pile[i] = body[i]
-    tl = rest - p
-    for i in range(tl):
-        talon[i] = body[p + i]
     if rule == I_JACK_UNDER:
         all_jacks = True
         for i in range(p):
@@ -119,36 +119,44 @@ def deal_round(cfg: np.ndarray, dealer: int, state: np.ndarray, deck: np.ndarray
             for i in range(p - 1, 0, -1):
                 pile[i] = pile[i - 1]
             pile[0] = top
-    return p, tl
+    return p, pos + p
 
 
 @njit(cache=True, inline="always")
-def play_card(cfg: np.ndarray, values: np.ndarray, hands: np.ndarray, hand_len: np.ndarray, seat: int, i: int,
-              pile: np.ndarray, pl: int, cards_left: int, res: np.ndarray) -> tuple[int, int, int]:
-    """``seat`` plays the card at ``i`` in its hand (the rest keep their order), as ``xeri.engine.Round.play`` does.
+def play_card(sides: int, jack_any: bool, last_xeri: bool, values: np.ndarray, hands: np.ndarray,
+              hand_len: np.ndarray, seat: int, i: int, pile: np.ndarray, pl: int, cards_left: int, res: np.ndarray,
+              keep_order: bool) -> tuple[int, int, int]:
+    """``seat`` plays the card at ``i`` in its hand, as ``xeri.engine.Round.play`` does.
 
-    ``cards_left`` counts the cards still to be played after this one (hands and
-    talon: a xeri needs one unless ``last_card_xeri``). A capture adds to
-    ``res[side]`` and leaves the taken cards readable in ``pile[:pl + 1]``.
+    The rules come as scalars (``cfg[C_SIDES]``, ``cfg[C_JACK_ANY]``,
+    ``cfg[C_LASTX]``), read once per round rather than once per card. With
+    ``keep_order`` the rest of the hand keeps its order (the playout policy
+    reads it); otherwise the last card takes the gap. ``cards_left`` counts
+    the cards still to be played after this one (hands and talon: a xeri
+    needs one unless ``last_card_xeri``). A capture adds to ``res[side]`` and
+    leaves the taken cards readable in ``pile[:pl + 1]``.
     Returns (card, the new pile length, the move's flag).
     """
     hl = hand_len[seat]
     card = hands[seat, i]
-    for k in range(i, hl - 1):
-        hands[seat, k] = hands[seat, k + 1]
+    if keep_order:
+        for k in range(i, hl - 1):
+            hands[seat, k] = hands[seat, k + 1]
+    else:
+        hands[seat, i] = hands[seat, hl - 1]
     hand_len[seat] = hl - 1
     rank = RANK[card]
     pile[pl] = card
     if pl > 0:
         top = RANK[pile[pl - 1]]
         if rank == top or rank == JACK:
-            side = seat % cfg[C_SIDES]
+            side = seat - sides if seat >= sides else seat  # seats 0..n-1, n = sides or 2 * sides
             val = 0
             for k in range(pl + 1):
                 val += values[pile[k]]
             res[side, R_POINTS] += val
             res[side, R_CARDS] += pl + 1
-            if pl == 1 and (rank == top or cfg[C_JACK_ANY] == 1) and (cfg[C_LASTX] == 1 or cards_left > 0):
+            if pl == 1 and (rank == top or jack_any) and (last_xeri or cards_left > 0):
                 if rank == JACK and top == JACK:
                     res[side, R_JXERIS] += 1
                     return card, 0, F_JACK_XERI
@@ -194,7 +202,8 @@ def play_out(cfg: np.ndarray, values: np.ndarray, policies: np.ndarray, dealer: 
     ``record``, ``owner[card]`` gets the capturing side (set it to -1 first),
     and ``moves``/``flags`` the cards played and what they did (-1 after the last).
     """
-    n, h = cfg[C_PLAYERS], cfg[C_HAND]
+    n, h, sides = cfg[C_PLAYERS], cfg[C_HAND], cfg[C_SIDES]
+    jack_any, last_xeri = cfg[C_JACK_ANY] == 1, cfg[C_LASTX] == 1
     smart = False
     for s in range(n):
         if policies[s] != P_RANDOM:
@@ -211,7 +220,8 @@ def play_out(cfg: np.ndarray, values: np.ndarray, policies: np.ndarray, dealer: 
                        tl - tpos, state)
         else:
             i = _below(state, hl)
-        card, new_pl, flag = play_card(cfg, values, hands, hand_len, turn, i, pile, pl, cards_left, res)
+        card, new_pl, flag = play_card(sides, jack_any, last_xeri, values, hands, hand_len, turn, i, pile, pl,
+                                       cards_left, res, smart)
         in_hands -= 1
         if smart:
             seen[RANK[card]] += 1
@@ -219,7 +229,7 @@ def play_out(cfg: np.ndarray, values: np.ndarray, policies: np.ndarray, dealer: 
         if flag != F_NONE:
             last = turn
             if record:
-                side = turn % cfg[C_SIDES]
+                side = turn % sides
                 for k in range(pl + 1):
                     owner[pile[k]] = side
         pl = new_pl
@@ -236,7 +246,7 @@ def play_out(cfg: np.ndarray, values: np.ndarray, policies: np.ndarray, dealer: 
             tpos, in_hands = _deal_hands(hands, hand_len, talon, tpos, tl, n, h, dealer)
     if record and last >= 0:
         for k in range(pl):
-            owner[pile[k]] = last % cfg[C_SIDES]
+            owner[pile[k]] = last % sides
     finish(cfg, values, pile, pl, last, res)
     if record:
         for j in range(step, moves.shape[0]):
@@ -285,7 +295,6 @@ def simulate_batch(cfg: np.ndarray, values: np.ndarray, policies: np.ndarray, se
         hands = np.empty((n, 16), dtype=np.int64)
         hand_len = np.empty(n, dtype=np.int64)
         pile = np.empty(53, dtype=np.int64)
-        talon = np.empty(52, dtype=np.int64)
         owner = np.empty(52, dtype=np.int64)
         seen = np.empty(13, dtype=np.int64)
         gone = np.empty(52, dtype=np.uint8)
@@ -294,7 +303,7 @@ def simulate_batch(cfg: np.ndarray, values: np.ndarray, policies: np.ndarray, se
         for r in range(ch * per, min(total, (ch + 1) * per)):
             state[0] = stream_start(base, r)
             dealer = (first_dealer + r) % n
-            pl, tl = deal_round(cfg, dealer, state, deck, hands, hand_len, pile, talon)
+            pl, t0 = deal_round(cfg, dealer, state, deck, hands, hand_len, pile)
             _start(cfg, policies, pile, pl, seen, gone, res, owner, record)
             turn = dealer + 1 if dealer + 1 < n else 0
             if record:
@@ -306,15 +315,15 @@ def simulate_batch(cfg: np.ndarray, values: np.ndarray, policies: np.ndarray, se
                 for c in range(pl):
                     deals[r, pos] = pile[c]
                     pos += 1
-                for c in range(tl):
-                    deals[r, pos] = talon[c]
+                for c in range(t0, 52):
+                    deals[r, pos] = deck[c]
                     pos += 1
-                play_out(cfg, values, policies, dealer, state, hands, hand_len, pile, pl, talon, 0, tl, turn, -1,
+                play_out(cfg, values, policies, dealer, state, hands, hand_len, pile, pl, deck, t0, 52, turn, -1,
                          seen, gone, res, owner, moves[r], flags[r], True)
                 for c in range(52):
                     owners[r, c] = owner[c]
             else:
-                play_out(cfg, values, policies, dealer, state, hands, hand_len, pile, pl, talon, 0, tl, turn, -1,
+                play_out(cfg, values, policies, dealer, state, hands, hand_len, pile, pl, deck, t0, 52, turn, -1,
                          seen, gone, res, owner, dummy, dummy, False)
             for s in range(cfg[C_SIDES]):
                 for k in range(5):

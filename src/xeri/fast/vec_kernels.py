@@ -20,7 +20,9 @@ from numba import njit, prange, uint64
 from .kernels import _deal_hands, deal_round, finish, play_card
 from .layout import (
     C_HAND,
+    C_JACK_ANY,
     C_JXERI,
+    C_LASTX,
     C_PLAYERS,
     C_SIDES,
     C_XERI,
@@ -62,7 +64,10 @@ def reset_game(cfg: np.ndarray, g: int, rng: np.ndarray, deck: np.ndarray, hands
     """Deal game ``g`` afresh with its dealer ``ints[g, I_DEALER]``; its deal is kept in ``deals[g]``."""
     n, h = cfg[C_PLAYERS], cfg[C_HAND]
     dealer = ints[g, I_DEALER]
-    p, t = deal_round(cfg, dealer, rng[g : g + 1], deck[g], hands[g], hand_len[g], pile[g], talon[g])
+    p, t0 = deal_round(cfg, dealer, rng[g : g + 1], deck[g], hands[g], hand_len[g], pile[g])
+    t = 52 - t0
+    for c in range(t):
+        talon[g, c] = deck[g, t0 + c]
     pos = 0
     for s in range(n):
         for c in range(h):
@@ -99,8 +104,8 @@ def play(cfg: np.ndarray, values: np.ndarray, g: int, pos: int, hands: np.ndarra
     t = ints[g, I_TURN]
     in_hands = ints[g, I_IN_HANDS] - 1
     tpos, tl = ints[g, I_TPOS], ints[g, I_TL]
-    card, pl, flag = play_card(cfg, values, hands[g], hand_len[g], t, pos, pile[g], ints[g, I_PL],
-                               in_hands + tl - tpos, side[g])
+    card, pl, flag = play_card(cfg[C_SIDES], cfg[C_JACK_ANY] == 1, cfg[C_LASTX] == 1, values, hands[g], hand_len[g],
+                               t, pos, pile[g], ints[g, I_PL], in_hands + tl - tpos, side[g], False)
     gone[g, card] = 1
     if flag != F_NONE:
         ints[g, I_LAST] = t
