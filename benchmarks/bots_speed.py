@@ -20,10 +20,10 @@ import time
 from pathlib import Path
 
 from xeri import find_ruleset
+from xeri.bench import search_iterations_per_second
 from xeri.bots import LEVELS, make_bot
 from xeri.bots.determinize import Determinizer
 from xeri.bots.ismcts import search
-from xeri.bots.speed import iterations_per_second
 from xeri.engine import Round
 
 
@@ -79,7 +79,7 @@ def main() -> None:
     speed = {}
     for bot in ("ismcts", "pimc"):
         for players in (2, 3, 4):
-            speed[f"{bot}-{players}p"] = iterations_per_second(
+            speed[f"{bot}-{players}p"] = search_iterations_per_second(
                 args.seconds, find_ruleset("classic", players=players), seed=players, bot=bot
             )
             print(bot, players, speed[f"{bot}-{players}p"], flush=True)

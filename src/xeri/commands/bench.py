@@ -19,24 +19,24 @@ def _engine(args: argparse.Namespace) -> dict[str, float]:
 
 
 def _fast(args: argparse.Namespace) -> dict[str, float]:
-    from ..fast.throughput import rounds_per_second
+    from ..bench import fast_rounds_per_second
     from ..rules import find_ruleset
 
-    return rounds_per_second(find_ruleset(args.ruleset, players=args.players), args.seconds, args.seed)
+    return fast_rounds_per_second(find_ruleset(args.ruleset, players=args.players), args.seconds, args.seed)
 
 
 def _vec(args: argparse.Namespace) -> dict[str, float]:
-    from ..fast.throughput import vec_steps_per_second
+    from ..bench import vec_steps_per_second
 
     return vec_steps_per_second(args.seconds, args.batch, args.ruleset, args.players, args.opponent, args.seed)
 
 
 def _ismcts(args: argparse.Namespace) -> dict[str, float]:
-    from ..bots.speed import iterations_per_second
+    from ..bench import search_iterations_per_second
     from ..rules import find_ruleset
 
     try:
-        return iterations_per_second(
+        return search_iterations_per_second(
             args.seconds, find_ruleset(args.ruleset, players=args.players), args.seed, rollout=args.rollout
         )
     except ValueError as exc:
