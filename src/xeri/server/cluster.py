@@ -72,6 +72,8 @@ class Replica:
     seat: int | None
     deliver: Callable[[Envelope], None]
     buffered: list[Envelope] | None = field(default_factory=list)
+    #: closes the connection with a retryable error (the client reconnects): for when it cannot be resynced
+    close: Callable[[], None] | None = None
 
     @property
     def channel(self) -> str:
@@ -390,7 +392,13 @@ class Cluster:
                     pending.discard(replica)
                 except (ProtocolError, NotOwner) as exc:
                     if time.monotonic() > deadline:
-                        log.warning("cannot resync a connection of table %s: %s", table_id, exc)
+                        # A connection left without updates would wait for ever: close those left, so
+                        # their clients reconnect (to whichever process serves the table by then).
+                        log.warning("cannot resync %d connection(s) of table %s: %s", len(pending), table_id, exc)
+                        for stale in pending:
+                            self.detach_local(stale)
+                            if stale.close is not None:
+                                stale.close()
                         return
             if pending:
                 await asyncio.sleep(pause)  # a retry pause while the owner is unreachable, not synchronisation
@@ -502,7 +510,7 @@ class RemoteTable:
                      close: Callable[[], None] | None = None) -> None:
         """Become a replica connection; if the owner cannot be reached now, the connection is closed with a
         retryable error (the client reconnects) rather than left without its sync."""
-        self._replica: Replica | None = Replica(self.id, seat, deliver)
+        self._replica: Replica | None = Replica(self.id, seat, deliver, close=close)
         try:
             await self.cluster.attach_replica(self._replica)
         except ProtocolError as exc:

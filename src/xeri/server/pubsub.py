@@ -184,7 +184,9 @@ class RedisBroker(LocalSubscribers):
             raise
 
     def unfollow(self, channel: str, callback: Callback) -> None:
-        """Stop ``callback`` following ``channel``; the last one here unsubscribes on Redis."""
+        """Stop ``callback`` following ``channel``; the last one here unsubscribes on Redis (twice is once)."""
+        if callback not in self._subs.get(channel, ()):
+            return
         self.unsubscribe(channel, callback)
         count = self._followed.get(channel, 0) - 1
         if count > 0:
