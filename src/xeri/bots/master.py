@@ -29,6 +29,7 @@ from collections.abc import Sequence
 from ..cards import Card
 from ..engine import SeatView
 from ..events import Event
+from ..scoring import margin
 from .determinize import Determinizer
 from .endgame import Solver
 from .expert import ExpertBot
@@ -105,7 +106,7 @@ class MasterBot:
         elif self.early == "expert":
             nxt = (det.seat + 1) % det.rules.players
             lacks = lacked_ranks(history, det.rules.players)[nxt] if self.infer else set()
-            now = view.points[side] - (sum(view.points) - view.points[side]) / (det.rules.sides - 1)
+            now = margin(view.points, side)
             totals, done = [now + self._expert.score(view, Card.from_index(c), lacks) for c in legal], 0
         else:
             totals, done = self._sampled(det, legal, side, start)
@@ -158,7 +159,6 @@ class MasterBot:
         totals = [0.0] * k
         done = 0
         rounds = 0
-        sides = det.rules.sides
         play_out, smart = self.play_out, self.smart
         while done + k <= limit or rounds == 0:
             world = det.sample(rng)
@@ -168,8 +168,7 @@ class MasterBot:
                 st.play(card)
                 if st.turn >= 0:
                     play_out(st, iter(stream).__next__, smart)
-                pts = st.pts
-                totals[i] += pts[side] - (sum(pts) - pts[side]) / (sides - 1)
+                totals[i] += margin(st.pts, side)
             done += k
             rounds += 1
             if deadline is not None and time.perf_counter() >= deadline:
