@@ -45,6 +45,7 @@ PAIRS: dict[str, tuple[str, str, str, int]] = {
     "master-playout": ("master", "playout", "classic", 2),
     "master-pimc": ("master", "pimc:iterations=500", "classic", 2),
     "master-ismcts": ("master", "ismcts:iterations=500", "classic", 2),
+    "master-learned": ("master", "learned", "classic", 2),
     "master-pimcmaster": ("master", "master:early=pimc,iterations=400", "classic", 2),
     "oracle-master": ("oracle-cheater:iterations=500", "master", "classic", 2),
     "master-expert-4p": ("master", "expert", "classic", 4),
@@ -128,11 +129,12 @@ def openspiel_round(deal_seed: int, master_seat: int, iterations: int, seconds: 
     theirs = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, np.random.RandomState(deal_seed % 2**32)), 14.0,
                               iterations, random_state=np.random.RandomState((deal_seed + 1) % 2**32))
     spent = {"master": 0.0, "openspiel": 0.0}
+    cpu = {"master": 0.0, "openspiel": 0.0}
     moves = {"master": 0, "openspiel": 0}
     while not state.is_terminal():
         seat = state.current_player()
         who = "master" if seat == master_seat else "openspiel"
-        start = time.perf_counter()
+        start, cpu_start = time.perf_counter(), time.process_time()
         if who == "master":
             if moves["openspiel"]:
                 master.seconds = spent["openspiel"] / moves["openspiel"]  # type: ignore[attr-defined]
@@ -141,18 +143,22 @@ def openspiel_round(deal_seed: int, master_seat: int, iterations: int, seconds: 
         else:
             action = theirs.step(state)
         spent[who] += time.perf_counter() - start
+        cpu[who] += time.process_time() - cpu_start
         moves[who] += 1
         state.apply_action(action)
     totals = [s.total for s in state._round.scores]
-    return {"margin": totals[master_seat] - totals[1 - master_seat], "spent": spent, "moves": moves}
+    return {"margin": totals[master_seat] - totals[1 - master_seat], "spent": spent, "cpu": cpu, "moves": moves}
 
 
 def _openspiel_task(args: tuple[int, int, int, float]) -> dict[str, Any]:
     return openspiel_round(*args)
 
 
-def calibrate_openspiel(seconds: float, probes: int = 3) -> int:
-    """OpenSpiel ISMCTSBot iterations that take about ``seconds`` for a first move here and now."""
+def calibrate_openspiel(seconds: float, probes: int = 2) -> int:
+    """OpenSpiel ISMCTSBot iterations that take about ``seconds`` of CPU a move, over a round's positions.
+
+    CPU time, not wall time: on a shared machine the wall time of a niced process mostly measures the others.
+    """
     import numpy as np
     import pyspiel
     from open_spiel.python.algorithms import ismcts, mcts
@@ -164,15 +170,22 @@ def calibrate_openspiel(seconds: float, probes: int = 3) -> int:
     per_iteration = []
     for k in range(probes):
         state = game.new_initial_state()
-        while state.is_chance_node():
-            outcomes = state.chance_outcomes()
-            state.apply_action(outcomes[rng.randint(len(outcomes))][0])
-        bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, np.random.RandomState(k)), 14.0, 40,
-                               random_state=np.random.RandomState(k + 1))
-        start = time.perf_counter()
-        bot.step(state)
-        per_iteration.append((time.perf_counter() - start) / 40)
-    return max(1, round(seconds / statistics.median(per_iteration)))
+        ply = 0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[rng.randint(len(outcomes))][0])
+                continue
+            if ply % 8 == 0:  # positions early, mid-round and late
+                bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, np.random.RandomState(k)), 14.0, 20,
+                                       random_state=np.random.RandomState(k + 1))
+                start = time.process_time()
+                bot.step(state.clone())
+                per_iteration.append((time.process_time() - start) / 20)
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.randint(len(legal))])
+            ply += 1
+    return max(1, round(seconds / statistics.fmean(per_iteration)))
 
 
 def run_openspiel(seconds: float, deals: int, jobs: int, seed: int, out: Path) -> None:
@@ -187,14 +200,15 @@ def run_openspiel(seconds: float, deals: int, jobs: int, seed: int, out: Path) -
     mean = statistics.fmean(per_deal)
     half = 1.96 * statistics.stdev(per_deal) / len(per_deal) ** 0.5 if deals > 1 else 0.0
 
-    def per_move(who: str) -> float:
-        return sum(g["spent"][who] for g in games) / sum(g["moves"][who] for g in games)
+    def per_move(who: str, what: str = "spent") -> float:
+        return sum(g[what][who] for g in games) / sum(g["moves"][who] for g in games)
 
     data = {"a": "master (equal time)", "b": f"openspiel-ismcts:iterations={iterations}", "target_seconds": seconds,
             "openspiel_iterations": iterations, "deals": deals, "rounds": len(games), "seed": seed,
             "margin": {"mean": mean, "ci95": [mean - half, mean + half]},
             "win_rate": {"mean": sum(m > 0 for m in margins) / len(margins)},
             "master_seconds_per_move": per_move("master"), "openspiel_seconds_per_move": per_move("openspiel"),
+            "master_cpu_per_move": per_move("master", "cpu"), "openspiel_cpu_per_move": per_move("openspiel", "cpu"),
             "jobs": jobs, "wall_seconds": time.perf_counter() - start}
     (out / f"master_openspiel_{seconds:g}s.json").write_text(json.dumps(data, indent=2) + "\n")
     print(json.dumps(data, indent=2))
@@ -212,6 +226,11 @@ def print_table(out: Path) -> None:
         m, w = d["margin"], d["win_rate"]
         print(f"| {a} vs {b} | {preset}, {players}p | {d['deals']} | {m['mean']:+.2f} | "
               f"[{m['ci95'][0]:+.2f}, {m['ci95'][1]:+.2f}] | {100 * w['mean']:.1f}% |")
+    for path in sorted(out.glob("master_openspiel_*s.json")):
+        d = json.loads(path.read_text())
+        m, w = d["margin"], d["win_rate"]
+        print(f"| master vs OpenSpiel ISMCTSBot, {d['target_seconds']:g} s a move | classic, 2p | {d['deals']} | "
+              f"{m['mean']:+.2f} | [{m['ci95'][0]:+.2f}, {m['ci95'][1]:+.2f}] | {100 * w['mean']:.1f}% |")
 
 
 def main() -> None:

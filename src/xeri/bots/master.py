@@ -10,6 +10,12 @@ left, it solves each sampled world exactly (``endgame.Solver``); with two
 players every unseen card is then in the other hand, one world is all there
 is, and the play is perfect. ``early=pimc`` uses determinized Monte Carlo
 playouts instead of the counting rules (measured weaker, kept for research).
+``search=N`` (research, off by default: measured no better than the counting
+rules, docs/bots.md) searches each sampled world to the end of the current
+deal once at most N cards are in the hands, against opponents that play a
+fixed policy (``opponents=policy``; ``minimax`` opponents would know our hand
+in each world and were measured worse still), with worlds dealt to fit the
+inference (``inference.sample_consistent``).
 
 ``evaluate`` gives every legal card's expected round margin (own side's points
 minus the other sides' mean), the quantity ``choose`` maximises: the points
