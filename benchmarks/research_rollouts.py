@@ -1,116 +1,92 @@
-"""Search iterations per second of ``ismcts`` with its Python playout and with ``xeri.fast.rollout.playout``.
+"""Playouts per second of ``ismcts`` with each rollout: ``smart`` and ``fast`` (Python) and ``compiled`` (numba).
 
-The fast playout plays the expert-like policy of ``xeri.fast``, not the same
-policy as the Python playout, so ``--strength`` also plays the two searches
-against each other at equal iterations.
+``compiled`` plays the same policy as ``smart`` (``xeri.bots.ismcts.policy_move``;
+``tests/test_fast.py`` checks it card for card on a shared random stream), so
+the speeds compare like with like. All three are measured in one process, one
+after the other, as ``xeri bench ismcts --rollout R`` measures them (CPU time
+of the search, so one core's speed even on a busy machine). ``--strength``
+also plays compiled-rollout ismcts against smart-rollout ismcts at equal
+iterations over duplicate deals (the same policy: no difference is expected).
 
-    python benchmarks/research_rollouts.py --positions 20 --iterations 2000
+    python benchmarks/research_rollouts.py --seconds 8 --strength 40 --out benchmarks/results/research_rollouts.json
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import sys
-import time
 
-import xeri.bots.ismcts as ismcts
+from xeri.bench import search_iterations_per_second
 from xeri.bots import make_bot
 from xeri.engine import Round
-from xeri.fast.rollout import playout as fast_playout
 from xeri.rules import find_ruleset
 
+ROLLOUTS = ("smart", "fast", "compiled")
 
-def positions(count: int, seed: int) -> list[Round]:
-    rng = random.Random(seed)
-    out = []
+
+def speeds(seconds: float, seed: int) -> dict[str, float]:
+    """Each rollout's playouts per second over whole 2-player ``classic`` rounds, and on first moves."""
     rs = find_ruleset("classic")
-    for _ in range(count):
-        rnd = Round.new(rs, 1, rng.getrandbits(64))
-        for _ in range(rng.randrange(0, 30)):
-            rnd.play(rng.choice(rnd.legal_moves))
-        if len(rnd.legal_moves) > 1:
-            out.append(rnd)
+    search_iterations_per_second(0.5, rs, seed, rollout="compiled")  # compile or load the cache first
+    out: dict[str, float] = {}
+    for rollout in ROLLOUTS:
+        r = search_iterations_per_second(seconds, rs, seed, rollout=rollout)
+        out[f"{rollout}_playouts_per_s"] = r["iterations_per_s"]
+        out[f"{rollout}_first_move_per_s"] = r["first_move_per_s"]
+    out["compiled_over_smart"] = out["compiled_playouts_per_s"] / out["smart_playouts_per_s"]
+    out["compiled_over_fast"] = out["compiled_playouts_per_s"] / out["fast_playouts_per_s"]
     return out
 
 
-def rate(rounds: list[Round], iterations: int) -> float:
-    done = spent = 0.0
-    for i, rnd in enumerate(rounds):
-        bot = make_bot(f"ismcts:iterations={iterations}", seed=i)
-        seat = rnd.turn
-        start = time.perf_counter()
-        bot.choose(rnd.view(seat), rnd.log_for(seat))
-        spent += time.perf_counter() - start
-        done += bot.stats.iterations
-    return done / spent
-
-
-class FastPlayoutBot:
-    """``ismcts`` whose search uses the compiled playout while it chooses."""
-
-    name = "ismcts-fast-playout"
-
-    def __init__(self, spec: str, seed: int) -> None:
-        self.bot = make_bot(spec, seed=seed)
-
-    def choose(self, view, history):  # type: ignore[no-untyped-def]
-        original = ismcts.playout
-        ismcts.playout = fast_playout
-        try:
-            return self.bot.choose(view, history)
-        finally:
-            ismcts.playout = original
-
-
-def strength(deals: int, iterations: int, seed: int = 11) -> dict[str, float]:
-    """Duplicate deals, fast-playout ismcts vs Python-playout ismcts at equal iterations: mean margin."""
+def strength(deals: int, iterations: int, seed: int = 11) -> dict[str, object]:
+    """Duplicate deals, compiled-rollout ismcts vs smart-rollout ismcts at equal iterations: mean margin."""
     rs = find_ruleset("classic")
     margins = []
     rng = random.Random(seed)
     for d in range(deals):
         deal_seed = rng.getrandbits(64)
-        for fast_seat in (0, 1):
+        for seat in (0, 1):
             rnd = Round.new(rs, 1, deal_seed)
-            spec = f"ismcts:iterations={iterations}"
-            bots = {fast_seat: FastPlayoutBot(spec, d), 1 - fast_seat: make_bot(spec, seed=d)}
+            bots = {seat: make_bot(f"ismcts:iterations={iterations},rollout=compiled", seed=d),
+                    1 - seat: make_bot(f"ismcts:iterations={iterations},rollout=smart", seed=d)}
             while not rnd.is_over:
-                seat = rnd.turn
-                rnd.play(bots[seat].choose(rnd.view(seat), rnd.log_for(seat)))
+                turn = rnd.turn
+                assert turn is not None
+                rnd.play(bots[turn].choose(rnd.view(turn), rnd.log_for(turn)))
+            assert rnd.scores is not None
             totals = [s.total for s in rnd.scores]
-            margins.append(totals[fast_seat] - totals[1 - fast_seat])
+            margins.append(totals[seat] - totals[1 - seat])
     mean = sum(margins) / len(margins)
-    per_deal = [margins[i] + margins[i + 1] for i in range(0, len(margins), 2)]
+    per_deal = [(margins[i] + margins[i + 1]) / 2 for i in range(0, len(margins), 2)]
     m = sum(per_deal) / len(per_deal)
-    sd = (sum((x - m) ** 2 for x in per_deal) / (len(per_deal) - 1)) ** 0.5 / 2
+    sd = (sum((x - m) ** 2 for x in per_deal) / (len(per_deal) - 1)) ** 0.5
     half = 1.96 * sd / len(per_deal) ** 0.5
-    return {"deals": deals, "iterations": iterations, "fast_minus_python_margin_per_round": mean,
+    return {"deals": deals, "iterations": iterations, "compiled_minus_smart_margin_per_round": mean,
             "ci95": [mean - half, mean + half]}
 
 
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--positions", type=int, default=20)
-    p.add_argument("--iterations", type=int, default=2000)
+    p.add_argument("--seconds", type=float, default=8.0, help="seconds per rollout (default 8)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--iterations", type=int, default=1000, help="playouts a move in the strength games")
     p.add_argument("--strength", type=int, default=0, metavar="DEALS",
-                   help="also play DEALS duplicate deals, fast playout vs Python playout")
+                   help="also play DEALS duplicate deals, compiled vs smart rollout")
+    p.add_argument("--out", default=None)
     a = p.parse_args()
-    rounds = positions(a.positions, 7)
-    original = ismcts.playout
-    python_rate = rate(rounds, a.iterations)
-    ismcts.playout = fast_playout
-    try:
-        fast_playout_warm = rate(rounds[:1], 10)  # compile or load the cache
-        fast_rate = rate(rounds, a.iterations)
-    finally:
-        ismcts.playout = original
-    out = {"positions": len(rounds), "iterations_per_move": a.iterations,
-           "python_playout_iterations_per_s": python_rate, "fast_playout_iterations_per_s": fast_rate,
-           "gain": fast_rate / python_rate, "warmup_rate": fast_playout_warm}
+    if a.strength == 1:
+        p.error("--strength needs at least 2 deals (for an interval)")
+    out: dict[str, object] = {"seconds": a.seconds, "load_average": os.getloadavg()[0], **speeds(a.seconds, a.seed)}
     if a.strength:
         out["strength"] = strength(a.strength, a.iterations)
-    print(json.dumps(out, indent=2))
+    text = json.dumps(out, indent=2)
+    print(text)
+    if a.out:
+        with open(a.out, "w", encoding="utf-8") as f:
+            f.write(text + "\n")
     return 0
 
 

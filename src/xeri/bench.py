@@ -128,16 +128,19 @@ def search_iterations_per_second(
 
 
 def vec_steps_per_second(seconds: float = 3.0, batch: int = 1024, ruleset: str = "classic", players: int = 2,
-                         opponent: str = "random", seed: int = 0) -> dict[str, Any]:
+                         opponent: str = "random", seed: int = 0, parallel: bool = False) -> dict[str, Any]:
     """Env steps/s of the vectorised env (observations and masks each step), the Gym env and PettingZoo's
-    ``texas_holdem_v4``, measured one after the other in this process; the first legal card is played."""
+    ``texas_holdem_v4``, measured one after the other in this process; the first legal card is played.
+
+    ``parallel`` steps the vectorised env's games on numba's threads (``threads`` in the result).
+    """
     import numba
     import numpy as np
 
-    from .fast.vecenv import PARALLEL_MIN, XeriVectorEnv
+    from .fast.vecenv import XeriVectorEnv
     from .integrations.gym import XeriEnv
 
-    vec = XeriVectorEnv(num_envs=batch, opponent=opponent, players=players, ruleset=ruleset)
+    vec = XeriVectorEnv(num_envs=batch, opponent=opponent, players=players, ruleset=ruleset, parallel=parallel)
     vec.reset(seed=seed)
     vec.step(vec.action_masks().argmax(axis=1))  # compile or load the cache first
 
@@ -156,8 +159,7 @@ def vec_steps_per_second(seconds: float = 3.0, batch: int = 1024, ruleset: str =
             gym.reset(seed=seed + episodes[0])
         return 1
 
-    # Batches of PARALLEL_MIN games or more step on numba's threads (NUMBA_NUM_THREADS=1 keeps them on one).
-    threads = numba.get_num_threads() if batch >= PARALLEL_MIN else 1
+    threads = numba.get_num_threads() if parallel else 1
     out: dict[str, Any] = {"batch": batch, "opponent": opponent, "threads": threads,
                            "vec_steps_per_s": _per_second(seconds, vec_step),
                            "gym_steps_per_s": _per_second(seconds, gym_step)}

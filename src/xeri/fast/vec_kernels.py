@@ -137,13 +137,11 @@ def reward_of(cfg: np.ndarray, side: np.ndarray, g: int, seat: int) -> float:
 
 
 @njit(cache=True, inline="always")
-def _side_column(cfg: np.ndarray, side: np.ndarray, g: int, s: int, col: int) -> float:
-    """Column ``col`` of the encoding's per-side block: cards, points (xeris included), xeris, Jack xeris."""
-    if col == 0:
-        return float(side[g, s, R_CARDS])
-    if col == 1:
-        return float(side[g, s, R_POINTS] + cfg[C_XERI] * side[g, s, R_XERIS] + cfg[C_JXERI] * side[g, s, R_JXERIS])
-    return float(side[g, s, R_XERIS if col == 2 else R_JXERIS])
+def _wrap(x: int, n: int) -> int:
+    """``x % n`` for ``-n <= x < 2 * n``, without a division."""
+    if x >= n:
+        return x - n
+    return x + n if x < 0 else x
 
 
 @njit(cache=True)
@@ -151,7 +149,7 @@ def encode(cfg: np.ndarray, g: int, me: int, hands: np.ndarray, hand_len: np.nda
            gone: np.ndarray, ints: np.ndarray, side: np.ndarray, out: np.ndarray) -> None:
     """Seat ``me``'s observation of game ``g`` into ``out`` (``xeri.integrations.encoding``, no recall)."""
     n, sides = cfg[C_PLAYERS], cfg[C_SIDES]
-    for k in range(out.shape[0]):
+    for k in range(157):
         out[k] = 0.0
     for i in range(hand_len[g, me]):
         out[hands[g, me, i]] = 1.0
@@ -161,25 +159,31 @@ def encode(cfg: np.ndarray, g: int, me: int, hands: np.ndarray, hand_len: np.nda
     if p > 0:
         out[104 + pile[g, p - 1]] = 1.0
     for c in range(52):
-        if gone[g, c]:
-            out[157 + c] = 1.0
+        out[157 + c] = gone[g, c]
     at = 209
     for k in range(n):
-        out[at + k] = hand_len[g, (me + k) % n]
+        out[at + k] = hand_len[g, _wrap(me + k, n)]
     at += n
     out[at] = ints[g, I_TL] - ints[g, I_TPOS]
     at += 1
-    my_side = me % sides
-    for col in range(SIDE_COLUMNS):
-        for k in range(sides):
-            out[at + k] = _side_column(cfg, side, g, (my_side + k) % sides, col)
-        at += sides
+    my_side = _wrap(me, sides) if me < 2 * sides else me % sides
+    xp, jxp = cfg[C_XERI], cfg[C_JXERI]
+    for k in range(sides):
+        s = _wrap(my_side + k, sides)
+        xeris, jxeris = side[g, s, R_XERIS], side[g, s, R_JXERIS]
+        out[at + k] = side[g, s, R_CARDS]
+        out[at + sides + k] = side[g, s, R_POINTS] + xp * xeris + jxp * jxeris  # points, xeris included
+        out[at + 2 * sides + k] = xeris
+        out[at + 3 * sides + k] = jxeris
+    at += SIDE_COLUMNS * sides
+    for k in range(at, out.shape[0]):
+        out[k] = 0.0
     last = ints[g, I_LAST]
-    out[at + (n if last < 0 else (last - me) % n)] = 1.0
+    out[at + (n if last < 0 else _wrap(last - me, n))] = 1.0
     at += n + 1
-    out[at + (ints[g, I_DEALER] - me) % n] = 1.0
+    out[at + _wrap(ints[g, I_DEALER] - me, n)] = 1.0
     at += n
-    out[at + (n if ints[g, I_OVER] else (ints[g, I_TURN] - me) % n)] = 1.0
+    out[at + (n if ints[g, I_OVER] else _wrap(ints[g, I_TURN] - me, n))] = 1.0
 
 
 @njit(cache=True)

@@ -15,7 +15,8 @@ learner's own policy, called once per round of waiting games with those seats'
 own observations (self-play). Finished games reset themselves in the same step
 (Gymnasium's ``AutoresetMode.SAME_STEP``): the returned observation starts the
 next round, and ``info["final_obs"]`` holds the last one of the rows where
-``info["_final_obs"]`` is set.
+``info["_final_obs"]`` is set (other rows are zero). ``parallel=True`` spreads
+the games of a step over numba's threads, with the same results.
 """
 
 from __future__ import annotations
@@ -24,7 +25,6 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import gymnasium
-import numba
 import numpy as np
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
@@ -42,8 +42,6 @@ from .notice import compiling
 #: opponent names of the vectorised env, and their kernel codes
 OPPONENTS = {"random": vk.V_RANDOM, "greedy": vk.V_GREEDY, "expert": vk.V_EXPERT, "self": vk.V_SELF}
 SelfPolicy = Callable[[np.ndarray, np.ndarray], Any]
-#: batches of at least this many games step on numba's threads (``numba.set_num_threads(1)`` keeps them on one)
-PARALLEL_MIN = 256
 _K: Any = vk  # the kernels, called with many array arguments
 
 
@@ -58,7 +56,8 @@ class XeriVectorEnv(gymnasium.vector.VectorEnv):
 
     def __init__(self, num_envs: int = 1024, opponent: str | Sequence[str] = "expert", players: int = 2,
                  ruleset: str | Ruleset = "classic", seat: int = 0, dealer: int | str | None = None,
-                 illegal_reward: float = -50.0, self_policy: SelfPolicy | None = None, copy: bool = True) -> None:
+                 illegal_reward: float = -50.0, self_policy: SelfPolicy | None = None, copy: bool = True,
+                 parallel: bool = False) -> None:
         try:
             rs = _ruleset(ruleset, players)
         except XeriError as exc:
@@ -95,7 +94,9 @@ class XeriVectorEnv(gymnasium.vector.VectorEnv):
         self.illegal_reward = float(illegal_reward)
         self.self_policy = self_policy
         self.copy = copy
+        self.parallel = parallel
         self._policies = np.array(codes, np.int64)
+        self._self_play = vk.V_SELF in codes
         self._cfg = config_array(rs)
         self._values = np.array(card_values(rs.scoring, rs.two_of_spades), np.int64)
         size = encoding.size(rs, False)
@@ -144,14 +145,15 @@ class XeriVectorEnv(gymnasium.vector.VectorEnv):
         return self._out(self._obs), {}
 
     def _step_kernel(self) -> Any:
-        """The step kernel for this batch now: games spread over numba's threads when there are many of them.
+        """The step kernel: with ``parallel`` the games are spread over numba's threads.
 
         Each game reads and writes only its own rows and random stream, so both
-        kernels give the same results (``tests/test_fast_vec.py``).
+        kernels give the same results whatever the number of threads
+        (``tests/test_fast_vec.py``). Threads pay off on an idle multi-core
+        machine; on a busy one each step waits for the slowest thread, so the
+        default is one thread (``docs/research.md`` has both measured).
         """
-        if self.num_envs >= PARALLEL_MIN and numba.get_num_threads() > 1:
-            return vk.vec_step_parallel
-        return vk.vec_step
+        return vk.vec_step_parallel if self.parallel else vk.vec_step
 
     def _warm_up(self) -> None:
         """Compile (or load) the step kernel on a copy, so that the first step() is not the slow one."""
@@ -179,7 +181,11 @@ class XeriVectorEnv(gymnasium.vector.VectorEnv):
         dones = self._dones.astype(bool)
         info: dict[str, Any] = {}
         if dones.any():
-            info = {"final_obs": self._final.copy() if self.copy else self._final, "_final_obs": dones}
+            info = {"final_obs": self._final, "_final_obs": dones}
+            if self.copy:
+                # Hand this buffer out and give the kernel a fresh one: zero pages cost nothing until written,
+                # and the kernel writes only the rows of finished games, where no copy of the rest is needed.
+                self._final = np.zeros(self._final.shape, self._final.dtype)
             if self._illegal.any():
                 info["illegal"] = info["_illegal"] = self._illegal.astype(bool)
         rewards = self._rewards.astype(np.float32)
@@ -190,7 +196,7 @@ class XeriVectorEnv(gymnasium.vector.VectorEnv):
 
     def _serve_self_play(self) -> None:
         """Ask ``self_policy`` for the moves of the self-play seats, until every game waits for the learner."""
-        while True:
+        while self._self_play:
             games = np.flatnonzero(self._ints[:, vk.I_WAIT] >= 0).astype(np.int64)
             if games.size == 0:
                 return
