@@ -9,8 +9,11 @@ from dataclasses import replace
 import pytest
 
 from xeri import find_ruleset
+from xeri.bots.endgame import Solver
 from xeri.bots.gain import captures, xeri_points
 from xeri.bots.hint import reason_for
+from xeri.bots.ismcts import policy_move
+from xeri.bots.sim import from_round
 from xeri.cards import Card
 from xeri.engine import Round
 from xeri.events import Captured, Xeri
@@ -75,3 +78,21 @@ def test_margins_and_the_zero_sum_reward() -> None:
     four = find_ruleset("classic", players=4)
     assert zero_sum(four, [20, 8]) == [6.0, -6.0, 6.0, -6.0]
     assert sum(zero_sum(find_ruleset("classic", players=3), [9, 3, 1])) == pytest.approx(0)
+
+
+def test_the_endgames_policy_opponents_play_policy_move() -> None:
+    """The horizon search's policy opponents play the playout policy itself, its scan starting at the first card."""
+    ruleset = find_ruleset("classic", players=3)
+    rng = random.Random(4)
+    for seed in range(30):
+        rnd = Round.new(ruleset, seed % 3, seed)
+        for _ in range(rng.randrange(40)):
+            rnd.play(rng.choice(rnd.legal_moves))
+        st = from_round(rnd)
+        if st.turn < 0:
+            continue
+        solver = Solver(st)
+        solver.policy_seen = st.seen
+        top = st.pile[-1] % 13 if st.pile else -1
+        got = solver._policy(tuple(st.hands[st.turn]), top, len(st.pile), st.pile_val)
+        assert got == policy_move(st, lambda: 0.0), seed

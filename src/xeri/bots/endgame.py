@@ -16,12 +16,18 @@ one of them is searched. ``solve_root`` gives the value of every root card.
 from __future__ import annotations
 
 from .expert import p_holds
+from .ismcts import policy_card
 from .sim import JACK, SimState
 
 Hands = tuple[tuple[int, ...], ...]
 #: the arguments of ``Solver._value`` after a move: hands, turn, top rank, pile size, pile points, last
 #: capturer, cards taken per side, cards left in the hands
 After = tuple[Hands, int, int, int, int, int, tuple[int, ...], int]
+
+
+def _first() -> float:
+    """The playout policy's random source pinned to 0: its scan starts at the hand's first card."""
+    return 0.0
 
 
 class Solver:
@@ -123,32 +129,10 @@ class Solver:
         return v
 
     def _policy(self, hand: tuple[int, ...], top: int, plen: int, pval: int) -> int:
-        """The opponents' card (``ismcts.policy_move``'s rule, without its random tie-break).
-
-        Take by rank; take a pile worth 2+ points with a Jack; else discard the non-Jack whose rank has the most
-        copies accounted for (shown, or in this hand), the fewer points the better.
-        """
-        values = self.values
-        if plen:
-            jack = -1
-            for c in hand:
-                r = c % 13
-                if r == top:
-                    return c
-                if r == JACK:
-                    jack = c
-            if jack >= 0 and pval + values[jack] >= 2 and len(hand) > 1:
-                return jack
+        """The opponents' card: ``ismcts.policy_move``'s rule, without its random tie-break (the hand's order)."""
         seen = self.policy_seen
         assert seen is not None
-        best, choice = -1000, hand[0]
-        for c in hand:
-            r = c % 13
-            if r != JACK:
-                k = seen[r] * 8 - values[c] + 8 * sum(1 for d in hand if d % 13 == r)
-                if k > best:
-                    best, choice = k, c
-        return choice
+        return policy_card(hand, top if plen else -1, pval, seen, self.values, _first)
 
     def _margin(self, pts: list[int] | tuple[int, ...], root: int) -> float:
         if self.sides == 2:

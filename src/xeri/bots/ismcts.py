@@ -50,26 +50,42 @@ def policy_move(st: SimState, rnd: Callable[[], float], smart: bool = True) -> i
     can best account for (shown, or in its own hand), so the fewest are left
     to match it, the fewer points the better; or (not ``smart``) a random card.
     """
-    h = st.hands[st.turn]
     pile = st.pile
+    return policy_card(st.hands[st.turn], pile[-1] % 13 if pile else -1, st.pile_val, st.seen, st.rules.values,
+                       rnd, smart)
+
+
+def policy_card(
+    hand: Sequence[int],
+    top: int,
+    pile_val: int,
+    seen: Sequence[int],
+    values: Sequence[int],
+    rnd: Callable[[], float],
+    smart: bool = True,
+) -> int:
+    """``policy_move`` on the parts of a position, for searches that keep no ``SimState`` (``endgame``).
+
+    ``top`` is the top card's rank (-1: an empty pile), ``pile_val`` the pile's points, ``seen`` the cards shown
+    per rank. ``rnd`` is called once, only for a discard from two or more cards: where the scan starts, so ties
+    go to the first card scanned (``lambda: 0.0``: the hand's order).
+    """
+    h = hand
     jack = -1
-    if pile:
-        tr = pile[-1] % 13
+    if top >= 0:
         for c in h:
             r = c % 13
-            if r == tr:
+            if r == top:
                 return c
             if r == JACK:
                 jack = c
-        if jack >= 0 and st.pile_val + st.rules.values[jack] >= JACK_MIN and len(h) > 1:
+        if jack >= 0 and pile_val + values[jack] >= JACK_MIN and len(h) > 1:
             return jack
     m = len(h)
     if m == 1:
         return h[0]
     start = int(rnd() * m)
     if smart:
-        seen = st.seen
-        values = st.rules.values
         best = -1000
         choice = -1
         for i in range(start, start + m):
@@ -119,10 +135,11 @@ def rollout_playout(rollout: str) -> tuple[Playout, bool]:
 
 
 def playout(st: SimState, rnd: Callable[[], float], smart: bool = True) -> None:
-    """Finish the round with every seat following ``policy_move``."""
-    play = st.play
+    """Finish the round with every seat following ``policy_move`` (its body ``policy_card``, one call a move)."""
+    hands, seen, values, play = st.hands, st.seen, st.rules.values, st.play
     while st.turn >= 0:
-        play(policy_move(st, rnd, smart))
+        pile = st.pile
+        play(policy_card(hands[st.turn], pile[-1] % 13 if pile else -1, st.pile_val, seen, values, rnd, smart))
 
 
 def rewards(st: SimState) -> list[float]:
