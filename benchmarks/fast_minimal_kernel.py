@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import sys
 import time
@@ -126,7 +127,7 @@ def main() -> int:
         fr = simulate(args.rounds, "classic", seed=k)
         times["xeri_fast"].append(args.rounds / (time.perf_counter() - t))
     result = {
-        "rounds": args.rounds, "repeats": args.repeats, "threads": threads,
+        "rounds": args.rounds, "repeats": args.repeats, "threads": threads, "load_average": os.getloadavg()[0],
         "minimal_rounds_per_s": statistics.median(times["minimal"]),
         "xeri_fast_rounds_per_s": statistics.median(times["xeri_fast"]),
         "minimal_mean_totals": out.mean(axis=0).round(2).tolist(),

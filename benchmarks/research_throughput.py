@@ -3,6 +3,7 @@
 The runners live in ``xeri.bench`` (as those of ``xeri bench``); this script runs them all and keeps the JSON.
 
     python benchmarks/research_throughput.py --seconds 3 --out benchmarks/results/research_throughput.json
+    python benchmarks/research_throughput.py --only xeri_fast --out benchmarks/results/research_fast_policies.json
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ def fast(seconds: float) -> dict[str, float]:
 
     from xeri.rules import find_ruleset
 
-    out: dict[str, float] = {"threads": numba.get_num_threads()}
+    out: dict[str, float] = {"threads": numba.get_num_threads(), "load_average": os.getloadavg()[0]}
     for name, players, policy in (("classic", 2, "random"), ("classic", 4, "random"), ("cardgames", 2, "random"),
                                   ("classic", 2, "expert"), ("classic", 2, "playout")):
         r = fast_rounds_per_second(find_ruleset(name, players=players), seconds, policy=policy)
@@ -41,12 +42,15 @@ def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--seconds", type=float, default=3.0)
     p.add_argument("--out", default=None)
+    p.add_argument("--only", default=None, help="run only this part (engine, pyspiel_wrapper, ..., xeri_fast)")
     a = p.parse_args()
     result = {"cpus": os.cpu_count()}
     runners = (("engine", engine_rounds_per_second), ("pyspiel_wrapper", pyspiel_rounds_per_second),
                ("pettingzoo_env", pettingzoo_rounds_per_second), ("gymnasium_env_vs_random", gym_rounds_per_second),
                ("xeri_fast", fast))
     for name, fn in runners:
+        if a.only and name != a.only:
+            continue
         result[name] = fn(a.seconds)
         print(name, json.dumps(result[name]), file=sys.stderr)
     text = json.dumps(result, indent=2)

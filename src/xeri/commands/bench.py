@@ -28,7 +28,8 @@ def _fast(args: argparse.Namespace) -> dict[str, float]:
 def _vec(args: argparse.Namespace) -> dict[str, float]:
     from ..bench import vec_steps_per_second
 
-    return vec_steps_per_second(args.seconds, args.batch, args.ruleset, args.players, args.opponent, args.seed)
+    return vec_steps_per_second(args.seconds, args.batch, args.ruleset, args.players, args.opponent, args.seed,
+                                args.parallel)
 
 
 def _ismcts(args: argparse.Namespace) -> dict[str, float]:
@@ -62,6 +63,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--batch", type=int, default=1024, help="vec: games stepped together (default 1024)")
     parser.add_argument("--opponent", default="random", choices=("random", "greedy", "expert"),
                         help="vec: the other seats (default random)")
+    parser.add_argument("--parallel", action="store_true",
+                        help="vec: step the games on numba's threads (NUMBA_NUM_THREADS); the same games")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
 
 
