@@ -249,6 +249,26 @@ def check(
     return Figure(doc, line_no, number[0], shown, file, expr, value, None)
 
 
+def roots(expr: str, file: str, target: str) -> set[str]:
+    """The top-level keys of ``target`` that a tag's expression on ``file`` reads (directly or via ``file(...)``)."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(expr, mode="eval")):
+        if isinstance(node, ast.Name) and file == target and node.id not in FUNCTIONS and node.id != "file":
+            found.add(node.id)
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Call):
+            call = node.value
+            if isinstance(call.func, ast.Name) and call.func.id == "file" and call.args:
+                arg = call.args[0]
+                if isinstance(arg, ast.Constant) and arg.value == target:
+                    found.add(node.attr)
+    return found
+
+
+def quoted_keys(target: str, found: list[Figure] | None = None) -> set[str]:
+    """The top-level keys of a results file that some tagged figure quotes."""
+    return {key for f in (found if found is not None else figures()) for key in roots(f.expr, f.file, target)}
+
+
 def covered_spans(line: str) -> list[tuple[int, int]]:
     """Character spans of the line that tags account for: each tag, and each number it checks."""
     spans: list[tuple[int, int]] = []

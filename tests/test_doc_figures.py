@@ -157,3 +157,12 @@ def test_the_level_margins_that_xeri_rules_prints_match_their_json(tmp_path: Pat
     found = figures.figures([doc])
     assert len(found) == 9
     assert [f.describe() for f in found if not f.ok] == []
+
+
+def test_every_transcribed_figure_says_where_it_came_from_and_is_still_quoted() -> None:
+    """``unrecorded.json`` holds figures whose runs left no JSON: each names its source, none outlives its quote."""
+    entries = json.loads((figures.RESULTS / "unrecorded.json").read_text(encoding="utf-8"))
+    groups = {key: value for key, value in entries.items() if key != "note"}
+    assert all(isinstance(value, dict) and value.get("source") for value in groups.values())
+    orphans = set(groups) - figures.quoted_keys("unrecorded.json")
+    assert orphans == set(), f"no document quotes these any more; remove them from unrecorded.json: {sorted(orphans)}"
