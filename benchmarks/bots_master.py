@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import statistics
 import time
@@ -77,6 +78,7 @@ def run_pairs(names: list[str], deals: int, jobs: int, seed: int, out: Path) -> 
 def run_timing(rounds: int, seed: int, out: Path) -> None:
     ruleset = find_ruleset("classic")
     rng = random.Random(seed)
+    load_before = os.getloadavg()[0]
     walls: list[float] = []
     cpus: list[float] = []
     for k in range(rounds):
@@ -101,7 +103,8 @@ def run_timing(rounds: int, seed: int, out: Path) -> None:
 
     data = {"spec": "master (interactive)", "rounds": rounds, "decisions": len(walls),
             "wall_p50_s": pct(0.5), "wall_p95_s": pct(0.95), "wall_p99_s": pct(0.99), "wall_max_s": walls[-1],
-            "cpu_mean_s": statistics.fmean(cpus), "cpu_max_s": max(cpus), "wall_mean_s": statistics.fmean(walls)}
+            "cpu_mean_s": statistics.fmean(cpus), "cpu_max_s": max(cpus), "wall_mean_s": statistics.fmean(walls),
+            "load_average_1min": [load_before, os.getloadavg()[0]], "cpus": os.cpu_count(), "nice": os.nice(0)}
     (out / "master_timing.json").write_text(json.dumps(data, indent=2) + "\n")
     print(json.dumps(data, indent=2))
 
