@@ -259,7 +259,7 @@ def failover(base: str, owner: str, kill: Callable[[], None], timeout: float = 6
     made = httpx.post(f"{owner}/api/tables", json={"name": "f", "options": {"rounds": 9},
                                                    "seats": [None, {"bot": "easy"}]}, timeout=60).json()
     url = base.replace("http://", "ws://") + f"/ws/tables/{made['table_id']}?token={made['token']}"
-    state: dict[str, Any] = {"ws": None, "version": -1, "view": None}
+    state: dict[str, Any] = {"ws": None, "version": -1, "view": None, "seen": []}
 
     def recv(wait: float) -> dict[str, Any] | None:
         while state["ws"] is None:
@@ -271,11 +271,13 @@ def failover(base: str, owner: str, kill: Callable[[], None], timeout: float = 6
             msg: dict[str, Any] = json.loads(state["ws"].recv(timeout=wait))
         except ConnectionClosed:
             state["ws"] = None
+            state["seen"].append("closed")
             return None
         except TimeoutError:
             return {"type": "quiet"}
         if msg["type"] in ("sync", "update"):
             state["version"], state["view"] = msg["version"], msg["view"]
+        state["seen"].append(msg["type"] if msg["type"] != "error" else f"error {msg.get('code')}")
         return msg
 
     def move_accepted(deadline: float) -> float:
@@ -297,7 +299,9 @@ def failover(base: str, owner: str, kill: Callable[[], None], timeout: float = 6
                     break
             if state["version"] > before:
                 return time.monotonic()
-        raise SystemExit("no move was accepted after the kill")
+        view = state["view"] or {}
+        raise SystemExit(f"no move was accepted after the kill (at version {state['version']}, turn "
+                         f"{view.get('turn')}, seat {view.get('seat')}, last messages {state['seen'][-3:]})")
 
     recv(5.0)
     move_accepted(time.monotonic() + timeout)

@@ -112,6 +112,8 @@ class Cluster:
         #: those channels are relayed to Redis (a table whose connections are all here costs Redis nothing)
         self.watched: Counter[str] = Counter()
         self._pending: dict[str, asyncio.Future[Any]] = {}
+        #: adoptions under way, per table
+        self._adopting: dict[str, asyncio.Future[Table | None]] = {}
         #: tables claimed for creation (monotonic time), whose rows may not be in memory yet
         self._claimed: dict[str, float] = {}
         self._loop: asyncio.Task[None] | None = None
@@ -196,7 +198,23 @@ class Cluster:
         self._claimed[table_id] = time.monotonic()
 
     async def adopt(self, table_id: str) -> Table | None:
-        """Take an orphaned table's lease and rebuild it from the database; None if another process won."""
+        """Take an orphaned table's lease and rebuild it from the database; None if another process won.
+
+        One adoption per table at a time: the lease loop and a client arriving for the same orphan share it
+        (two rebuilt copies would each run the bots, and one would refuse every move as stale).
+        """
+        lobby = self.lobby
+        assert lobby is not None
+        if table_id in lobby.tables:
+            return lobby.tables[table_id]
+        running = self._adopting.get(table_id)
+        if running is None:
+            running = asyncio.ensure_future(self._adopt(table_id))
+            self._adopting[table_id] = running
+            running.add_done_callback(lambda _done: self._adopting.pop(table_id, None))
+        return await asyncio.shield(running)
+
+    async def _adopt(self, table_id: str) -> Table | None:
         lobby = self.lobby
         assert lobby is not None
         if table_id in lobby.tables:
