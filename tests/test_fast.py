@@ -91,7 +91,7 @@ def test_same_seed_same_rounds_and_conservation() -> None:
 
 
 def test_policies_are_ordered() -> None:
-    """Greedy beats random and the expert-like policy beats greedy, on average over many rounds."""
+    """Greedy beats random and the expert beats greedy, on average over many rounds."""
     vs_random = simulate(20_000, "classic", policies=("greedy", "random"), seed=1)
     diff = (vs_random.totals[:, 0] - vs_random.totals[:, 1]).mean()
     assert diff > 5
