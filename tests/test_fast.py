@@ -90,6 +90,24 @@ def test_same_seed_same_rounds_and_conservation() -> None:
             + 20 * a.jack_xeris.sum(axis=1)).all()
 
 
+def test_same_seed_same_rounds_whatever_the_number_of_threads() -> None:
+    """Every round draws on its own stream (seed, round number), so the threads' split of the batch changes nothing."""
+    import numba
+
+    before = numba.get_num_threads()
+    runs = []
+    try:
+        for threads in (1, numba.config.NUMBA_NUM_THREADS):
+            numba.set_num_threads(threads)
+            for policies in ("random", ("playout", "expert", "greedy")):
+                runs.append(simulate(3000, "classic", players=3, policies=policies, seed=77, record=True))
+    finally:
+        numba.set_num_threads(before)
+    for one, many in ((runs[0], runs[2]), (runs[1], runs[3])):
+        for name in ("totals", "cards", "xeris", "deals", "moves", "flags", "owners"):
+            assert (getattr(one, name) == getattr(many, name)).all(), name
+
+
 def test_policies_are_ordered() -> None:
     """Greedy beats random and the expert beats greedy, on average over many rounds."""
     vs_random = simulate(20_000, "classic", policies=("greedy", "random"), seed=1)
