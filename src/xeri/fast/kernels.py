@@ -197,7 +197,8 @@ def play_out(cfg: np.ndarray, values: np.ndarray, policies: np.ndarray, dealer: 
              moves: np.ndarray, flags: np.ndarray, record: bool) -> None:
     """Play the round from seat ``turn``'s move to its end and ``finish`` it; ``res`` holds the tallies so far.
 
-    ``seen`` (per rank) and ``gone`` (per card) count the cards shown face up;
+    ``talon[tpos:tl]`` is the undealt talon in dealing order, ``last`` the last
+    capturer (-1: nobody yet). ``seen`` (per rank) and ``gone`` (per card) count the cards shown face up;
     only the smart policies read them, so random play leaves them alone. With
     ``record``, ``owner[card]`` gets the capturing side (set it to -1 first),
     and ``moves``/``flags`` the cards played and what they did (-1 after the last).
