@@ -63,7 +63,8 @@ LEVELS: dict[str, str] = {
 }
 
 #: Each level's measured margin over the level below it, in points a round, with its 95% interval
-#: (2-player classic, 1,000 duplicate deals; ``benchmarks/bots_levels.py``, docs/bots.md).
+#: (2-player classic, 1,000 duplicate deals, seed 2026: ``benchmarks/bots_strength.py`` for medium and hard,
+#: ``benchmarks/bots_master.py pairs master-expert`` for master; docs/bots.md, ``tests/test_doc_figures.py``).
 LEVEL_MARGINS: dict[str, str] = {
     "medium": "+20.2 [+19.4, +21.0] over easy",
     "hard": "+15.8 [+14.9, +16.7] over medium",
