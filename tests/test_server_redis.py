@@ -147,3 +147,44 @@ def test_a_game_played_through_redis(tmp_path: Path) -> None:
             client.close()
     finally:
         srv.stop()
+
+
+@needs_redis
+def test_two_connections_following_one_channel_share_its_subscription() -> None:
+    """The channel stays subscribed until its last follower here goes (two tabs of one seat, or spectators)."""
+    wait_for_redis()
+    assert REDIS_URL
+
+    async def scenario() -> tuple[list[str], list[str]]:
+        owner, replica = RedisBroker(REDIS_URL), RedisBroker(REDIS_URL)
+        await owner.start()
+        await replica.start()
+        first: list[str] = []
+        second: list[str] = []
+        arrived = asyncio.Event()
+
+        def on_first(envelope: Envelope) -> None:
+            first.append(envelope.body)
+
+        def on_second(envelope: Envelope) -> None:
+            second.append(envelope.body)
+            arrived.set()
+
+        await asyncio.gather(replica.follow("xeri:t3:0", on_first), replica.follow("xeri:t3:0", on_second))
+        await owner.publish("xeri:t3:0", Envelope.plain("both"))
+        await asyncio.wait_for(arrived.wait(), timeout=10)
+        replica.unfollow("xeri:t3:0", on_first)
+        replica.unfollow("xeri:t3:0", on_first)  # twice is once: the other follower keeps the subscription
+        assert replica.following("xeri:t3:0")
+        arrived.clear()
+        await owner.publish("xeri:t3:0", Envelope.plain("second only"))
+        await asyncio.wait_for(arrived.wait(), timeout=10)
+        replica.unfollow("xeri:t3:0", on_second)
+        assert not replica.following("xeri:t3:0")
+        await owner.close()
+        await replica.close()
+        return first, second
+
+    first, second = asyncio.run(scenario())
+    assert first == ["both"]
+    assert second == ["both", "second only"]

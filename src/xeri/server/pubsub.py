@@ -171,7 +171,11 @@ class RedisBroker(LocalSubscribers):
         if count:
             waiting = self._confirming.get(channel)
             if waiting:  # another follower's subscription is on its way: wait for the same confirmation
-                await asyncio.shield(waiting[0])
+                try:
+                    await asyncio.wait_for(asyncio.shield(waiting[0]), timeout=5)
+                except BaseException:
+                    self.unfollow(channel, callback)
+                    raise
             return
         confirmed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._confirming.setdefault(channel, []).append(confirmed)
