@@ -54,7 +54,6 @@ ALLOWED: set[tuple[str, str]] = {
     ("docs/protocol.md", "[12, 9]"),
     ("docs/protocol.md", "[0, 2]"),
     ("docs/protocol.md", "the p99 target of 100 ms"),
-    ("docs/scaling.md", "about 2 moves/s"),
     ("docs/scaling.md", "keeps p99 under 100 ms"),
     ("docs/research.md", "52 × 52"),
     ("docs/research.md", "suit × 13"),
