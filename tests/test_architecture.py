@@ -25,7 +25,8 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("core", ("xeri", *(f"xeri.{name}" for name in CORE))),
     # The observation tensors read the core only; the learned bot needs them, so they sit beside the bots.
     ("bots", ("xeri.bots", "xeri.integrations.encoding")),
-    ("tools", ("xeri.arena", "xeri.integrations", "xeri.fast", "xeri.review", "xeri.bench", "xeri.train")),
+    ("tools", ("xeri.arena", "xeri.integrations", "xeri.fast", "xeri.review", "xeri.bench", "xeri.train",
+               "xeri.learned")),
     ("frontends", ("xeri.server", "xeri.tui", "xeri.paths")),
     ("commands", ("xeri.commands",)),
     ("cli", ("xeri.cli", "xeri.__main__")),
@@ -205,3 +206,10 @@ def test_function_level_and_relative_imports_are_seen(tmp_path: Path) -> None:
     assert graph["xeri.cards"] == {"xeri.bots.sim"}
     assert graph["xeri.bots.sim"] == {"xeri.cards"}
     assert "xeri.cards (layer core) imports xeri.bots.sim (layer bots, above it)" in violations(graph)
+
+
+def test_the_learned_bots_old_import_path_still_works() -> None:
+    import xeri.bots.learned as home
+    import xeri.learned as old
+
+    assert old.NumpyPolicy is home.NumpyPolicy and old.LearnedBot is home.LearnedBot
