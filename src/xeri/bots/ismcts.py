@@ -124,7 +124,7 @@ def rollout_playout(rollout: str) -> tuple[Playout, bool]:
     """The playout function and policy flag for a ``rollout=`` parameter.
 
     ``compiled`` finishes rounds in the numba simulator (``xeri.fast``, the
-    ``fast`` extra): about 2.5x the iterations per second of the Python playout.
+    ``fast`` extra): more iterations per second than the Python playout (docs/bots.md has the figures).
     """
     if rollout not in ROLLOUTS:
         raise ValueError(f"rollout must be one of {', '.join(ROLLOUTS)}")
