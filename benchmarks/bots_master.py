@@ -115,18 +115,14 @@ def openspiel_round(deal_seed: int, master_seat: int, iterations: int, seconds: 
     import pyspiel  # type: ignore[import-not-found]
     from open_spiel.python.algorithms import ismcts, mcts  # type: ignore[import-not-found]
 
-    import xeri.integrations.openspiel  # noqa: F401
-    from xeri.engine import deal_order, shuffle_and_deal
+    from xeri.engine import shuffle_and_deal
+    from xeri.integrations.openspiel import deal_actions
 
     rs = find_ruleset("classic")
     game = pyspiel.load_game("python_xeri")
     deal = shuffle_and_deal(rs, rs.players - 1, random.Random(deal_seed))
-    chance = [c.index for s in deal_order(rs, rs.players - 1) for c in deal.hands[s]]
-    for old in deal.redealt:
-        chance += [c.index for c in old]
-    chance += [c.index for c in deal.pile] + [c.index for c in deal.talon]
     state = game.new_initial_state()
-    for a in chance:
+    for a in deal_actions(rs, rs.players - 1, deal):
         state.apply_action(a)
     master = make_bot(f"master:seconds={seconds}", seed=deal_seed % 2**32)
     theirs = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, np.random.RandomState(deal_seed % 2**32)), 14.0,

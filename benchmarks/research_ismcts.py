@@ -28,20 +28,16 @@ def play_round(deal_seed: int, ours_seat: int, iterations: int, equal_time: bool
     import pyspiel
     from open_spiel.python.algorithms import ismcts, mcts
 
-    import xeri.integrations.openspiel  # noqa: F401
     from xeri.bots import make_bot
-    from xeri.engine import deal_order, shuffle_and_deal
+    from xeri.engine import shuffle_and_deal
+    from xeri.integrations.openspiel import deal_actions
     from xeri.rules import find_ruleset
 
     rs = find_ruleset("classic")
     game = pyspiel.load_game("python_xeri")
     deal = shuffle_and_deal(rs, rs.players - 1, random.Random(deal_seed))
-    chance = [c.index for s in deal_order(rs, rs.players - 1) for c in deal.hands[s]]
-    for old in deal.redealt:
-        chance += [c.index for c in old]
-    chance += [c.index for c in deal.pile] + [c.index for c in deal.talon]
     state = game.new_initial_state()
-    for a in chance:
+    for a in deal_actions(rs, rs.players - 1, deal):
         state.apply_action(a)
     assert state._round.deal.hands == deal.hands and state._round.deal.pile == deal.pile
     ours = make_bot(f"ismcts:iterations={iterations}", seed=deal_seed)

@@ -172,3 +172,22 @@ def test_max_game_length_is_a_true_bound(ruleset: str) -> None:
     while not state.is_terminal():
         state.apply_action(state.legal_actions()[0])
     assert len(state.history()) == game.max_game_length()
+
+
+@pytest.mark.parametrize("ruleset,players", [("classic", 2), ("cardgames", 4), ("pisti", 2)])
+def test_deal_actions_lay_out_the_engine_deal(ruleset: str, players: int) -> None:
+    import random
+
+    from xeri.engine import shuffle_and_deal
+    from xeri.rules import find_ruleset
+
+    rs = find_ruleset(ruleset, players=players)
+    game = pyspiel.load_game("python_xeri", {"ruleset": ruleset, "players": players})
+    for seed in range(20):
+        deal = shuffle_and_deal(rs, players - 1, random.Random(seed))  # the game's first dealer is the last seat
+        state = game.new_initial_state()
+        for action in xos.deal_actions(rs, players - 1, deal):
+            state.apply_action(action)
+        assert not state.is_chance_node()
+        got = state._round.deal
+        assert (got.hands, got.pile, got.talon, got.redealt) == (deal.hands, deal.pile, deal.talon, deal.redealt)

@@ -21,7 +21,7 @@ import numpy as np
 import pyspiel  # type: ignore[import-not-found]
 
 from ..cards import DECK, Card, Rank
-from ..engine import Round, SeatView, deal_order, lay_out, pile_fault
+from ..engine import Deal, Round, SeatView, deal_order, lay_out, pile_fault
 from ..errors import XeriError
 from ..events import Dealt
 from ..rules import Ruleset, find_ruleset
@@ -61,6 +61,17 @@ def game_ruleset(params: dict[str, Any]) -> Ruleset:
     if rs.exposed_bottom:
         raise OpenSpielRulesError("the OpenSpiel game does not model an exposed bottom card")
     return rs
+
+
+def deal_actions(ruleset: Ruleset, dealer: int, deal: Deal) -> list[int]:
+    """The chance actions that lay out an engine ``deal``: to play the same deal in OpenSpiel and in xeri.
+
+    Hands in dealing order, then each redealt pile, the pile and the talon.
+    """
+    actions = [c.index for seat in deal_order(ruleset, dealer) for c in deal.hands[seat]]
+    for old in deal.redealt:
+        actions += [c.index for c in old]
+    return actions + [c.index for c in deal.pile] + [c.index for c in deal.talon]
 
 
 class XeriGame(pyspiel.Game):  # type: ignore[misc]
