@@ -43,15 +43,22 @@ def wait_for_redis() -> None:
         threading.Event().wait(0.05)  # poll interval
 
 
+async def two_brokers() -> tuple[RedisBroker, RedisBroker]:
+    """Two processes' brokers on the test Redis, started."""
+    assert REDIS_URL
+    pair = RedisBroker(REDIS_URL), RedisBroker(REDIS_URL)
+    for broker in pair:
+        await broker.start()
+    return pair
+
+
 @needs_redis
 def test_two_brokers_see_each_others_messages_in_order() -> None:
     wait_for_redis()
     assert REDIS_URL
 
     async def scenario() -> list[Envelope]:
-        a, b = RedisBroker(REDIS_URL), RedisBroker(REDIS_URL)
-        await a.start()
-        await b.start()
+        a, b = await two_brokers()
         got: list[Envelope] = []
         done = asyncio.Event()
 
@@ -80,9 +87,7 @@ def test_a_broker_receives_only_the_channels_it_follows_and_relays_only_watched_
     assert REDIS_URL
 
     async def scenario() -> tuple[list[str], list[str]]:
-        owner, replica = RedisBroker(REDIS_URL), RedisBroker(REDIS_URL)
-        await owner.start()
-        await replica.start()
+        owner, replica = await two_brokers()
         owner.relay = {"xeri:t2:0", "xeri:t2:end"}.__contains__  # what the cluster says other processes watch
         local: list[str] = []
         owner.subscribe("xeri:t2:1", lambda e: local.append(e.body))
@@ -156,9 +161,7 @@ def test_two_connections_following_one_channel_share_its_subscription() -> None:
     assert REDIS_URL
 
     async def scenario() -> tuple[list[str], list[str]]:
-        owner, replica = RedisBroker(REDIS_URL), RedisBroker(REDIS_URL)
-        await owner.start()
-        await replica.start()
+        owner, replica = await two_brokers()
         first: list[str] = []
         second: list[str] = []
         arrived = asyncio.Event()
