@@ -14,14 +14,24 @@ if [ ! -x /usr/bin/chromium ]; then
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
 fi
 
+# npm, and a Node.js that the pinned ESLint runs on (20.19 or newer). Debian 12's own is 18, so on a
+# machine with an older one, Node.js 22 comes from the npm registry (package `node`) into .cache/node.
+if ! command -v npm >/dev/null; then
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm >/dev/null
+fi
+NODE_OK='const [a, b] = process.versions.node.split(".").map(Number); process.exit(a > 20 || (a === 20 && b >= 19) ? 0 : 1)'
+if ! node -e "$NODE_OK" 2>/dev/null; then
+  if [ ! -x "$PWD/.cache/node/node_modules/.bin/node" ]; then
+    npm install --silent --no-audit --no-fund --prefix "$PWD/.cache/node" node@22.14.0 >/dev/null
+  fi
+  export PATH="$PWD/.cache/node/node_modules/.bin:$PATH"
+fi
+
 # The accessibility tests (tests/test_web_a11y.py) inject axe-core into the page: npm's
 # package, pinned, installed once into .cache/axe (ignored by git).
 AXE_DIR=${XERI_AXE_DIR:-$PWD/.cache/axe}
 if [ ! -f "$AXE_DIR/node_modules/axe-core/axe.min.js" ]; then
-  if ! command -v npm >/dev/null; then
-    apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm >/dev/null
-  fi
   npm install --silent --no-audit --no-fund --prefix "$AXE_DIR" axe-core@4.10.3 >/dev/null
 fi
 export XERI_AXE_JS="$AXE_DIR/node_modules/axe-core/axe.min.js"
@@ -31,10 +41,6 @@ export XERI_AXE_JS="$AXE_DIR/node_modules/axe-core/axe.min.js"
 # and package-lock.json. `npm ci` installs them into node_modules/ (ignored by git), again only when the
 # lock file changes.
 if ! cmp -s package-lock.json node_modules/.xeri-installed-lock.json; then
-  if ! command -v npm >/dev/null; then
-    apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm >/dev/null
-  fi
   npm ci --silent --no-audit --no-fund >/dev/null
   cp package-lock.json node_modules/.xeri-installed-lock.json
 fi
