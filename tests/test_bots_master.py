@@ -9,6 +9,7 @@ from __future__ import annotations
 import multiprocessing
 import random
 
+import numpy as np
 import pytest
 
 from xeri import find_ruleset
@@ -203,7 +204,9 @@ def twin_anywhere(rnd: Round, seat: int, rng: random.Random) -> Round:
 
 
 MASTER_SPECS = ["master", "master:iterations=40,early=pimc", "master:worlds=3,endgame=16",
-                "master:search=8,worlds=3", "master:search=6,worlds=3,opponents=minimax"]
+                "master:search=8,worlds=3", "master:search=6,worlds=3,opponents=minimax",
+                "master:early=rollout,rworlds=20,rdeals=0", "master:early=rollout,rworlds=20,rdeals=1,mix=0.5",
+                "master:early=expert"]
 
 
 @pytest.mark.parametrize(("preset", "players"), [("classic", 2), ("pisti", 2), ("cardgames", 4)])
@@ -277,7 +280,8 @@ def test_reproducible_mode_is_identical_beside_a_busy_process(spec: str) -> None
 
 
 def test_bad_master_parameters_are_refused() -> None:
-    for params in ("worlds=0", "endgame=-1", "early=foo", "iterations=0", "search=-1", "opponents=foo"):
+    for params in ("worlds=0", "endgame=-1", "early=foo", "iterations=0", "search=-1", "opponents=foo", "rworlds=0",
+                   "rdeals=-1", "rpolicy=random", "mix=2", "close=-1"):
         with pytest.raises(ValueError):
             MasterBot(**{k: (int(v) if v.lstrip("-").isdigit() else v) for k, v in [params.split("=")]})
 
@@ -290,3 +294,126 @@ def test_interactive_mode_adds_a_wall_clock_cap_and_reproducible_mode_none() -> 
     assert vars(make_bot("master", 0, interactive=True))["seconds"] == INTERACTIVE_SECONDS
     assert vars(make_bot("pimc:iterations=50,seconds=0.2", 0, interactive=True))["seconds"] == 0.2
     assert make_bot("expert", 0, interactive=True).name == "expert"  # no budget to cap
+
+
+def _positions(preset: str, players: int, count: int, seed: int) -> list[Round]:
+    """Rounds stopped at a random move before the last deal, the expert playing every seat."""
+    ruleset = find_ruleset(preset, players=players)
+    rng = random.Random(seed)
+    out = []
+    for k in range(count):
+        rnd = Round.new(ruleset, k % players, rng.getrandbits(64))
+        bots = [make_bot("expert", k + s) for s in range(players)]
+        stop = rng.randrange(0, 52 - ruleset.pile_size - ruleset.players * ruleset.hand_size)
+        while len(rnd.played) < stop:
+            seat = rnd.turn
+            assert seat is not None
+            rnd.play(bots[seat].choose(rnd.view(seat), rnd.log_for(seat)), seat)
+        out.append(rnd)
+    return out
+
+
+@pytest.mark.parametrize(("preset", "players"), [("classic", 2), ("pisti", 2), ("cardgames", 4)])
+def test_compiled_rollouts_replay_the_python_simulator(preset: str, players: int) -> None:
+    """``early=rollout``'s kernel: each card, then the policy, to the round's end or the deal's, in each world.
+
+    With the playout policy the kernel's stream is ``xeri.fast.rollout.finish``'s, whose moves the Python
+    simulator replays: the same margin to the round's end, and to the end of the deal (cards taken worth ``w``).
+    """
+    from xeri.bots.playouts import offered_playout
+    from xeri.fast.rollout import finish
+    from xeri.scoring import margin
+
+    card_values = offered_playout("compiled-expert")
+    rng = random.Random(3)
+    w = 0.25
+    for rnd in _positions(preset, players, 6, 17):
+        seat = rnd.turn
+        assert seat is not None
+        view, log = rnd.view(seat), rnd.log_for(seat)
+        det = Determinizer(view, log)
+        worlds = [det.sample(rng) for _ in range(3)]
+        cards = [c.index for c in view.legal_moves]
+        side = seat % rnd.ruleset.sides
+        seed = rng.getrandbits(62)
+        gone = [c.index for c in view.gone]
+        whole = card_values(worlds, cards, side, seed, gone, "playout", 0, w)
+        deal = card_values(worlds, cards, side, seed, gone, "playout", 1, w)
+        for k, c in enumerate(cards):
+            st = worlds[0].copy()
+            st.play(c)
+            moves = np.full(52, -1, np.int64)
+            if st.turn >= 0:
+                finish(st, seed, moves=moves)
+            assert whole[0][k] == pytest.approx(margin(st.pts, side))
+            st = worlds[0].copy()
+            tpos = st.tpos
+            for m in [c, *(int(x) for x in moves if x >= 0)]:
+                st.play(m)
+                if st.turn < 0 or st.tpos != tpos:
+                    break
+            if st.turn < 0:
+                assert deal[0][k] == pytest.approx(margin(st.pts, side))
+            else:
+                worth = [p + w * n for p, n in zip(st.pts, st.cnt, strict=True)]
+                assert deal[0][k] == pytest.approx(margin(worth, side))
+
+
+def test_rollout_master_weighs_each_card_by_its_rollouts() -> None:
+    """Its values are the mean rollout margins (the points so far included); a xeri is worth taking."""
+    rs = find_ruleset("classic")
+    for rnd in _positions("classic", 2, 4, 5):
+        seat = rnd.turn
+        assert seat is not None
+        view, log = rnd.view(seat), rnd.log_for(seat)
+        bot = MasterBot(seed=2, early="rollout", rworlds=48, rdeals=1)
+        values = bot.evaluate(view, log)
+        assert set(values) == set(view.legal_moves) and bot.stats.iterations == 48
+        assert all(abs(v) < 200 for v in values.values())
+    # A lone card on the pile and a card of its rank in hand: the xeri (10 points) is the card to play.
+    rng = random.Random(6)
+    found = 0
+    for k in range(40):
+        rnd = Round.new(rs, k % 2, rng.getrandbits(64))
+        bots = [make_bot("expert", k), make_bot("expert", k + 1)]
+        while rnd.talon and found < 3:
+            seat = rnd.turn
+            assert seat is not None
+            view = rnd.view(seat)
+            top = view.top
+            if len(view.pile) == 1 and top is not None and top.rank is not Rank.JACK:
+                xeri = [c for c in view.hand if c.rank is top.rank]
+                if xeri:
+                    found += 1
+                    bot = MasterBot(seed=k, early="rollout", rworlds=32, rdeals=1)
+                    assert bot.choose(view, rnd.log_for(seat)) in xeri
+            rnd.play(bots[seat].choose(view, rnd.log_for(seat)), seat)
+    assert found == 3
+
+
+def test_without_the_compiled_rollouts_the_master_plays_the_counting_rules(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``pip install xeri`` has no numba: ``early=rollout`` falls back to the counting rules, and says so."""
+    import xeri.bots.master as master
+
+    def missing(name: str) -> None:
+        raise ValueError(f"rollout={name} is not installed")
+
+    monkeypatch.setattr(master, "offered_playout", missing)
+    bot = MasterBot(seed=4, early="rollout")
+    assert not bot.rollouts_ready
+    counting = MasterBot(seed=4, early="expert")
+    for rnd in _positions("classic", 2, 3, 8):
+        seat = rnd.turn
+        assert seat is not None
+        view, log = rnd.view(seat), rnd.log_for(seat)
+        assert bot.evaluate(view, log) == counting.evaluate(view, log)
+
+
+def test_rollouts_stop_at_the_wall_clock_cap() -> None:
+    """A budget of a million worlds with a 50 ms cap: the cap ends it (checked between batches of worlds)."""
+    rnd = _positions("classic", 2, 1, 9)[0]
+    seat = rnd.turn
+    assert seat is not None
+    bot = MasterBot(seed=1, early="rollout", rworlds=1_000_000, seconds=0.05)
+    bot.evaluate(rnd.view(seat), rnd.log_for(seat))
+    assert 0 < bot.stats.iterations < 1_000_000

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ..cards import Card
 from ..engine import SeatView
@@ -41,9 +41,20 @@ from .endgame import Solver
 from .expert import ExpertBot
 from .inference import lacked_indices, lacked_ranks, sample_consistent
 from .ismcts import SearchStats, rollout_playout, search_budget
+from .playouts import offered_playout
 
 #: The exact search starts when at most this many cards are left in the hands (and the talon is empty).
 ENDGAME_CARDS = 12
+#: Worlds per call of the compiled rollouts: the ``seconds`` cap is checked between batches.
+_BATCH = 16
+
+
+def _compiled_rollouts() -> Callable[..., list[list[float]]] | None:
+    """The compiled expert rollouts (``xeri.fast``, the ``fast`` extra) if installed, else None."""
+    try:
+        return offered_playout("compiled-expert")
+    except ValueError:
+        return None
 
 
 class MasterBot:
@@ -65,6 +76,11 @@ class MasterBot:
         xeri_weight: float = 0.5,
         search: int = 0,
         opponents: str = "policy",
+        rworlds: int = 64,
+        rdeals: int = 0,
+        rpolicy: str = "expert",
+        close: float = 0.0,
+        mix: float = 0.0,
     ) -> None:
         iterations, seconds = search_budget(iterations, seconds)
         if not isinstance(worlds, int) or worlds < 1:
@@ -81,9 +97,25 @@ class MasterBot:
         self.worlds = worlds
         self.endgame = endgame
         self.play_out, self.smart = rollout_playout(rollout)
-        if early not in ("pimc", "expert"):
-            raise ValueError("early must be pimc or expert")
+        if early not in ("pimc", "expert", "rollout"):
+            raise ValueError("early must be rollout, expert or pimc")
+        if not isinstance(rworlds, int) or rworlds < 1:
+            raise ValueError("rworlds must be a positive integer")
+        if not isinstance(rdeals, int) or rdeals < 0:
+            raise ValueError("rdeals must be 0 (to the round's end) or a positive number of deals")
+        self.rdeals = rdeals
+        if rpolicy not in ("expert", "greedy", "playout"):
+            raise ValueError("rpolicy must be expert, greedy or playout")
+        if not 0.0 <= mix <= 1.0:
+            raise ValueError("mix must be between 0 and 1")
+        if close < 0:
+            raise ValueError("close must be 0 (always roll out) or a positive number of points")
         self.early = early
+        self.rworlds, self.rpolicy, self.close, self.mix = rworlds, rpolicy, float(close), float(mix)
+        # The compiled rollouts come from the ``fast`` extra; without it the counting rules play early.
+        self._card_values = _compiled_rollouts() if early == "rollout" else None
+        #: whether ``early=rollout`` has its compiled rollouts (the ``fast`` extra) or plays the counting rules
+        self.rollouts_ready = self._card_values is not None
         self.infer = bool(infer)
         self._expert = ExpertBot(seed, jack_keep, xeri_weight)
         self._rng = random.Random(seed)
@@ -109,11 +141,13 @@ class MasterBot:
             totals, done = self._exact(det, legal, side, start, history)
         elif view.talon_count and in_hands <= self.search:
             totals, done = self._exact(det, legal, side, start, history, horizon=True)
-        elif self.early == "expert":
+        elif self.early != "pimc":
             nxt = (det.seat + 1) % det.rules.players
             lacks = lacked_ranks(history, det.rules.players)[nxt] if self.infer else set()
             now = margin(view.points, side)
             totals, done = [now + self._expert.score(view, Card.from_index(c), lacks) for c in legal], 0
+            if self._card_values is not None and self._worth_rolling(totals):
+                totals, done = self._rollouts(det, view, history, legal, side, start, totals)
         else:
             totals, done = self._sampled(det, legal, side, start)
         self.stats.iterations = done
@@ -154,6 +188,43 @@ class MasterBot:
             if deadline is not None and time.perf_counter() >= deadline:
                 break
         return [t / done for t in totals], done
+
+    def _worth_rolling(self, counted: list[float]) -> bool:
+        """Whether to roll out: always, or (``close``) when the counting rules' two best cards are that close."""
+        if self.close <= 0:
+            return True
+        best, second = sorted(counted, reverse=True)[:2]
+        return best - second <= self.close
+
+    def _rollouts(
+        self, det: Determinizer, view: SeatView, history: Sequence[Event], legal: list[int], side: int,
+        start: float, counted: list[float],
+    ) -> tuple[list[float], int]:
+        """Mean round margin of each card over ``rworlds`` worlds, the rest played by the compiled expert.
+
+        Worlds fit the inference; all cards share each world and its random stream. ``mix`` blends in the
+        counting estimate. Worlds come in batches so that the ``seconds`` cap bounds the time.
+        """
+        assert self._card_values is not None
+        lacks = lacked_indices(history, det.rules.players) if self.infer else [frozenset()] * det.rules.players
+        deadline = self._deadline(start)
+        rng = self._rng
+        gone = [c.index for c in view.gone]
+        card_w = 0.1 + view.ruleset.most_cards_points / 60  # the counting rules' worth of a card taken
+        totals = [0.0] * len(legal)
+        done = 0
+        while done < self.rworlds:
+            batch = min(_BATCH, self.rworlds - done)
+            worlds = [sample_consistent(det, lacks, rng) for _ in range(batch)]
+            for row in self._card_values(worlds, legal, side, rng.getrandbits(62), gone, self.rpolicy, self.rdeals,
+                                         card_w):
+                for i, v in enumerate(row):
+                    totals[i] += v
+            done += batch
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+        mix = self.mix
+        return [(1 - mix) * t / done + mix * c for t, c in zip(totals, counted, strict=True)], done
 
     def _sampled(self, det: Determinizer, legal: list[int], side: int, start: float) -> tuple[list[float], int]:
         """Mean playout margin of each card over shared sampled worlds and random streams."""

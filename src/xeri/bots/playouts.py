@@ -12,11 +12,12 @@ from collections.abc import Callable
 from importlib.metadata import entry_points
 from typing import Any
 
-#: the entry-point group of playouts: ``name = "module:function"``, the function shaped like ``ismcts.playout``
+#: the entry-point group of playouts: ``name = "module:function"``; ``compiled`` is shaped like ``ismcts.playout``,
+#: ``compiled-expert`` like ``xeri.fast.rollout_values.card_values`` (the master's ``early=rollout``)
 GROUP = "xeri.playouts"
 
 #: the extra that installs each playout's dependencies, for the error message
-EXTRA = {"compiled": "fast"}
+EXTRA = {"compiled": "fast", "compiled-expert": "fast"}
 
 _LOADED: dict[str, Callable[..., Any]] = {}
 
