@@ -23,7 +23,14 @@ writes every result with the command.
 
 The clients run in this process, on the same machine as the server; a client
 whose connection closes reconnects as the browser does (and a close in the
-measured window counts as an error).
+measured window counts as an error). Each is a real WebSocket client (through
+HAProxy in a cluster) that parses every message it gets (msgspec, into the
+fields it plays by) and times a move from just before sending it to the
+receipt of the message that carries it. ``--client picows`` (the default) is
+a WebSocket client in Cython; ``--client websockets`` the pure-Python asyncio
+one, at about twice its processor time per move. Neither offers
+permessage-deflate: a browser does, but ``xeri serve`` declines it, so the
+frames are the same.
 """
 
 from __future__ import annotations
@@ -43,7 +50,7 @@ from collections.abc import Callable
 from typing import Any
 
 import httpx
-from websockets.asyncio.client import connect
+import msgspec
 
 #: Every table here comes from one address and runs 99 rounds: lift the per-address caps (docs/security.md).
 LIFTED = ["--waiting-per-address", "100000", "--playing-per-address", "100000", "--ws-per-address", "100000",
@@ -70,51 +77,161 @@ class Stats:
         counts[code] = counts.get(code, 0) + 1
 
 
-async def client(url: str, rng: random.Random, stats: Stats, think: float, stop: asyncio.Event) -> None:
-    """Play a seat; reconnect after a close as the browser does (after a short pause)."""
+class View(msgspec.Struct):
+    """What a client reads of its seat's VIEW to choose a move (the rest of the message is parsed and skipped)."""
+
+    seat: int | None = None
+    turn: int | None = None
+    match_over: bool = False
+    legal_moves: list[str] = []
+
+
+class Message(msgspec.Struct):
+    """A server message, as far as a playing client needs it (docs/protocol.md)."""
+
+    type: str
+    version: int | None = None
+    view: View | None = None
+    code: str | None = None
+
+
+DECODE = msgspec.json.Decoder(Message).decode
+ENCODE = msgspec.json.Encoder().encode
+
+
+class Seat:
+    """One player, whatever carries its messages: it reads each message, times its moves, picks its cards.
+
+    A move's latency runs from just before it is sent to the receipt of the ``sync`` or ``update`` that
+    carries it; while it waits for that (or thinks), it does not move again.
+    """
+
+    def __init__(self, rng: random.Random, stats: Stats, think: float) -> None:
+        self.rng, self.stats, self.think = rng, stats, think
+        self.pending: tuple[int, float] | None = None
+        self.thinking = False
+
+    def receive(self, raw: bytes | memoryview) -> tuple[float, int, str] | None:
+        """Take one message; when it is this seat's turn, return (think seconds, version, card) to play."""
+        msg = DECODE(raw)
+        if msg.type == "error":
+            self.stats.error(msg.code or "?")
+            self.pending = None
+            return None
+        if msg.type not in ("sync", "update") or msg.version is None:
+            return None
+        if self.pending is not None and msg.version >= self.pending[0]:
+            if self.stats.recording:
+                self.stats.latencies.append(time.perf_counter() - self.pending[1])
+                self.stats.moves += 1
+            self.pending = None
+        view = msg.view
+        if view is None or view.match_over or view.turn != view.seat or self.pending is not None or self.thinking:
+            return None
+        delay = self.rng.uniform(0.5 * self.think, 1.5 * self.think) if self.think else 0.0
+        return delay, msg.version, self.rng.choice(view.legal_moves)
+
+    def move(self, version: int, card: str) -> bytes:
+        """The move message to send now (the latency clock starts here)."""
+        self.thinking = False
+        self.pending = (version + 1, time.perf_counter())
+        return ENCODE({"type": "move", "card": card, "version": version})
+
+    def closed(self) -> float:
+        """The connection closed (or did not open): count it, forget the move in flight, and return the
+        browser's reconnect pause."""
+        self.stats.error("closed")
+        self.pending, self.thinking = None, False
+        return self.rng.uniform(0.2, 0.5)
+
+
+async def websockets_client(url: str, seat: Seat) -> None:
+    """Play a seat with the ``websockets`` asyncio client until cancelled; reconnect after a close.
+
+    It offers no permessage-deflate (``xeri serve`` declines it anyway, so a browser's offer changes nothing
+    on the wire) and reads raw bytes (msgspec checks the UTF-8 as it parses).
+    """
+    from websockets.asyncio.client import connect
     from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
-    while not stop.is_set():
+    while True:
         try:
-            await play(url, rng, stats, think, stop)
+            async with connect(url, max_size=None, ping_interval=None, open_timeout=30, compression=None,
+                               proxy=None) as ws:
+                while True:
+                    turn = seat.receive(await ws.recv(decode=False))
+                    if turn is not None:
+                        delay, version, card = turn
+                        if delay:
+                            seat.thinking = True
+                            await asyncio.sleep(delay)
+                        await ws.send(seat.move(version, card), text=True)
         except (ConnectionClosed, InvalidHandshake, OSError, TimeoutError):
-            stats.error("closed")
-            await asyncio.sleep(rng.uniform(0.2, 0.5))  # the browser's reconnect pause
+            await asyncio.sleep(seat.closed())  # the browser's reconnect pause
 
 
-async def play(url: str, rng: random.Random, stats: Stats, think: float, stop: asyncio.Event) -> None:
-    async with connect(url, max_size=None, ping_interval=None, open_timeout=30) as ws:
-        pending: tuple[int, float] | None = None
-        while not stop.is_set():
-            try:
-                text = await asyncio.wait_for(ws.recv(), timeout=0.5)
-            except TimeoutError:
-                continue
-            msg = json.loads(text)
-            kind = msg["type"]
-            if kind == "error":
-                stats.error(msg["code"])
-                pending = None
-                continue
-            if kind not in ("sync", "update"):
-                continue
-            version, view = msg["version"], msg["view"]
-            if pending is not None and version >= pending[0]:
-                if stats.recording:
-                    stats.latencies.append(time.perf_counter() - pending[1])
-                    stats.moves += 1
-                pending = None
-            if view is None or view["match_over"] or view["turn"] != view["seat"] or pending is not None:
-                continue
-            if think:
-                await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))
-            card = rng.choice(view["legal_moves"])
-            pending = (version + 1, time.perf_counter())
-            await ws.send(json.dumps({"type": "move", "card": card, "version": version}))
+async def picows_client(url: str, seat: Seat) -> None:
+    """Play a seat with picows (a WebSocket client in Cython: the frames are parsed and masked in C, and each
+    message reaches ``Seat`` from the transport's callback, with no task switch) until cancelled; reconnect
+    after a close."""
+    from picows import WSError, WSFrame, WSListener, WSMsgType, WSTransport, ws_connect
+
+    loop = asyncio.get_running_loop()
+
+    class Listener(WSListener):  # type: ignore[misc]
+        def __init__(self) -> None:
+            self.parts: list[bytes] = []
+
+        def on_ws_frame(self, transport: WSTransport, frame: WSFrame) -> None:
+            kind = frame.msg_type
+            if kind == WSMsgType.CLOSE:
+                transport.send_close(frame.get_close_code())
+                transport.disconnect()
+                return
+            if kind not in (WSMsgType.TEXT, WSMsgType.CONTINUATION):
+                return
+            if not frame.fin or self.parts:  # a fragmented message: whole before it is read
+                self.parts.append(frame.get_payload_as_bytes())
+                if not frame.fin:
+                    return
+                raw: bytes | memoryview = b"".join(self.parts)
+                self.parts = []
+            else:
+                raw = frame.get_payload_as_memoryview()
+            turn = seat.receive(raw)
+            if turn is None:
+                return
+            delay, version, card = turn
+            if delay:
+                seat.thinking = True
+                loop.call_later(delay, self.play, transport, version, card)
+            else:
+                self.play(transport, version, card)
+
+        def play(self, transport: WSTransport, version: int, card: str) -> None:
+            if not transport.is_disconnected:
+                transport.send(WSMsgType.TEXT, seat.move(version, card))
+
+    while True:
+        try:
+            transport, _ = await ws_connect(Listener, url, websocket_handshake_timeout=30, max_redirects=0)
+        except (WSError, OSError, TimeoutError):
+            await asyncio.sleep(seat.closed())  # the browser's reconnect pause
+            continue
+        try:
+            await transport.wait_disconnected()
+        except asyncio.CancelledError:
+            transport.disconnect()
+            raise
+        await asyncio.sleep(seat.closed())
+
+
+#: the WebSocket client implementations ``--client`` chooses from
+CLIENTS = {"picows": picows_client, "websockets": websockets_client}
 
 
 async def run(base: str, tables: int, seconds: float, warmup: float, think: float, seed: int,
-              meter: Meter | None = None) -> dict[str, Any]:
+              meter: Meter | None = None, client: str = "picows") -> dict[str, Any]:
     ws_base = base.replace("http://", "ws://")
     rng = random.Random(seed)
     urls: list[str] = []
@@ -126,8 +243,8 @@ async def run(base: str, tables: int, seconds: float, warmup: float, think: floa
             urls += [f"{ws_base}/ws/tables/{made['table_id']}?token={made['token']}",
                      f"{ws_base}/ws/tables/{made['table_id']}?token={joined['token']}"]
     stats = Stats()
-    stop = asyncio.Event()
-    tasks = [asyncio.create_task(client(u, random.Random(rng.random()), stats, think, stop)) for u in urls]
+    play = CLIENTS[client]
+    tasks = [asyncio.create_task(play(u, Seat(random.Random(rng.random()), stats, think))) for u in urls]
     await asyncio.sleep(warmup)
     stats.recording = True
     started, load = time.perf_counter(), os.getloadavg()
@@ -136,8 +253,12 @@ async def run(base: str, tables: int, seconds: float, warmup: float, think: floa
     stats.recording = False
     elapsed = time.perf_counter() - started
     after = await asyncio.to_thread(meter.read) if meter is not None else {}
-    stop.set()
-    await asyncio.gather(*tasks, return_exceptions=True)
+    for task in tasks:
+        task.cancel()
+    failed = [r for r in await asyncio.gather(*tasks, return_exceptions=True)
+              if not isinstance(r, asyncio.CancelledError)]
+    if failed:  # a client died of something other than a closed connection: the protocol, or this script
+        raise SystemExit(f"{len(failed)} client(s) failed, the first with {type(failed[0]).__name__}: {failed[0]}")
     lat = sorted(stats.latencies)
 
     def q(p: float) -> float:
@@ -151,7 +272,7 @@ async def run(base: str, tables: int, seconds: float, warmup: float, think: floa
         "errors": stats.errors, "warmup_errors": stats.warmup_errors,
         "load_average": [round(x, 2) for x in load], "nice": os.nice(0),
         **cpu_per_move(before, after, stats.moves),
-        "cpus": os.cpu_count(), "python": sys.version.split()[0],
+        "cpus": os.cpu_count(), "python": sys.version.split()[0], "client": client,
     }
 
 
@@ -324,7 +445,8 @@ def cluster_run(args: argparse.Namespace) -> list[dict[str, Any]]:
         closed = free_port()  # nothing listens here: HAProxy marks the slot down
         env = {**os.environ, "XERI_LISTEN": f"127.0.0.1:{listen}",
                **{f"XERI_NODE_{i + 1}": f"127.0.0.1:{ports[i] if i < n else closed}" for i in range(3)}}
-        haproxy = subprocess.Popen(["haproxy", "-f", os.path.join(root, "deploy", "haproxy.cfg"), "-db"], env=env,
+        haproxy = subprocess.Popen(["haproxy", "-f", args.haproxy_cfg or os.path.join(root, "deploy", "haproxy.cfg"),
+                                    "-db"], env=env,
                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
             for port, proc in zip(ports, procs, strict=True):
@@ -335,7 +457,7 @@ def cluster_run(args: argparse.Namespace) -> list[dict[str, Any]]:
             while len({httpx.get(f"{base}/readyz", timeout=5).json().get("node") for _ in range(3 * n)}) < n:
                 time.sleep(0.1)  # poll interval
             meter = Meter([p.pid for p in procs], haproxy.pid, db, args.redis)
-            out = _run(run(base, tables, args.seconds, args.warmup, args.think, args.seed, meter))
+            out = _run(run(base, tables, args.seconds, args.warmup, args.think, args.seed, meter, args.client))
             out["processes"] = n
             if n > 1:
                 try:
@@ -357,6 +479,52 @@ def cluster_run(args: argparse.Namespace) -> list[dict[str, Any]]:
     return results
 
 
+def estimate(results: list[dict[str, Any]], cores: int = 16, infra_cores: int = 3,
+             busy: float = 0.6) -> dict[str, Any] | None:
+    """What a ``cores``-core machine and a cluster of them would hold, from the processor time per move measured
+    here (an estimate, not a measurement; docs/scaling.md explains it).
+
+    One ``xeri serve`` process per core, ``infra_cores`` left for PostgreSQL, Redis and HAProxy, every core
+    kept ``busy`` (a short queue, so a short tail). The servers' cost per move is that of the run with the most
+    processes at the first table count (forwarding grows with the processes); the players' clients are not on
+    the machine. A table at think time t makes about 1/t moves a second. Past one machine, the shared Redis
+    (one thread) and PostgreSQL carry every move: whichever saturates first is the bottleneck.
+    """
+    measured = [r for r in results if r.get("cpu_ms_per_move", {}).get("servers")]
+    if not measured:
+        return None
+    first = [r for r in measured if r["tables"] == measured[0]["tables"]]
+    one = next((r for r in first if r.get("processes", 1) == 1), first[0])
+    basis = max(first, key=lambda r: int(r.get("processes", 1)))
+    ms = basis["cpu_ms_per_move"]
+    think = float(basis["think_s"]) or None
+    per_process = busy * 1000 / one["cpu_ms_per_move"]["servers"]
+    machine = busy * (cores - infra_cores) * 1000 / ms["servers"]
+    out: dict[str, Any] = {
+        "assumptions": {"cores": cores, "server_processes": cores - infra_cores, "busy": busy,
+                        "think_s": basis["think_s"], "servers_ms_per_move_from": {
+                            "tables": basis["tables"], "processes": basis.get("processes", 1)}},
+        "one_process": {"moves_per_s_saturated": round(1000 / one["cpu_ms_per_move"]["servers"]),
+                        "moves_per_s": round(per_process),
+                        "tables": round(per_process * think) if think else None},
+        "machine": {"moves_per_s": round(machine), "tables": round(machine * think) if think else None,
+                    "cores": {k: round(machine * ms[k] / 1000, 2) for k in ("haproxy", "postgres", "redis")
+                              if k in ms}},
+    }
+    if ms.get("redis"):
+        redis_limit = busy * 1000 / ms["redis"]
+        out["cluster"] = {
+            "redis_moves_per_s": round(redis_limit), "machines": round(redis_limit / machine, 1),
+            "tables": round(redis_limit * think) if think else None,
+            "postgres_rows_per_s": round(redis_limit),
+            "postgres_cores": round(redis_limit * ms["postgres"] / 1000, 1) if "postgres" in ms else None,
+        }
+        # Redis is one thread; PostgreSQL is one primary of the same size (its disk is not measured here).
+        pg_cores = out["cluster"]["postgres_cores"]
+        out["cluster"]["bottleneck"] = "postgres" if pg_cores is not None and pg_cores > busy * cores else "redis"
+    return out
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--tables", default="200", help="tables (with --processes, a comma-separated list of sizes)")
@@ -370,6 +538,9 @@ def main() -> int:
     ap.add_argument("--pg", help="PostgreSQL server URL for --processes (a fresh database is made per count)")
     ap.add_argument("--redis", help="Redis URL for --processes")
     ap.add_argument("--json", help="also write every result, with the command, to this file")
+    ap.add_argument("--haproxy-cfg", help="with --processes: another HAProxy config (default: deploy/haproxy.cfg)")
+    ap.add_argument("--client", choices=sorted(CLIENTS), default="picows",
+                    help="the WebSocket client the simulated players use (default: picows, the cheapest measured)")
     args = ap.parse_args()
     if args.processes:
         if not (args.pg and args.redis):
@@ -378,12 +549,13 @@ def main() -> int:
         if args.json:
             with open(args.json, "w") as f:
                 json.dump({"command": " ".join(["python", *sys.argv]), "machine_cpus": os.cpu_count(),
-                           "runs": results}, f, indent=1)
+                           "runs": results, "estimate_16_cores": estimate(results)}, f, indent=1)
                 f.write("\n")
         return 0
     args.tables = int(args.tables)
     if args.url:
-        print(json.dumps(_run(run(args.url, args.tables, args.seconds, args.warmup, args.think, args.seed))))
+        print(json.dumps(_run(run(args.url, args.tables, args.seconds, args.warmup, args.think, args.seed,
+                                   client=args.client))))
         return 0
     with tempfile.TemporaryDirectory() as tmp:
         port = free_port()
@@ -401,7 +573,8 @@ def main() -> int:
                     if time.monotonic() > deadline or proc.poll() is not None:
                         raise SystemExit("the server did not start") from None
                     time.sleep(0.05)
-            out = _run(run(base, args.tables, args.seconds, args.warmup, args.think, args.seed, Meter([proc.pid])))
+            out = _run(run(base, args.tables, args.seconds, args.warmup, args.think, args.seed, Meter([proc.pid]),
+                                    args.client))
             print(json.dumps(out))
         finally:
             proc.terminate()
