@@ -178,7 +178,7 @@ async def picows_client(url: str, seat: Seat) -> None:
 
     loop = asyncio.get_running_loop()
 
-    class Listener(WSListener):  # type: ignore[misc]
+    class Listener(WSListener):
         def __init__(self) -> None:
             self.parts: list[bytes] = []
 
