@@ -80,3 +80,52 @@ def test_nul_in_a_path_query_or_body_is_a_400_on_postgresql() -> None:
         assert httpx.get(f"{srv.base}/api/health").status_code == 200
     finally:
         srv.stop()
+
+
+@pytest.mark.skipif(
+    not PG_URL and not os.environ.get("XERI_REQUIRE_SERVICES"),
+    reason="needs XERI_TEST_PG_URL (scripts/test.sh starts PostgreSQL and sets it)",
+)
+def test_a_batch_of_moves_is_one_statement_and_a_stale_move_fails_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Concurrent moves share one INSERT (group commit); when one of them is stale, none of that INSERT is
+    stored, each move is retried alone, and only the stale one is refused."""
+    import asyncio
+    import time
+
+    from xeri.server import store as store_module
+    from xeri.server.store import MoveRow, SeatRow, StaleMove, Store, TableRow
+
+    assert PG_URL
+    batches: list[int] = []
+    one_statement = store_module._insert_moves
+
+    async def counted(conn: object, rows: list[dict[str, object]]) -> None:
+        await one_statement(conn, rows)  # type: ignore[arg-type]
+        batches.append(len(rows))  # stored
+
+    monkeypatch.setattr(store_module, "_insert_moves", counted)
+
+    async def scenario() -> tuple[list[object], list[int], list[object]]:
+        store = Store(PG_URL)
+        await store.open()
+        try:
+            tid = uuid.uuid4().hex[:16]
+            await store.create_table(TableRow(id=tid, status="closed", ruleset="{}", takeover_level="easy",
+                                              match_seed="1", salt_key="k", created_at=time.time()),
+                                     [SeatRow(tid, 0, True), SeatRow(tid, 1, True)])
+            await store.add_move(MoveRow(tid, 0, 0, "TD", None, time.time()))
+            fresh = await asyncio.gather(*(store.add_move(MoveRow(tid, i, i % 2, "2C", None, 1.5)) for i in (1, 2)))
+            later = (store.add_move(MoveRow(tid, i, i % 2, "3C", "away", 2.5)) for i in (3, 0, 4))
+            mixed = await asyncio.gather(*later, return_exceptions=True)
+            loaded = await store.load_table(tid)
+            assert loaded is not None
+            assert [(m.idx, m.card) for m in loaded.moves] == [(0, "TD"), (1, "2C"), (2, "2C"), (3, "3C"), (4, "3C")]
+            assert loaded.moves[3].auto == "away" and loaded.moves[1].at == 1.5
+            return list(fresh), batches[:], list(mixed)
+        finally:
+            await store.close()
+
+    fresh, seen, mixed = asyncio.run(scenario())
+    assert fresh == [None, None]
+    assert mixed[0] is None and isinstance(mixed[1], StaleMove) and mixed[2] is None
+    assert seen == [1, 2]  # the first move alone, then the two as one statement; the stale batch of three failed

@@ -123,6 +123,9 @@ nodes_t = Table(
 
 
 _INSERT_MOVE = insert(moves_t)
+#: a batch of moves in one statement on PostgreSQL (``_insert_moves``): one array per column
+_INSERT_MOVES_PG = (f"INSERT INTO {moves_t.name} ({', '.join(c.name for c in moves_t.columns)}) SELECT * FROM "
+                    "unnest($1::varchar[], $2::int[], $3::int[], $4::varchar[], $5::varchar[], $6::float8[])")
 
 
 # --- typed errors -------------------------------------------------------------
@@ -475,11 +478,15 @@ class Store:
                 batch = [await self._queue.get()]
                 while not self._queue.empty() and len(batch) < 500:
                     batch.append(self._queue.get_nowait())
+                statements = [s for w in batch for s in w.statements]
                 try:
                     if conn is None:
                         conn = await self.engine.connect()
-                    async with conn.begin():
-                        await _execute(conn, _merged([s for w in batch for s in w.statements]))
+                    if not self.is_sqlite and all(stmt is _INSERT_MOVE for stmt, _ in statements):
+                        await _insert_moves(conn, [params for _, params in statements])
+                    else:
+                        async with conn.begin():
+                            await _execute(conn, _merged(statements))
                 except Exception:
                     # A lost connection or one bad write must not sink the others: retry each on its own.
                     if conn is not None:
@@ -753,6 +760,16 @@ def _merged(statements: list[tuple[Any, Any]]) -> list[tuple[Any, Any]]:
         else:
             out.append((stmt, [params] if isinstance(params, dict) else params))
     return out
+
+
+async def _insert_moves(conn: AsyncConnection, rows: list[dict[str, Any]]) -> None:
+    """The usual batch, moves only, on PostgreSQL: one INSERT of them all through asyncpg, outside any
+    transaction (one statement is atomic): one round trip instead of three (BEGIN, the rows, COMMIT) and no
+    SQL compiled per batch, which halves what a move costs the server. A failure stores none of them (the
+    caller then retries each move on its own, through SQLAlchemy, which names the stale one)."""
+    raw = await conn.get_raw_connection()
+    columns = [[row[c.name] for row in rows] for c in moves_t.columns]
+    await raw.driver_connection.execute(_INSERT_MOVES_PG, *columns)  # type: ignore[union-attr]
 
 
 async def _execute(conn: AsyncConnection, statements: Sequence[tuple[Any, Any]]) -> None:
