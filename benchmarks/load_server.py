@@ -223,6 +223,8 @@ async def picows_client(url: str, seat: Seat) -> None:
         except asyncio.CancelledError:
             transport.disconnect()
             raise
+        except (WSError, OSError):
+            pass  # the connection broke: a close like any other (what a Seat raised goes on up)
         await asyncio.sleep(seat.closed())
 
 
@@ -251,7 +253,7 @@ async def run(base: str, tables: int, seconds: float, warmup: float, think: floa
     before = await asyncio.to_thread(meter.read) if meter is not None else {}
     await asyncio.sleep(seconds)
     stats.recording = False
-    elapsed = time.perf_counter() - started
+    elapsed, load_end = time.perf_counter() - started, os.getloadavg()
     after = await asyncio.to_thread(meter.read) if meter is not None else {}
     for task in tasks:
         task.cancel()
@@ -270,7 +272,8 @@ async def run(base: str, tables: int, seconds: float, warmup: float, think: floa
         "latency_ms": {"p50": q(0.50), "p90": q(0.90), "p99": q(0.99), "max": q(1.0),
                        "mean": round(1000 * statistics.fmean(lat), 2) if lat else None},
         "errors": stats.errors, "warmup_errors": stats.warmup_errors,
-        "load_average": [round(x, 2) for x in load], "nice": os.nice(0),
+        "load_average": [round(x, 2) for x in load], "load_average_end": [round(x, 2) for x in load_end],
+        "nice": os.nice(0),
         **cpu_per_move(before, after, stats.moves),
         "cpus": os.cpu_count(), "python": sys.version.split()[0], "client": client,
     }
