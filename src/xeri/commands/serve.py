@@ -96,6 +96,21 @@ def _check_address(host: str, port: int) -> None:
         raise ServeError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
 
 
+def _tune_gc() -> None:
+    """Fewer, cheaper garbage collections for a long-running server.
+
+    What is loaded by now (modules, the app) lives as long as the process: frozen, no full collection walks
+    it again (with 500 busy tables one took some 0.1 s, every table waiting). Every move allocates events
+    and messages, most freed at once by their reference counts, so young collections run every 10,000
+    allocations rather than 700.
+    """
+    import gc
+
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(10_000, 10, 10)
+
+
 def _check_services(db: str | None, redis_url: str | None) -> None:
     """Open the database (creating its tables) and ping Redis once, so a bad one is a one-line error."""
     import asyncio
@@ -220,6 +235,7 @@ def run(args: argparse.Namespace) -> int:
                      bot_queue=args.bot_queue, bot_budget=budget, lease=args.lease)
     _secure(app, args)
     print(f"xeri serve: http://{args.host}:{args.port}/  (Ctrl-C stops)", flush=True)
+    _tune_gc()
     try:
         # Messages are small JSON; per-message compression would cost more CPU than it saves.
         # A request that does not arrive whole within --request-timeout is closed (no slowloris).

@@ -74,6 +74,10 @@ class Frame(msgspec.Struct, frozen=True, array_like=True):
     def encode(self) -> str:
         return _ENCODER.encode(self).decode()
 
+    def encode_bytes(self) -> bytes:
+        """The same text as ``encode``, as the bytes a socket sends (the relay writes them as they are)."""
+        return _ENCODER.encode(self)
+
     @staticmethod
     def decode(text: str | bytes) -> Frame:
         try:

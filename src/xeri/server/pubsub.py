@@ -126,8 +126,8 @@ class RedisBroker(LocalSubscribers):
         self._sub: RespConnection | None = None
         self._reader: asyncio.Task[None] | None = None
         self._writer: asyncio.Task[None] | None = None
-        #: (channel, frame text, the future of a ``send`` or None for a relay), in order
-        self._outbox: asyncio.Queue[tuple[str, str, asyncio.Future[int] | None]] = asyncio.Queue(RELAY_QUEUE)
+        #: (channel, encoded frame, the future of a ``send`` or None for a relay), in order
+        self._outbox: asyncio.Queue[tuple[str, bytes, asyncio.Future[int] | None]] = asyncio.Queue(RELAY_QUEUE)
 
     @property
     def _own_channel(self) -> str:
@@ -252,8 +252,13 @@ class RedisBroker(LocalSubscribers):
         self._deliver(channel, envelope)
         if self.relay is not None and not self.relay(channel):
             return
+        self.post(channel, envelope)
+
+    def post(self, channel: str, envelope: Envelope) -> None:
+        """Queue an envelope for other processes only, and do not wait for it (a reply to a request: if Redis
+        loses it, the requester's timeout answers)."""
         try:
-            self._outbox.put_nowait((channel, Frame(self.node, envelope).encode(), None))
+            self._outbox.put_nowait((channel, Frame(self.node, envelope).encode_bytes(), None))
         except asyncio.QueueFull:
             log.warning("the redis relay is %d messages behind: dropping one", RELAY_QUEUE)
 
@@ -295,7 +300,7 @@ class RedisBroker(LocalSubscribers):
         Redis is away)."""
         sent: asyncio.Future[int] = asyncio.get_running_loop().create_future()
         try:
-            self._outbox.put_nowait((channel, Frame(self.node, envelope).encode(), sent))
+            self._outbox.put_nowait((channel, Frame(self.node, envelope).encode_bytes(), sent))
         except asyncio.QueueFull:
             raise ConnectionError("the redis relay is too far behind") from None
         return await asyncio.wait_for(sent, SEND_TIMEOUT)
