@@ -377,7 +377,7 @@ def failover(base: str, owner: str, kill: Callable[[], None], timeout: float = 6
     The table (a player against a bot) is created on ``owner``; the player connects through the balancer and
     reconnects as the browser does when its connection drops.
     """
-    from websockets.exceptions import ConnectionClosed
+    from websockets.exceptions import ConnectionClosed, InvalidHandshake
     from websockets.sync.client import connect as sync_connect
 
     made = httpx.post(f"{owner}/api/tables", json={"name": "f", "options": {"rounds": 9},
@@ -388,8 +388,10 @@ def failover(base: str, owner: str, kill: Callable[[], None], timeout: float = 6
     def recv(wait: float) -> dict[str, Any] | None:
         while state["ws"] is None:
             try:
-                state["ws"] = sync_connect(url, open_timeout=5).__enter__()
-            except (OSError, ConnectionClosed, TimeoutError):
+                state["ws"] = sync_connect(url, open_timeout=5, compression=None, proxy=None).__enter__()
+            except (OSError, ConnectionClosed, InvalidHandshake, TimeoutError) as exc:
+                # Refused, or HAProxy's 502/503 while it still counts the dead process in: a browser retries.
+                state["seen"].append(f"connect {type(exc).__name__}")
                 time.sleep(0.1)  # the browser's reconnect pause, shortened
         try:
             msg: dict[str, Any] = json.loads(state["ws"].recv(timeout=wait))
