@@ -99,8 +99,8 @@ def test_a_batch_of_moves_is_one_statement_and_a_stale_move_fails_alone(monkeypa
     batches: list[int] = []
     one_statement = store_module._insert_moves
 
-    async def counted(conn: object, rows: list[dict[str, object]]) -> None:
-        await one_statement(conn, rows)  # type: ignore[arg-type]
+    async def counted(driver: object, rows: list[dict[str, object]]) -> None:
+        await one_statement(driver, rows)
         batches.append(len(rows))  # stored
 
     monkeypatch.setattr(store_module, "_insert_moves", counted)

@@ -473,6 +473,7 @@ class Store:
         """Commit queued writes in batches, on one connection kept for the purpose (fewer round trips)."""
         assert self.engine is not None
         conn: AsyncConnection | None = None
+        driver: Any = None  # conn's asyncpg connection (PostgreSQL), for the batches of moves
         try:
             while True:
                 batch = [await self._queue.get()]
@@ -483,7 +484,9 @@ class Store:
                     if conn is None:
                         conn = await self.engine.connect()
                     if not self.is_sqlite and all(stmt is _INSERT_MOVE for stmt, _ in statements):
-                        await _insert_moves(conn, [params for _, params in statements])
+                        if driver is None:
+                            driver = (await conn.get_raw_connection()).driver_connection
+                        await _insert_moves(driver, [params for _, params in statements])
                     else:
                         async with conn.begin():
                             await _execute(conn, _merged(statements))
@@ -491,7 +494,7 @@ class Store:
                     # A lost connection or one bad write must not sink the others: retry each on its own.
                     if conn is not None:
                         await _discard(conn)
-                        conn = None
+                        conn = driver = None
                     for w in batch:
                         try:
                             async with self.engine.begin() as single:
@@ -762,14 +765,14 @@ def _merged(statements: list[tuple[Any, Any]]) -> list[tuple[Any, Any]]:
     return out
 
 
-async def _insert_moves(conn: AsyncConnection, rows: list[dict[str, Any]]) -> None:
+async def _insert_moves(driver: Any, rows: list[dict[str, Any]]) -> None:
     """The usual batch, moves only, on PostgreSQL: one INSERT of them all through asyncpg, outside any
     transaction (one statement is atomic): one round trip instead of three (BEGIN, the rows, COMMIT) and no
-    SQL compiled per batch, which halves what a move costs the server. A failure stores none of them (the
+    SQL compiled per batch: less than half the processor time per move of the same batch through SQLAlchemy
+    in a transaction (batches of five moves on this machine). A failure stores none of them (the
     caller then retries each move on its own, through SQLAlchemy, which names the stale one)."""
-    raw = await conn.get_raw_connection()
     columns = [[row[c.name] for row in rows] for c in moves_t.columns]
-    await raw.driver_connection.execute(_INSERT_MOVES_PG, *columns)  # type: ignore[union-attr]
+    await driver.execute(_INSERT_MOVES_PG, *columns)
 
 
 async def _execute(conn: AsyncConnection, statements: Sequence[tuple[Any, Any]]) -> None:
