@@ -1,6 +1,7 @@
 """The master level's table (issue 10): its margin over every bot, the oracle gap, and its time per move.
 
     nice -n 19 python benchmarks/bots_master.py pairs NAME... [--deals 1000] [--jobs 2] [--seed 2026]
+        [--master SPEC --tag _candidate]
     nice -n 19 python benchmarks/bots_master.py timing [--rounds 40]
     nice -n 19 python benchmarks/bots_master.py openspiel --seconds 0.1 [--deals 100] [--jobs 2]
     python benchmarks/bots_master.py table
@@ -60,16 +61,20 @@ PAIRS: dict[str, tuple[str, str, str, int]] = {
 OUT = Path(__file__).parent / "results"
 
 
-def run_pairs(names: list[str], deals: int, jobs: int, seed: int, out: Path) -> None:
+def run_pairs(names: list[str], deals: int, jobs: int, seed: int, out: Path, master: str = "master",
+              tag: str = "") -> None:
+    """Each pair over ``deals`` duplicate deals; ``master`` replaces the plain ``master`` spec (a candidate),
+    and ``tag`` goes into the JSON file's name (``master_<name><tag>.json``) so a candidate keeps the level's files."""
     for name in names:
         a, b, preset, players = PAIRS[name]
+        a, b = (master if x == "master" else x for x in (a, b))
         ruleset = find_ruleset(preset, players=players)
         start = time.perf_counter()
         results = run_deals(a, b, ruleset, deals, seed, jobs)
         data = {**summary_dict(a, b, summarize(results)), "seed": seed, "deals": deals, "preset": preset,
                 "players": players, "ruleset": ruleset.to_dict(), "jobs": jobs,
                 "wall_seconds": time.perf_counter() - start}
-        (out / f"master_{name}.json").write_text(json.dumps(data, indent=2) + "\n")
+        (out / f"master_{name}{tag}.json").write_text(json.dumps(data, indent=2) + "\n")
         m = data["margin"]
         print(f"{name}: {m['mean']:+.2f} [{m['ci95'][0]:+.2f}, {m['ci95'][1]:+.2f}] over {deals} deals "
               f"({data['wall_seconds']:.0f}s)", flush=True)
@@ -240,6 +245,8 @@ def main() -> None:
     pairs.add_argument("--deals", type=int, default=1000)
     pairs.add_argument("--jobs", type=int, default=2)
     pairs.add_argument("--seed", type=int, default=2026)
+    pairs.add_argument("--master", default="master", help="the spec played where a pair names the master level")
+    pairs.add_argument("--tag", default="", help="added to the JSON file names (candidates)")
     timing = sub.add_parser("timing")
     timing.add_argument("--rounds", type=int, default=40)
     timing.add_argument("--seed", type=int, default=5)
@@ -255,7 +262,7 @@ def main() -> None:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     if args.what == "pairs":
-        run_pairs(args.names, args.deals, args.jobs, args.seed, out)
+        run_pairs(args.names, args.deals, args.jobs, args.seed, out, args.master, args.tag)
     elif args.what == "table":
         print_table(out)
     elif args.what == "openspiel":

@@ -414,6 +414,6 @@ def test_rollouts_stop_at_the_wall_clock_cap() -> None:
     rnd = _positions("classic", 2, 1, 9)[0]
     seat = rnd.turn
     assert seat is not None
-    bot = MasterBot(seed=1, early="rollout", rworlds=1_000_000, seconds=0.05)
+    bot = MasterBot(seed=1, early="rollout", rworlds=1_000_000, iterations=None, seconds=0.05)
     bot.evaluate(rnd.view(seat), rnd.log_for(seat))
     assert 0 < bot.stats.iterations < 1_000_000

@@ -29,6 +29,7 @@ moves on any machine); ``seconds`` adds a wall-clock cap for interactive play.
 from __future__ import annotations
 
 import random
+import threading
 import time
 from collections.abc import Callable, Sequence
 
@@ -49,12 +50,29 @@ ENDGAME_CARDS = 12
 _BATCH = 16
 
 
-def _compiled_rollouts() -> Callable[..., list[list[float]]] | None:
-    """The compiled expert rollouts (``xeri.fast``, the ``fast`` extra) if installed, else None."""
+def _compiled_rollouts(wait: bool) -> tuple[Callable[..., list[list[float]]] | None, bool]:
+    """The compiled expert rollouts (``xeri.fast``, the ``fast`` extra) or None, and whether that answer is final.
+
+    Loading numba takes seconds. ``wait`` loads them now (the reproducible mode: every decision the same);
+    otherwise (a wall-clock cap) a background thread loads them and (None, False) is the answer meanwhile.
+    """
+    global _LOADER
+    if wait:
+        return _load_rollouts(), True
+    if _LOADER is None:
+        _LOADER = threading.Thread(target=_load_rollouts, name="xeri-load-rollouts", daemon=True)
+        _LOADER.start()
+    return (None, False) if _LOADER.is_alive() else (_load_rollouts(), True)
+
+
+def _load_rollouts() -> Callable[..., list[list[float]]] | None:
     try:
         return offered_playout("compiled-expert")
     except ValueError:
         return None
+
+
+_LOADER: threading.Thread | None = None
 
 
 class MasterBot:
@@ -70,14 +88,14 @@ class MasterBot:
         worlds: int = 24,
         endgame: int = ENDGAME_CARDS,
         rollout: str = "smart",
-        early: str = "expert",
+        early: str = "rollout",
         infer: int = 1,
         jack_keep: float = 3.0,
         xeri_weight: float = 0.5,
         search: int = 0,
         opponents: str = "policy",
-        rworlds: int = 64,
-        rdeals: int = 0,
+        rworlds: int = 256,
+        rdeals: int = 1,
         rpolicy: str = "expert",
         close: float = 0.0,
         mix: float = 0.0,
@@ -113,9 +131,8 @@ class MasterBot:
         self.early = early
         self.rworlds, self.rpolicy, self.close, self.mix = rworlds, rpolicy, float(close), float(mix)
         # The compiled rollouts come from the ``fast`` extra; without it the counting rules play early.
-        self._card_values = _compiled_rollouts() if early == "rollout" else None
-        #: whether ``early=rollout`` has its compiled rollouts (the ``fast`` extra) or plays the counting rules
-        self.rollouts_ready = self._card_values is not None
+        self._card_values: Callable[..., list[list[float]]] | None = None
+        self._no_rollouts = early != "rollout"  # set when the fast extra is missing
         self.infer = bool(infer)
         self._expert = ExpertBot(seed, jack_keep, xeri_weight)
         self._rng = random.Random(seed)
@@ -146,6 +163,9 @@ class MasterBot:
             lacks = lacked_ranks(history, det.rules.players)[nxt] if self.infer else set()
             now = margin(view.points, side)
             totals, done = [now + self._expert.score(view, Card.from_index(c), lacks) for c in legal], 0
+            if self._card_values is None and not self._no_rollouts:
+                self._card_values, final = _compiled_rollouts(wait=self.seconds is None)
+                self._no_rollouts = final and self._card_values is None
             if self._card_values is not None and self._worth_rolling(totals):
                 totals, done = self._rollouts(det, view, history, legal, side, start, totals)
         else:
@@ -189,6 +209,14 @@ class MasterBot:
                 break
         return [t / done for t in totals], done
 
+    @property
+    def rollouts_ready(self) -> bool:
+        """Whether ``early=rollout`` has its compiled rollouts (the ``fast`` extra), or plays the counting rules."""
+        if self._card_values is None and not self._no_rollouts:
+            self._card_values = _compiled_rollouts(wait=True)[0]
+            self._no_rollouts = self._card_values is None
+        return self._card_values is not None
+
     def _worth_rolling(self, counted: list[float]) -> bool:
         """Whether to roll out: always, or (``close``) when the counting rules' two best cards are that close."""
         if self.close <= 0:
@@ -213,8 +241,9 @@ class MasterBot:
         card_w = 0.1 + view.ruleset.most_cards_points / 60  # the counting rules' worth of a card taken
         totals = [0.0] * len(legal)
         done = 0
-        while done < self.rworlds:
-            batch = min(_BATCH, self.rworlds - done)
+        wanted = self.rworlds if self.iterations is None else min(self.rworlds, self.iterations)
+        while done < wanted:
+            batch = min(_BATCH, wanted - done)
             worlds = [sample_consistent(det, lacks, rng) for _ in range(batch)]
             for row in self._card_values(worlds, legal, side, rng.getrandbits(62), gone, self.rpolicy, self.rdeals,
                                          card_w):

@@ -12,6 +12,7 @@ point ``compiled-expert`` (``xeri.bots.playouts``): the bots never import numba.
 
 Each seat's policy reads what that seat may know: its hand, the pile and the
 cards shown face up (``gone``: the view's shown cards, then every card played).
+The kernel releases the GIL: a server's bot thread leaves its event loop free.
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ from collections.abc import Sequence
 import numpy as np
 from numba import njit, uint64
 
-from ..bots.sim import SimState
+from ..bots.sim import Rules, SimState, new_state
+from ..rules import find_ruleset
 from . import kernels
 from .layout import (
     C_HAND,
@@ -45,7 +47,7 @@ from .policies import NAMES, choose
 from .rollout import _config
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def margins(cfg: np.ndarray, values: np.ndarray, policies: np.ndarray, hands: np.ndarray, hand_len: np.ndarray,
             piles: np.ndarray, pl0: int, talons: np.ndarray, tl: int, turn0: int, dealer: int, last0: int,
             seen: np.ndarray, gone: np.ndarray, res0: np.ndarray, cards: np.ndarray, side: int, seed: int,
@@ -165,3 +167,17 @@ def card_values(worlds: Sequence[SimState], cards: Sequence[int], side: int, see
             first.dealer, first.last, np.array(first.seen, np.int64), gone_arr, res0, np.array(cards, np.int64),
             side, seed, deals, card_w, out)
     return out.tolist()
+
+
+def _warm() -> None:
+    """Load (or compile) ``margins`` at import, on a one-card round: a game's first decision should not wait for it."""
+    rules = Rules(find_ruleset("classic"))
+    cfg, values = _config(new_state(rules, 0, [[1], []], [], [], 0))
+    out = np.empty((1, 1), np.float64)
+    margins(cfg, values, np.full(2, NAMES["expert"], np.int64), np.ones((1, 2, 16), np.int64),
+            np.array([[1, 0]], np.int64), np.zeros((1, 53), np.int64), 0, np.zeros((1, 52), np.int64), 0, 0, 1, -1,
+            np.zeros(13, np.int64), np.zeros(52, np.uint8), np.zeros((1, 2, 5), np.int64), np.ones(1, np.int64), 0, 1,
+            1, 0.15, out)
+
+
+_warm()
