@@ -286,12 +286,14 @@ class Meter:
                  redis_url: str | None = None) -> None:
         self.servers, self.haproxy, self.pg, self.redis_url = servers, haproxy, pg, redis_url
 
-    def read(self) -> dict[str, float]:
-        out = {"servers": sum(_cpu(pid) for pid in self.servers), "clients": time.process_time()}
+    def read(self) -> dict[str, float | dict[int, float]]:
+        """Seconds so far per part; PostgreSQL's per backend, since backends come and go (``cpu_per_move``)."""
+        out: dict[str, float | dict[int, float]] = {"servers": sum(_cpu(pid) for pid in self.servers),
+                                                    "clients": time.process_time()}
         if self.haproxy is not None:
             out["haproxy"] = _cpu(self.haproxy)
         if self.pg is not None:
-            out["postgres"] = sum(_cpu(pid) for pid in _pg_backends(self.pg))
+            out["postgres"] = {pid: _cpu(pid) for pid in _pg_backends(self.pg)}
         if self.redis_url is not None:
             import redis
 
@@ -326,11 +328,22 @@ def _pg_backends(url: str) -> list[int]:
     return asyncio.run(pids())
 
 
-def cpu_per_move(before: dict[str, float], after: dict[str, float], moves: int) -> dict[str, Any]:
-    """Processor seconds each part took in the window, and milliseconds per move."""
+def cpu_per_move(before: dict[str, Any], after: dict[str, Any], moves: int) -> dict[str, Any]:
+    """Processor seconds each part took in the window, and milliseconds per move.
+
+    A part read per process (PostgreSQL's backends) counts each process that is there at the end: what it
+    used since the start, or all it used if it started in the window. (Summing the backends at each end
+    instead went negative when one that had worked a while closed in the window.)
+    """
     if not before or not moves:
         return {}
-    used = {k: round(after[k] - before[k], 2) for k in before}
+
+    def delta(k: str) -> float:
+        if isinstance(after[k], dict):
+            return sum(v - before[k].get(pid, 0.0) for pid, v in after[k].items())
+        return float(after[k] - before[k])
+
+    used = {k: round(delta(k), 2) for k in before}
     return {"cpu_s": used, "cpu_ms_per_move": {k: round(1000 * v / moves, 3) for k, v in used.items()}
             | {"total": round(1000 * sum(used.values()) / moves, 3)}}
 

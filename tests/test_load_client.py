@@ -100,3 +100,11 @@ def test_the_clients_play_a_real_server(client: str) -> None:
     result = json.loads(out.stdout.strip().splitlines()[-1])
     assert result["client"] == client and result["moves"] > 0
     assert result["errors"] == {} and result["warmup_errors"] == {}
+
+
+def test_processor_time_of_backends_that_come_and_go_is_never_negative() -> None:
+    before = {"servers": 1.0, "postgres": {11: 5.0, 12: 3.0}}
+    after = {"servers": 2.0, "postgres": {11: 5.5, 13: 0.25}}  # 12 closed in the window, 13 opened in it
+    out = L.cpu_per_move(before, after, moves=100)
+    assert out["cpu_s"] == {"servers": 1.0, "postgres": 0.75}
+    assert out["cpu_ms_per_move"] == {"servers": 10.0, "postgres": 7.5, "total": 17.5}
