@@ -417,3 +417,20 @@ def test_rollouts_stop_at_the_wall_clock_cap() -> None:
     bot = MasterBot(seed=1, early="rollout", rworlds=1_000_000, iterations=None, seconds=0.05)
     bot.evaluate(rnd.view(seat), rnd.log_for(seat))
     assert 0 < bot.stats.iterations < 1_000_000
+
+
+def test_without_numba_the_master_level_still_plays() -> None:
+    """The README's quick start installs no numba: in a process where ``import numba`` fails, the master plays."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; sys.modules['numba'] = None\n"
+        "from xeri import find_ruleset\nfrom xeri.bots import make_bot\nfrom xeri.engine import Round\n"
+        "rnd = Round.new(find_ruleset('classic'), 0, 4)\nbots = [make_bot('master', 1), make_bot('expert', 2)]\n"
+        "while not rnd.is_over:\n"
+        "    s = rnd.turn\n    rnd.play(bots[s].choose(rnd.view(s), rnd.log_for(s)), s)\n"
+        "print(bots[0].rollouts_ready, 'numba' in sys.modules and sys.modules['numba'] is not None)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
+    assert out.stdout.split() == ["False", "False"]

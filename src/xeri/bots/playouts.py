@@ -12,6 +12,8 @@ from collections.abc import Callable
 from importlib.metadata import entry_points
 from typing import Any
 
+from ..errors import XeriError
+
 #: the entry-point group of playouts: ``name = "module:function"``; ``compiled`` is shaped like ``ismcts.playout``,
 #: ``compiled-expert`` like ``xeri.fast.rollout_values.card_values`` (the master's ``early=rollout``)
 GROUP = "xeri.playouts"
@@ -32,7 +34,7 @@ def offered_playout(name: str) -> Callable[..., Any]:
     if not found:
         raise ValueError(f"rollout={name} is not installed: pip install 'xeri[{extra}]'")
     try:
-        got = _LOADED[name] = next(iter(found)).load()
-    except ImportError:
+        _LOADED[name] = next(iter(found)).load()
+    except (ImportError, XeriError):  # xeri.fast says XeriError when numba is missing
         raise ValueError(f"rollout={name} needs the {extra} extra: pip install 'xeri[{extra}]'") from None
-    return got
+    return _LOADED[name]
