@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from .cards import DECK, Card, Rank, format_cards
 from .errors import DealError, GameOverError, IllegalMoveError, OutOfTurnError
@@ -236,6 +237,7 @@ class Round:
             )
         )
         self._events: list[Event] = events
+        self._view_cache: tuple[int, dict[str, Any]] | None = None
 
     @classmethod
     def new(cls, ruleset: Ruleset, dealer: int = 0, seed: int | random.Random | None = None) -> Round:
@@ -309,10 +311,23 @@ class Round:
         """The log as a seat (None: a spectator) may see it."""
         return redact(self._events, seat)
 
-    def view(self, seat: int | None) -> SeatView:
-        """Everything ``seat`` may know, and nothing else."""
+    def view(self, seat: int | None, **match: Any) -> SeatView:
+        """Everything ``seat`` may know, and nothing else; ``match`` adds the match's fields (``Match.view``)."""
         if seat is not None and not 0 <= seat < self._n:
             raise OutOfTurnError(f"seat {seat} is not a seat of a {self._n}-player game")
+        hand = tuple(self._hands[seat]) if seat is not None else ()
+        return SeatView(seat=seat, hand=hand, **self._shared_view(), **match)
+
+    def _shared_view(self) -> dict[str, Any]:
+        """The view's fields that are the same for every seat, worked out once a move.
+
+        A server builds a view per seat after each move: this is most of the work.
+        Every change of state appends an event, so the event count keys the cache.
+        """
+        key = len(self._events)
+        cached = self._view_cache
+        if cached is not None and cached[0] == key:
+            return cached[1]
         over = self._scores is not None
         values = card_values(self.ruleset.scoring, self.ruleset.two_of_spades)
         hidden = self._hidden_captured
@@ -330,27 +345,25 @@ class Round:
                 exposed = None
             elif self._talon_pos == len(self._talon):
                 holder = self.dealer
-        return SeatView(
-            ruleset=self.ruleset,
-            seat=seat,
-            dealer=self.dealer,
-            turn=None if over else self._turn,
-            hand=tuple(self._hands[seat]) if seat is not None else (),
-            pile=tuple(None if c in self._face_down else c for c in self._pile),
-            hand_counts=tuple(len(h) for h in self._hands),
-            talon_count=len(self._talon) - self._talon_pos,
-            captured_counts=tuple(len(c) for c in self._captured),
-            xeris=tuple(tuple(x) for x in self._xeris),
-            points=points,
-            exposed=exposed,
-            exposed_holder=holder,
-            last_capturer=self._last_capturer,
-            played=played,
-            gone=gone,
-            over=over,
-        )
-
-    # --- transitions -------------------------------------------------------
+        fields: dict[str, Any] = {
+            "ruleset": self.ruleset,
+            "dealer": self.dealer,
+            "turn": None if over else self._turn,
+            "pile": tuple(None if c in self._face_down else c for c in self._pile),
+            "hand_counts": tuple(len(h) for h in self._hands),
+            "talon_count": len(self._talon) - self._talon_pos,
+            "captured_counts": tuple(len(c) for c in self._captured),
+            "xeris": tuple(tuple(x) for x in self._xeris),
+            "points": points,
+            "exposed": exposed,
+            "exposed_holder": holder,
+            "last_capturer": self._last_capturer,
+            "played": played,
+            "gone": gone,
+            "over": over,
+        }
+        self._view_cache = (key, fields)
+        return fields
 
     def play(self, card: Card | str, seat: int | None = None) -> tuple[Event, ...]:
         """Play a card for the seat to move; ``seat``, if given, must be that seat."""

@@ -87,8 +87,8 @@ class Match:
 
     def view(self, seat: int | None) -> SeatView:
         """The current round's view for ``seat``, with the match scores."""
-        return dataclasses.replace(
-            self.round.view(seat),
+        return self.round.view(
+            seat,
             match_scores=tuple(self.scores),
             round_wins=tuple(self.round_wins),
             round_number=len(self.rounds),
