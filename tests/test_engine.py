@@ -371,3 +371,25 @@ def test_worked_example_of_003() -> None:
     assert r.pile == () and r.view(0).points[0] == 1 + 1 + 1 + 10  # 2♣, Q and Q, and the xeri
     # Turns alternate strictly, so the next card on the empty pile is Player 2's (docs/rules.md).
     assert r.turn == 1
+
+
+@pytest.mark.parametrize("preset", ["classic", "pisti"])
+def test_views_worked_out_once_a_move_follow_every_move(preset: str) -> None:
+    """A view read before and after each move equals the view of a fresh round replayed to the same point."""
+    ruleset = find_ruleset(preset)
+    rnd = Round.new(ruleset, dealer=0, seed=5)
+    rng = random.Random(5)
+    moves: list[Card] = []
+    while True:
+        fresh = Round(ruleset, 0, rnd.deal)
+        for card in moves:
+            fresh.play(card)
+        for seat in (*range(ruleset.players), None):
+            assert rnd.view(seat) == fresh.view(seat)
+        if rnd.is_over:
+            break
+        before = rnd.view(None)
+        card = rng.choice(rnd.legal_moves)
+        rnd.play(card)
+        moves.append(card)
+        assert rnd.view(None) != before
