@@ -63,15 +63,17 @@ def _deal_hands(hands: np.ndarray, hand_len: np.ndarray, talon: np.ndarray, tpos
 
 
 @njit(cache=True, inline="always")
-def _pile_fault(rule: int, pile: np.ndarray, p: int) -> bool:
+def _pile_fault(rule: int, deck: np.ndarray, start: int, p: int) -> bool:
+    """Whether the pile ``deck[start:start + p]`` must be redealt (indices, not a slice: a view costs reference counting each round)."""
     if p == 0 or (rule != I_REDEAL and rule != I_REDEAL_ANY_JACK):
         return False
-    if p >= 2 and RANK[pile[p - 1]] == RANK[pile[p - 2]]:
+    top = RANK[deck[start + p - 1]]
+    if p >= 2 and top == RANK[deck[start + p - 2]]:
         return True
     if rule == I_REDEAL:
-        return bool(RANK[pile[p - 1]] == JACK)
-    for i in range(p):
-        if RANK[pile[i]] == JACK:
+        return bool(top == JACK)
+    for i in range(start, start + p):
+        if RANK[deck[i]] == JACK:
             return True
     return False
 
@@ -100,15 +102,13 @@ def deal_round(cfg: np.ndarray, dealer: int, state: np.ndarray, deck: np.ndarray
             hands[seat, c] = deck[pos]
             pos += 1
         hand_len[seat] = h
-    rest = 52 - pos
-    body = deck[pos:]
     rule = cfg[C_INITIAL]
-    while _pile_fault(rule, body, p):
-        for i in range(rest - 1, 0, -1):
+    while _pile_fault(rule, deck, pos, p):
+        for i in range(51 - pos, 0, -1):
             j = _below(state, i + 1)
-            body[i], body[j] = body[j], body[i]
+            deck[pos + i], deck[pos + j] = deck[pos + j], deck[pos + i]
     for i in range(p):
-        pile[i] = body[i]
+        pile[i] = deck[pos + i]
     if rule == I_JACK_UNDER:
         all_jacks = True
         for i in range(p):
@@ -137,23 +137,25 @@ def play_card(sides: int, jack_any: bool, last_xeri: bool, values: np.ndarray, h
     leaves the taken cards readable in ``pile[:pl + 1]``.
     Returns (card, the new pile length, the move's flag).
     """
-    hl = hand_len[seat]
-    card = hands[seat, i]
+    # Unsigned indices (all are >= 0) spare numba's negative-index wraparound in this hot step.
+    us = uint64(seat)
+    hl = hand_len[us]
+    card = hands[us, uint64(i)]
     if keep_order:
         for k in range(i, hl - 1):
-            hands[seat, k] = hands[seat, k + 1]
+            hands[us, uint64(k)] = hands[us, uint64(k + 1)]
     else:
-        hands[seat, i] = hands[seat, hl - 1]
-    hand_len[seat] = hl - 1
+        hands[us, uint64(i)] = hands[us, uint64(hl - 1)]
+    hand_len[us] = hl - 1
     rank = RANK[card]
-    pile[pl] = card
+    pile[uint64(pl)] = card
     if pl > 0:
-        top = RANK[pile[pl - 1]]
+        top = RANK[pile[uint64(pl - 1)]]
         if rank == top or rank == JACK:
             side = seat - sides if seat >= sides else seat  # seats 0..n-1, n = sides or 2 * sides
             val = 0
             for k in range(pl + 1):
-                val += values[pile[k]]
+                val += values[pile[uint64(k)]]
             res[side, R_POINTS] += val
             res[side, R_CARDS] += pl + 1
             if pl == 1 and (rank == top or jack_any) and (last_xeri or cards_left > 0):
@@ -191,6 +193,15 @@ def finish(cfg: np.ndarray, values: np.ndarray, pile: np.ndarray, pl: int, last:
 
 
 @njit(cache=True, inline="always")
+def _any_smart(policies: np.ndarray, n: int) -> bool:
+    """Whether a seat's policy reads more than its hand size (the cards seen, the hand's order)."""
+    for s in range(n):
+        if policies[s] != P_RANDOM:
+            return True
+    return False
+
+
+@njit(cache=True, inline="always")
 def play_out(cfg: np.ndarray, values: np.ndarray, policies: np.ndarray, dealer: int, state: np.ndarray,
              hands: np.ndarray, hand_len: np.ndarray, pile: np.ndarray, pl: int, talon: np.ndarray, tpos: int,
              tl: int, turn: int, last: int, seen: np.ndarray, gone: np.ndarray, res: np.ndarray, owner: np.ndarray,
@@ -203,18 +214,24 @@ def play_out(cfg: np.ndarray, values: np.ndarray, policies: np.ndarray, dealer: 
     ``record``, ``owner[card]`` gets the capturing side (set it to -1 first),
     and ``moves``/``flags`` the cards played and what they did (-1 after the last).
     """
+    _play(cfg, values, policies, dealer, state, hands, hand_len, pile, pl, talon, tpos, tl, turn, last, seen, gone,
+          res, owner, moves, flags, record, _any_smart(policies, cfg[C_PLAYERS]))
+
+
+@njit(cache=True, inline="always")
+def _play(cfg: np.ndarray, values: np.ndarray, policies: np.ndarray, dealer: int, state: np.ndarray,
+          hands: np.ndarray, hand_len: np.ndarray, pile: np.ndarray, pl: int, talon: np.ndarray, tpos: int,
+          tl: int, turn: int, last: int, seen: np.ndarray, gone: np.ndarray, res: np.ndarray, owner: np.ndarray,
+          moves: np.ndarray, flags: np.ndarray, record: bool, smart: bool) -> None:
+    """``play_out``'s loop; called with constant ``record`` and ``smart``, it compiles without their branches."""
     n, h, sides = cfg[C_PLAYERS], cfg[C_HAND], cfg[C_SIDES]
     jack_any, last_xeri = cfg[C_JACK_ANY] == 1, cfg[C_LASTX] == 1
-    smart = False
-    for s in range(n):
-        if policies[s] != P_RANDOM:
-            smart = True
     in_hands = 0
     for s in range(n):
         in_hands += hand_len[s]
     step = 0
     while True:
-        hl = hand_len[turn]
+        hl = hand_len[uint64(turn)]
         cards_left = in_hands - 1 + tl - tpos
         if smart:
             i = choose(policies[turn], cfg, values, hands[turn], hl, pile, pl, seen, gone, hand_len, turn,
@@ -290,12 +307,14 @@ def simulate_batch(cfg: np.ndarray, values: np.ndarray, policies: np.ndarray, se
     n, h = cfg[C_PLAYERS], cfg[C_HAND]
     per = (total + chunks - 1) // chunks
     base = _mix(uint64(seed))
+    smart = _any_smart(policies, n)
     for ch in prange(chunks):
         state = np.empty(1, dtype=np.uint64)
-        deck = np.empty(52, dtype=np.int64)
-        hands = np.empty((n, 16), dtype=np.int64)
+        # Cards as uint8: indexing with an unsigned card skips numba's negative-index wraparound.
+        deck = np.empty(52, dtype=np.uint8)
+        hands = np.empty((n, 16), dtype=np.uint8)
         hand_len = np.empty(n, dtype=np.int64)
-        pile = np.empty(53, dtype=np.int64)
+        pile = np.empty(53, dtype=np.uint8)
         owner = np.empty(52, dtype=np.int64)
         seen = np.empty(13, dtype=np.int64)
         gone = np.empty(52, dtype=np.uint8)
@@ -323,9 +342,12 @@ def simulate_batch(cfg: np.ndarray, values: np.ndarray, policies: np.ndarray, se
                          seen, gone, res, owner, moves[r], flags[r], True)
                 for c in range(52):
                     owners[r, c] = owner[c]
-            else:
-                play_out(cfg, values, policies, dealer, state, hands, hand_len, pile, pl, deck, t0, 52, turn, -1,
-                         seen, gone, res, owner, dummy, dummy, False)
+            elif smart:
+                _play(cfg, values, policies, dealer, state, hands, hand_len, pile, pl, deck, t0, 52, turn, -1,
+                      seen, gone, res, owner, dummy, dummy, False, True)
+            else:  # random play, nothing kept: the loop most batches run, compiled on its own
+                _play(cfg, values, policies, dealer, state, hands, hand_len, pile, pl, deck, t0, 52, turn, -1,
+                      seen, gone, res, owner, dummy, dummy, False, False)
             for s in range(cfg[C_SIDES]):
                 for k in range(5):
                     results[r, s, k] = res[s, k]
@@ -343,10 +365,10 @@ def play_deals_batch(cfg: np.ndarray, values: np.ndarray, policies: np.ndarray, 
     base = _mix(uint64(seed))
     for ch in prange(chunks):
         state = np.empty(1, dtype=np.uint64)
-        hands = np.empty((n, 16), dtype=np.int64)
+        hands = np.empty((n, 16), dtype=np.uint8)  # unsigned cards: no wraparound checks (simulate_batch)
         hand_len = np.empty(n, dtype=np.int64)
-        pile = np.empty(53, dtype=np.int64)
-        talon = np.empty(52, dtype=np.int64)
+        pile = np.empty(53, dtype=np.uint8)
+        talon = np.empty(52, dtype=np.uint8)
         owner = np.empty(52, dtype=np.int64)
         seen = np.empty(13, dtype=np.int64)
         gone = np.empty(52, dtype=np.uint8)
