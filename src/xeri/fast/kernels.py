@@ -64,7 +64,7 @@ def _deal_hands(hands: np.ndarray, hand_len: np.ndarray, talon: np.ndarray, tpos
 
 @njit(cache=True, inline="always")
 def _pile_fault(rule: int, deck: np.ndarray, start: int, p: int) -> bool:
-    """Whether the pile ``deck[start:start + p]`` must be redealt (indices, not a slice: a view costs reference counting each round)."""
+    """Whether the pile ``deck[start:start + p]`` must be redealt (indices: a slice's view costs refcounting)."""
     if p == 0 or (rule != I_REDEAL and rule != I_REDEAL_ANY_JACK):
         return False
     top = RANK[deck[start + p - 1]]
