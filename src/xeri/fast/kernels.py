@@ -63,22 +63,6 @@ def _deal_hands(hands: np.ndarray, hand_len: np.ndarray, talon: np.ndarray, tpos
 
 
 @njit(cache=True, inline="always")
-def _pile_fault(rule: int, deck: np.ndarray, start: int, p: int) -> bool:
-    """Whether the pile ``deck[start:start + p]`` must be redealt (indices: a slice's view costs refcounting)."""
-    if p == 0 or (rule != I_REDEAL and rule != I_REDEAL_ANY_JACK):
-        return False
-    top = RANK[deck[start + p - 1]]
-    if p >= 2 and top == RANK[deck[start + p - 2]]:
-        return True
-    if rule == I_REDEAL:
-        return bool(top == JACK)
-    for i in range(start, start + p):
-        if RANK[deck[i]] == JACK:
-            return True
-    return False
-
-
-@njit(cache=True, inline="always")
 def deal_round(cfg: np.ndarray, dealer: int, state: np.ndarray, deck: np.ndarray,
                hands: np.ndarray, hand_len: np.ndarray, pile: np.ndarray) -> tuple[int, int]:
     """Shuffle, cut, deal hands and pile, apply the initial-pile rule; returns (pile length, talon start).
@@ -103,7 +87,17 @@ def deal_round(cfg: np.ndarray, dealer: int, state: np.ndarray, deck: np.ndarray
             pos += 1
         hand_len[seat] = h
     rule = cfg[C_INITIAL]
-    while _pile_fault(rule, deck, pos, p):
+    while p > 0 and (rule == I_REDEAL or rule == I_REDEAL_ANY_JACK):
+        # A faulty pile (a pair on top; a Jack on top, or anywhere with redeal_any_jack) reshuffles the rest.
+        # Written out here, not as a helper: an inlined helper taking the deck adds refcounting each round.
+        top = RANK[deck[pos + p - 1]]
+        fault = top == JACK or (p >= 2 and top == RANK[deck[pos + p - 2]])
+        if not fault and rule == I_REDEAL_ANY_JACK:
+            for i in range(pos, pos + p - 1):
+                if RANK[deck[i]] == JACK:
+                    fault = True
+        if not fault:
+            break
         for i in range(51 - pos, 0, -1):
             j = _below(state, i + 1)
             deck[pos + i], deck[pos + j] = deck[pos + j], deck[pos + i]
@@ -320,9 +314,9 @@ def simulate_batch(cfg: np.ndarray, values: np.ndarray, policies: np.ndarray, se
         gone = np.empty(52, dtype=np.uint8)
         res = np.empty((4, 5), dtype=np.int64)
         dummy = np.empty(52, dtype=np.int64)
+        dealer = (first_dealer + ch * per) % n
         for r in range(ch * per, min(total, (ch + 1) * per)):
             state[0] = stream_start(base, r)
-            dealer = (first_dealer + r) % n
             pl, t0 = deal_round(cfg, dealer, state, deck, hands, hand_len, pile)
             _start(cfg, policies, pile, pl, seen, gone, res, owner, record)
             turn = dealer + 1 if dealer + 1 < n else 0
@@ -351,6 +345,7 @@ def simulate_batch(cfg: np.ndarray, values: np.ndarray, policies: np.ndarray, se
             for s in range(cfg[C_SIDES]):
                 for k in range(5):
                     results[r, s, k] = res[s, k]
+            dealer = dealer + 1 if dealer + 1 < n else 0  # (first_dealer + r) % n without a division
 
 
 @njit(cache=True, parallel=True)
