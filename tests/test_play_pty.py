@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import re
+import signal
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -32,8 +33,11 @@ class Terminal:
             env.pop("NO_COLOR")
         env.pop("COLUMNS", None)
         env.pop("LINES", None)
+        # As a shell starts a program in a terminal: ^C interrupts it, whatever this test process ignores (an
+        # ignored SIGINT is inherited, and Python then leaves it ignored).
         self.child = pexpect.spawn(sys.executable, ["-m", "xeri", "play", "--fast", *args], env=env,
-                                   dimensions=(24, 80), encoding="utf-8", timeout=30)
+                                   dimensions=(24, 80), encoding="utf-8", timeout=30,
+                                   preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
         self.screen: list[str] = []
 
     def expect(self, pattern: str | list[object]) -> int:
