@@ -206,7 +206,7 @@ def twin_anywhere(rnd: Round, seat: int, rng: random.Random) -> Round:
 MASTER_SPECS = ["master", "master:iterations=40,early=pimc", "master:worlds=3,endgame=16",
                 "master:search=8,worlds=3", "master:search=6,worlds=3,opponents=minimax",
                 "master:early=rollout,rworlds=20,rdeals=0", "master:early=rollout,rworlds=20,rdeals=1,mix=0.5",
-                "master:early=expert"]
+                "master:early=expert", "master:sampler=python,rworlds=20", "master:rworlds=200,rdeals=2"]
 
 
 @pytest.mark.parametrize(("preset", "players"), [("classic", 2), ("pisti", 2), ("cardgames", 4)])
@@ -281,7 +281,7 @@ def test_reproducible_mode_is_identical_beside_a_busy_process(spec: str) -> None
 
 def test_bad_master_parameters_are_refused() -> None:
     for params in ("worlds=0", "endgame=-1", "early=foo", "iterations=0", "search=-1", "opponents=foo", "rworlds=0",
-                   "rdeals=-1", "rpolicy=random", "mix=2", "close=-1"):
+                   "rdeals=-1", "rpolicy=random", "mix=2", "close=-1", "sampler=numpy"):
         with pytest.raises(ValueError):
             MasterBot(**{k: (int(v) if v.lstrip("-").isdigit() else v) for k, v in [params.split("=")]})
 
@@ -434,3 +434,74 @@ def test_without_numba_the_master_level_still_plays() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
     assert out.stdout.split() == ["False", "False"]
+
+
+@pytest.mark.parametrize(("preset", "players"), [("classic", 2), ("pisti", 2), ("cardgames", 4)])
+def test_worlds_dealt_in_the_kernel_keep_the_view_and_roll_out_as_card_values(preset: str, players: int) -> None:
+    """``sampler=kernel``: each world keeps every public fact and the inference, and its values are ``card_values``'s.
+
+    The worlds the kernel deals are rebuilt as simulator states and rolled out by ``card_values`` on the same
+    stream: the same margins, so the kernel path adds only the dealing.
+    """
+    from xeri.bots.playouts import offered_playout
+    from xeri.bots.sim import new_state
+    from xeri.fast.layout import R_POINTS
+    from xeri.fast.rollout_values import ROLL_SEED
+
+    card_values = offered_playout("compiled-expert")
+    world_values = offered_playout("compiled-expert-worlds")
+    rng = random.Random(4)
+    informed = 0
+    for rnd in _positions(preset, players, 6, 23):
+        seat = rnd.turn
+        assert seat is not None
+        view, log = rnd.view(seat), rnd.log_for(seat)
+        det = Determinizer(view, log)
+        lacks = lacked_indices(log, players)
+        informed += any(lacks[s] for s in range(players) if s != seat)
+        cards = [c.index for c in view.legal_moves]
+        side = seat % rnd.ruleset.sides
+        gone = [c.index for c in view.gone]
+        run = world_values(det, lacks, cards, side, gone, "expert", 1, 0.15)
+        seed = rng.getrandbits(62)
+        hands, hand_len, piles, talons, res0 = run.deal(seed, 12)
+        unseen = sorted(c.index for c in view.unseen())
+        worlds = []
+        for w in range(12):
+            hs = [[int(c) for c in hands[w, s, : hand_len[w, s]]] for s in range(players)]
+            assert sorted(hs[seat]) == sorted(c.index for c in view.hand)
+            assert [len(h) for h in hs] == list(view.hand_counts)
+            pile = [int(c) for c in piles[w, : len(view.pile)]]
+            assert all(c is None or c.index == p for c, p in zip(view.pile, pile, strict=True))
+            talon = [int(c) for c in talons[w, : view.talon_count]]
+            hidden = sum(det.hidden_taken)
+            placed = [c for s in range(players) if s != seat for c in hs[s]] + talon
+            placed += [pile[i] for i in det.face_down_at]
+            assert len(placed) + hidden == len(unseen) and set(placed) <= set(unseen)
+            if view.exposed is not None and view.exposed_holder is None:
+                assert talon[-1] == view.exposed.index
+            if not hidden:
+                assert sorted(placed) == unseen
+            for s in range(players):
+                if s != seat:
+                    assert not any(c % 13 in lacks[s] for c in hs[s])
+            pts = [int(x) for x in res0[w, :, R_POINTS]]  # the view's points, face-down cards taken included
+            worlds.append(new_state(det.rules, det.dealer, hs, pile, talon, det.turn, last=det.last, cnt=det.cnt[:],
+                                    pts=pts, xeris=det.xeris[:], seen=det.seen[:]))
+        got = run(seed, 12)
+        rows = card_values(worlds, cards, side, seed ^ ROLL_SEED, gone, "expert", 1, 0.15)
+        assert got == pytest.approx([sum(r[k] for r in rows) for k in range(len(cards))])
+    assert informed >= 1
+    # Uniform: without inference each unseen card lands in the other hand at its share (2 players, 3,000 worlds).
+    rnd = _positions("classic", 2, 1, 31)[0]
+    seat = rnd.turn
+    assert seat is not None
+    view, log = rnd.view(seat), rnd.log_for(seat)
+    det = Determinizer(view, log)
+    run = world_values(det, [frozenset(), frozenset()], [view.legal_moves[0].index], seat, [], "expert", 1, 0.15)
+    hands, hand_len, *_ = run.deal(99, 3000)
+    other = 1 - seat
+    counts = np.bincount(hands[:, other, : hand_len[0, other]].ravel(), minlength=52)
+    share = det.need[other] / len(det.pool)
+    for c in det.pool:
+        assert abs(counts[c] / 3000 - share) < 4 * (share * (1 - share) / 3000) ** 0.5, c

@@ -15,11 +15,12 @@ from typing import Any
 from ..errors import XeriError
 
 #: the entry-point group of playouts: ``name = "module:function"``; ``compiled`` is shaped like ``ismcts.playout``,
-#: ``compiled-expert`` like ``xeri.fast.rollout_values.card_values`` (the master's ``early=rollout``)
+#: ``compiled-expert`` like ``xeri.fast.rollout_values.card_values`` (the master's ``early=rollout``),
+#: ``compiled-expert-worlds`` like ``xeri.fast.rollout_values.WorldValues`` (the same, its worlds dealt compiled)
 GROUP = "xeri.playouts"
 
 #: the extra that installs each playout's dependencies, for the error message
-EXTRA = {"compiled": "fast", "compiled-expert": "fast"}
+EXTRA = {"compiled": "fast", "compiled-expert": "fast", "compiled-expert-worlds": "fast"}
 
 _LOADED: dict[str, Callable[..., Any]] = {}
 
