@@ -49,10 +49,24 @@ def test_bots_follow_the_protocol_and_the_registry() -> None:
 
 
 def test_levels_are_bots_and_in_order() -> None:
-    assert list(LEVELS) == ["easy", "medium", "hard", "master"]
+    assert list(LEVELS) == ["easy", "medium", "hard", "strong", "master"]
+    assert list(LEVELS.values()) == ["random", "greedy", "expert", "learned", "master"]
     for level in LEVELS:
         make_bot(level, 0)
     assert "oracle" not in " ".join(LEVELS.values())
+    # A level's name never hides another bot: a name that is both is the same bot (only master).
+    assert all(LEVELS[name] == name for name in set(LEVELS) & set(BOTS))
+
+
+def test_every_level_but_the_first_has_its_margin_over_the_one_below() -> None:
+    import itertools
+
+    from xeri.bots.registry import LEVEL_MARGINS
+
+    names = list(LEVELS)
+    assert list(LEVEL_MARGINS) == names[1:]
+    for below, level in itertools.pairwise(names):
+        assert f" over {below}" in LEVEL_MARGINS[level] and LEVEL_MARGINS[level].startswith("+")
 
 
 @pytest.mark.parametrize(

@@ -148,14 +148,14 @@ def test_the_level_margins_that_xeri_rules_prints_match_their_json(tmp_path: Pat
     from xeri.bots.registry import LEVEL_MARGINS
 
     sources = {"medium": "bots_pair_greedy-random.json", "hard": "bots_pair_expert-greedy.json",
-               "master": "master_master-expert.json"}
+               "strong": "learned_vs_expert.json", "master": "master_master-learned.json"}
     assert set(LEVEL_MARGINS) == set(sources)
     doc = tmp_path / "levels.md"
     doc.write_text("\n".join(
         f"{LEVEL_MARGINS[level].split(' over ')[0]}<!-- fig: {file}: margin.mean, margin.ci95[0], margin.ci95[1] -->"
         for level, file in sources.items()), encoding="utf-8")
     found = figures.figures([doc])
-    assert len(found) == 9
+    assert len(found) == 3 * len(sources)
     assert [f.describe() for f in found if not f.ok] == []
 
 

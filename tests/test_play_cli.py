@@ -154,3 +154,45 @@ def test_a_failed_save_stops_with_one_line(monkeypatch: pytest.MonkeyPatch, caps
     rc, _, err = run_plain(monkeypatch, capsys, tmp_path, ["play"], "1\n")
     assert rc == 2 and "cannot save the match" in err and "No space left" in err and err.count("\n") == 1
     assert not list((tmp_path / "matches").iterdir())  # no temporary file is left behind
+
+
+def test_without_numpy_the_strong_level_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    """``pip install xeri`` has no NumPy: the strong level says what to install, and ``xeri rules`` says it too.
+
+    A process where ``import numpy`` fails, as in an install without it; the other levels still play.
+    """
+    env = dict(os.environ, XERI_DATA_DIR=str(tmp_path), NO_COLOR="1", PYTHONPATH=SRC)
+    code = "import sys; sys.modules['numpy'] = None\nfrom xeri.cli import main\nsys.exit(main(sys.argv[1:]))\n"
+
+    def xeri(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-c", code, *args], input="1\n" * 200, capture_output=True, text=True,
+                              env=env, timeout=60)
+
+    for level in ("strong", "learned"):
+        refused = xeri("play", "--level", level, "--seed", "3")
+        assert refused.returncode == 2
+        assert refused.stderr.splitlines() == [
+            "xeri: error: the learned bot (the strong level) needs numpy: pip install 'xeri[learned]'"]
+        assert refused.stdout == "" and not list(tmp_path.rglob("*.json"))  # nothing started, nothing saved
+    rules = xeri("rules")
+    assert rules.returncode == 0
+    line = next(ln for ln in rules.stdout.splitlines() if ln.strip().startswith("strong"))
+    assert "learned" in line and "over hard" in line and "needs numpy: pip install 'xeri[learned]'" in line
+    hard = xeri("play", "--level", "hard", "--seed", "3", "--option", "rounds=1")
+    assert hard.returncode == 0 and "Match over:" in hard.stdout
+
+
+def test_rules_and_play_help_list_every_level_with_its_margin(capsys: pytest.CaptureFixture[str]) -> None:
+    from xeri.bots.registry import LEVEL_MARGINS
+
+    assert cli.main(["rules"]) == 0
+    lines = [ln.split() for ln in capsys.readouterr().out.splitlines()]
+    listed = [words[:2] for words in lines if words and words[0] in LEVELS]
+    assert listed == [[level, spec] for level, spec in LEVELS.items()]
+    assert [level for level, _ in listed] == ["easy", "medium", "hard", "strong", "master"]
+    assert not any("needs numpy" in " ".join(words) for words in lines)  # numpy is here
+    with pytest.raises(SystemExit):
+        cli.main(["play", "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert "easy, medium, hard, strong, master" in help_text
+    assert all(" ".join(margin.split()) in help_text for margin in LEVEL_MARGINS.values())

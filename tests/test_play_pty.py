@@ -91,6 +91,21 @@ def test_a_whole_round_against_the_random_bot(tmp_path: Path) -> None:
     assert record.loads(saved(tmp_path).read_text()).is_over
 
 
+def test_a_whole_round_against_the_strong_level(tmp_path: Path) -> None:
+    """The strong level is the learned bot (NumPy only): it plays its seat, and every card is the network's."""
+    from test_learned import seat_follows
+
+    term = Terminal(tmp_path, "--seed", "4", "--level", "strong", "--option", "rounds=1")
+    hands = list(term.play_on())
+    assert term.close() == 0
+    assert hands and "Match over:" in term.text()
+    path = saved(tmp_path)
+    match, setup = saves.load(path)
+    assert match.is_over and setup.levels == {1: "strong"}
+    same, total = seat_follows(match, 1)
+    assert total >= 12 and same == total
+
+
 def test_bad_input_at_the_prompt(tmp_path: Path) -> None:
     term = Terminal(tmp_path, "--seed", "8", "--level", "random")
     term.expect(PROMPT)

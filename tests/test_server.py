@@ -104,6 +104,40 @@ def test_match_against_a_bot_then_history(server: ThreadServer) -> None:
     p.close()
 
 
+def test_a_strong_bot_seat_plays_the_learned_network(server: ThreadServer) -> None:
+    """The strong level at a server seat and as the takeover bot: each card it played is the network's own."""
+    from test_learned import seat_follows
+    from xeri import record
+
+    assert httpx.get(server.base + "/api/levels").json() == ["easy", "medium", "hard", "strong", "master"]
+    made = create(server.base, name="Stella", seats=[None, {"bot": "strong"}], options={"rounds": 1},
+                  takeover_level="strong")
+    info = httpx.get(f"{server.base}/api/tables/{made['table_id']}").json()
+    assert info["seats"][1]["bot"] == "strong" and info["takeover_level"] == "strong"
+    p = Player(server.ws_base, made["table_id"], made["token"])
+    play_out([p], random.Random(7))
+    rec = httpx.get(f"{server.base}/api/matches/{made['table_id']}/record").json()
+    same, total = seat_follows(record.from_record(rec), 1)
+    assert total >= 12 and same == total  # a failing bot would have played stand-in cards
+    p.close()
+
+
+def test_a_server_without_numpy_does_not_offer_the_strong_level(server: ThreadServer,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    from xeri.bots import registry
+
+    monkeypatch.setitem(registry.BOT_NEEDS, "learned", ("xeri_no_such_module", "learned"))  # as if numpy were absent
+    assert httpx.get(server.base + "/api/levels").json() == ["easy", "medium", "hard", "master"]
+    assert httpx.get(server.base + "/api/meta").json()["levels"] == ["easy", "medium", "hard", "master"]
+    before = len(server.lobby.tables)
+    for body in ({"seats": [None, {"bot": "strong"}]}, {"takeover_level": "strong"}):
+        r = httpx.post(server.base + "/api/tables", json=body)
+        assert r.status_code == 400 and r.json()["error"]["code"] == "bad_level"
+        assert "does not offer the strong level" in r.json()["error"]["message"]
+        assert "pip install 'xeri[learned]'" in r.json()["error"]["message"]
+    assert len(server.lobby.tables) == before
+
+
 def test_two_friends_and_a_spectator(server: ThreadServer) -> None:
     made = create(server.base, name="Anna", options={"rounds": 1}, title="friends")
     tid = made["table_id"]

@@ -70,7 +70,7 @@ SEAT = 'seat 1 must be null or {"bot": level}'
     ({"turn_timer": 0.5}, "bad_request", "turn_timer must be null or a number of seconds 1..600"),
     ({"turn_timer": True}, "bad_request", "turn_timer must be null or a number of seconds 1..600"),
     ({"takeover_after": 3601}, "bad_request", "takeover_after must be null or a number of seconds 0..3600"),
-    ({"takeover_level": 3}, "bad_level", "takeover_level must be a bot level: easy, medium, hard, master"),
+    ({"takeover_level": 3}, "bad_level", "takeover_level must be a bot level: easy, medium, hard, strong, master"),
     ({"title": "x" * 101}, "bad_request", "private must be true or false and title a string of at most 100"),
     ({"private": "yes"}, "bad_request", "private must be true or false and title a string of at most 100"),
     ({"name": 5}, "bad_name", "the name must be a string"),

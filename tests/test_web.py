@@ -508,6 +508,9 @@ def test_language_follows_the_browser_and_the_switch(server: Server, browser: Br
     page.wait_for_selector(".vs-computer h2")
     assert page.inner_text("#nav-lobby") == "Αίθουσα"
     assert page.inner_text(".vs-computer h2") == "Παίξε με τον υπολογιστή"
+    levels = "els => els.map(e => [e.value, e.textContent])"
+    assert page.eval_on_selector_all(".vs-level option", levels) == [  # every level the server offers, in order
+        ["easy", "εύκολο"], ["medium", "μέτριο"], ["hard", "δύσκολο"], ["strong", "δυνατό"], ["master", "μαέστρος"]]
     page.click(".prefs-menu summary")  # the settings (⚙)
     page.select_option("#pref-lang", "en")
     page.wait_for_selector("text=Play the computer")
@@ -517,6 +520,9 @@ def test_language_follows_the_browser_and_the_switch(server: Server, browser: Br
     english = new_page(browser, contexts, console, locale="en-US")
     english.goto(server.url + "/")
     assert english.inner_text("#nav-lobby") == "Lobby"
+    english.wait_for_selector(".vs-level option", state="attached")
+    assert english.eval_on_selector_all(".vs-level option", levels) == [
+        [level, level] for level in ("easy", "medium", "hard", "strong", "master")]
 
 
 def test_cards_are_svg_with_an_optional_four_colour_deck(server: Server, browser: Browser,

@@ -32,7 +32,8 @@ def _np() -> Any:
     try:
         import numpy as np
     except ImportError:
-        raise LearnedPolicyError("the learned bot needs numpy: pip install 'xeri[fast]'") from None
+        raise LearnedPolicyError(
+            "the learned bot (the strong level) needs numpy: pip install 'xeri[learned]'") from None
     return np
 
 

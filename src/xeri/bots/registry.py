@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 from collections.abc import Callable
 from typing import Any
 
@@ -59,23 +60,72 @@ LEVELS: dict[str, str] = {
     "easy": "random",
     "medium": "greedy",
     "hard": "expert",
+    "strong": "learned",
     "master": "master",
 }
 
 #: Each level's measured margin over the level below it, in points a round, with its 95% interval
-#: (2-player classic, 1,000 duplicate deals, seed 2026: ``benchmarks/bots_strength.py`` for medium and hard,
-#: ``benchmarks/bots_master.py pairs master-expert`` for master; docs/bots.md, ``tests/test_doc_figures.py``).
+#: (2-player classic, 1,000 duplicate deals: ``benchmarks/bots_strength.py`` for medium and hard, seed 2026;
+#: ``xeri arena learned expert --deals 1000 --seed 0 --json`` for strong, ``learned_vs_expert.json``;
+#: ``benchmarks/bots_master.py pairs master-learned`` for master, seed 2026, ``master_master-learned.json`` (without
+#: numba: ``--master master:early=expert --tag _counting``, ``master_master-learned_counting.json``);
+#: docs/bots.md, ``tests/test_doc_figures.py``).
 LEVEL_MARGINS: dict[str, str] = {
     "medium": "+20.2 [+19.4, +21.0] over easy",
     "hard": "+15.8 [+14.9, +16.7] over medium",
-    "master": "+4.5 [+3.9, +5.2] over hard (with the fast extra: numba; without it +3.3)",
+    "strong": "+1.2 [+0.5, +1.9] over hard (2 players; at 3 or 4 it plays as hard)",
+    "master": "+4.4 [+3.8, +5.1] over strong (with the fast extra: numba; without it +3.0)",
 }
 
+
+#: What a bot needs beyond ``pip install xeri``: bot -> (module, the extra that installs it). The learned bot (the
+#: strong level) runs its network in NumPy, no torch, no numba; where NumPy is missing, ``xeri rules`` says what to
+#: install, a server does not offer the level, and choosing it is a one-line error.
+BOT_NEEDS: dict[str, tuple[str, str]] = {
+    "learned": ("numpy", "learned"),
+}
+
+
+def _needs(name: str) -> tuple[str, str] | None:
+    """What the bot ``name`` lacks here (module, extra), or None; it looks the module up without importing it."""
+    need = BOT_NEEDS.get(name)
+    if need is None:
+        return None
+    try:
+        found = importlib.util.find_spec(need[0]) is not None
+    except (ImportError, ValueError):  # a blocked or half-removed module
+        found = False
+    return None if found else need
+
+
+def bot_missing(name: str) -> str | None:
+    """Why the bot ``name`` cannot play here (what to install), or None when it can."""
+    need = _needs(name)
+    if need is None:
+        return None
+    levels = [level for level, spec in LEVELS.items() if parse_spec(spec)[0] == name]
+    who = f"the {name} bot" + (f" (the {levels[0]} level)" if levels else "")
+    return f"{who} needs {need[0]}: pip install 'xeri[{need[1]}]'"
+
+
+def level_available(level: str) -> bool:
+    """Whether this installation can play ``level``."""
+    return level in LEVELS and _needs(parse_spec(LEVELS[level])[0]) is None
+
+
+def available_levels() -> list[str]:
+    """The levels this installation can play, weakest first: what a server offers."""
+    return [level for level in LEVELS if level_available(level)]
 
 
 def level_lines() -> list[str]:
     """One line per level for help texts: its name, its bot and its measured margin over the level below."""
-    return [f"{level:<7} {spec:<8} {LEVEL_MARGINS.get(level, 'the weakest level')}" for level, spec in LEVELS.items()]
+    lines = []
+    for level, spec in LEVELS.items():
+        need = _needs(parse_spec(spec)[0])
+        lines.append(f"{level:<7} {spec:<8} {LEVEL_MARGINS.get(level, 'the weakest level')}"
+                     + (f" (needs {need[0]}: pip install 'xeri[{need[1]}]')" if need else ""))
+    return lines
 
 
 #: The wall-clock cap (seconds) that interactive play and hints add to a search bot's iteration budget.
@@ -118,6 +168,9 @@ def make_bot(spec: str, seed: int | None = None, *, interactive: bool = False) -
         )
     if name not in BOTS:
         raise BotSpecError(f"unknown bot {name!r}; bots are: {', '.join(BOTS)}; levels are: {', '.join(LEVELS)}")
+    missing = bot_missing(name)
+    if missing:
+        raise BotSpecError(missing)
     if interactive and name in SEARCH_BOTS:
         params.setdefault("seconds", INTERACTIVE_SECONDS)
     try:

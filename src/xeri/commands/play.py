@@ -28,7 +28,7 @@ _NEW_MATCH_ONLY = ("players", "level", "ruleset", "option", "target", "seed", "n
 
 
 def default_level() -> str:
-    """A strong level that answers at once: hard (the rule-based expert) if offered, else the last."""
+    """A level that plays well, answers at once and needs no extra: hard (the rule-based expert), else the last."""
     return "hard" if "hard" in LEVELS else list(LEVELS)[-1]
 
 

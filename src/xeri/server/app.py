@@ -23,7 +23,7 @@ from starlette.websockets import WebSocket
 
 from .. import __version__ as _version
 from .. import fairness
-from ..bots import LEVELS
+from ..bots.registry import available_levels
 from ..errors import XeriError
 from ..record import deal_from_dict, deal_to_dict
 from ..rules import PRESET_HELP, PRESETS, Ruleset, find_ruleset
@@ -213,7 +213,7 @@ def _rulesets() -> list[dict[str, Any]]:
 
 async def meta(_request: Request) -> Response:
     return JSONResponse({
-        "rulesets": _rulesets(), "options": options_help(), "levels": list(LEVELS), "version": _version,
+        "rulesets": _rulesets(), "options": options_help(), "levels": available_levels(), "version": _version,
         "limits": {"turn_timer": list(TURN_TIMER), "takeover_after": list(TAKEOVER_AFTER),
                    "name_length": NAME_LENGTH, "message_bytes": MAX_MESSAGE},
     })
@@ -224,7 +224,7 @@ async def list_rulesets(_request: Request) -> Response:
 
 
 async def levels(_request: Request) -> Response:
-    return JSONResponse(list(LEVELS))
+    return JSONResponse(available_levels())
 
 
 async def tables(request: Request) -> Response:

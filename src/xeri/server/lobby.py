@@ -12,6 +12,7 @@ import msgspec
 
 from .. import fairness
 from ..bots import LEVELS
+from ..bots.registry import bot_missing, parse_spec
 from ..errors import XeriError
 from ..rules import OPTIONS, find_ruleset
 from . import inputs
@@ -45,7 +46,11 @@ def check_name(value: Any) -> str:
 def _level(value: Any, what: str) -> str:
     if not isinstance(value, str) or value.strip().lower() not in LEVELS:
         raise ProtocolError("bad_level", f"{what} must be a bot level: {', '.join(LEVELS)}")
-    return value.strip().lower()
+    level = value.strip().lower()
+    missing = bot_missing(parse_spec(LEVELS[level])[0])
+    if missing:
+        raise ProtocolError("bad_level", f"{what}: this server does not offer the {level} level; {missing}")
+    return level
 
 
 class Lobby:
