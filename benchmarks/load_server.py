@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import json
 import os
 import random
@@ -384,16 +385,57 @@ def _database(pg: str, name: str) -> str:
     return pg.rsplit("/", 1)[0] + "/" + name
 
 
-def failover(base: str, owner: str, kill: Callable[[], None], timeout: float = 60.0) -> float:
+def lease_owner(db: str, table_id: str) -> str | None:
+    """The process (its node id) holding a table's live lease, read from the database."""
+    import asyncpg
+
+    async def read() -> str | None:
+        conn = await asyncpg.connect(db.replace("postgresql://", "postgres://", 1))
+        try:
+            return await conn.fetchval(  # type: ignore[no-any-return]
+                "SELECT owner FROM xeri_leases WHERE table_id = $1 AND until >= extract(epoch from clock_timestamp())",
+                table_id)
+        finally:
+            await conn.close()
+
+    return _run(read())
+
+
+def tables_per_process(db: str) -> list[int]:
+    """How many tables each process owns now (live leases), the most first: where the handovers put them."""
+    import asyncpg
+
+    async def read() -> list[int]:
+        conn = await asyncpg.connect(db.replace("postgresql://", "postgres://", 1))
+        try:
+            rows = await conn.fetch("SELECT count(*) FROM xeri_leases WHERE until >= extract(epoch from "
+                                    "clock_timestamp()) GROUP BY owner ORDER BY 1 DESC")
+            return [int(r[0]) for r in rows]
+        finally:
+            await conn.close()
+
+    return _run(read())
+
+
+def _kill_owner(db: str, by_node: dict[str, subprocess.Popen[bytes]], procs: list[subprocess.Popen[bytes]],
+                out: dict[str, Any], table_id: str) -> None:
+    """``kill -9`` the process that owns ``table_id`` now (noting which one in ``out``)."""
+    owner = lease_owner(db, table_id)
+    out["failover_killed"] = procs.index(by_node[owner]) if owner in by_node else None
+    by_node.get(owner or "", procs[0]).kill()
+
+
+def failover(base: str, creator: str, kill: Callable[[str], None], timeout: float = 60.0) -> float:
     """Seconds from ``kill -9`` of a table's owner to the first move accepted again, played through HAProxy.
 
-    The table (a player against a bot) is created on ``owner``; the player connects through the balancer and
-    reconnects as the browser does when its connection drops.
+    The table (a player against a bot) is created on ``creator``; the player connects through the balancer and
+    reconnects as the browser does when its connection drops. ``kill(table_id)`` kills the table's owner at that
+    moment: the creator, or the process the table was handed over to (the one the balancer sends its player to).
     """
     from websockets.exceptions import ConnectionClosed, InvalidHandshake
     from websockets.sync.client import connect as sync_connect
 
-    made = httpx.post(f"{owner}/api/tables", json={"name": "f", "options": {"rounds": 9},
+    made = httpx.post(f"{creator}/api/tables", json={"name": "f", "options": {"rounds": 9},
                                                    "seats": [None, {"bot": "easy"}]}, timeout=60).json()
     url = base.replace("http://", "ws://") + f"/ws/tables/{made['table_id']}?token={made['token']}"
     state: dict[str, Any] = {"ws": None, "version": -1, "view": None, "seen": []}
@@ -445,7 +487,7 @@ def failover(base: str, owner: str, kill: Callable[[], None], timeout: float = 6
     recv(5.0)
     move_accepted(time.monotonic() + timeout)
     killed = time.monotonic()
-    kill()
+    kill(made["table_id"])
     return round(move_accepted(killed + timeout) - killed, 2)
 
 
@@ -477,9 +519,13 @@ def cluster_run(args: argparse.Namespace) -> list[dict[str, Any]]:
             meter = Meter([p.pid for p in procs], haproxy.pid, db, args.redis)
             out = _run(run(base, tables, args.seconds, args.warmup, args.think, args.seed, meter, args.client))
             out["processes"] = n
+            out["tables_per_process"] = tables_per_process(db)
             if n > 1:
+                by_node = {httpx.get(f"http://127.0.0.1:{port}/readyz", timeout=5).json()["node"]: proc
+                           for port, proc in zip(ports, procs, strict=True)}
+                kill = functools.partial(_kill_owner, db, by_node, procs, out)
                 try:
-                    out["failover_s"] = failover(base, f"http://127.0.0.1:{ports[0]}", procs[0].kill)
+                    out["failover_s"] = failover(base, f"http://127.0.0.1:{ports[0]}", kill)
                 except (httpx.HTTPError, SystemExit) as exc:
                     out["failover_error"] = f"{type(exc).__name__}: {exc}"
             results.append(out)

@@ -412,7 +412,9 @@ def test_kill_9_of_the_owner_mid_round(database: str, tmp_path: Path) -> None:
         for i in range(4):
             made = httpx.post(f"{a.base}/api/tables", json={"name": f"p{i}", "options": {"rounds": 1},
                                                              "seats": [None, {"bot": "easy"}]}).json()
-            tables.append((made["table_id"], Client([cluster.ws], made["table_id"], made["token"])))
+            # Connected to the owner itself (else the table would be handed over to where the balancer sends its
+            # player); after the kill the player reconnects through HAProxy.
+            tables.append((made["table_id"], Client([a.ws, cluster.ws], made["table_id"], made["token"])))
         bot_table = httpx.post(f"{a.base}/api/tables", json={"options": {"rounds": 2},
                                                              "seats": [{"bot": "easy"}, {"bot": "easy"}]}).json()
         counter = iter(range(10**6))
@@ -424,6 +426,7 @@ def test_kill_9_of_the_owner_mid_round(database: str, tmp_path: Path) -> None:
         for i, (_tid, client) in enumerate(tables):
             for _ in range(2 + 3 * i):
                 play_turn(client, pick)
+        assert {lease_owner(database, tid) for tid, _client in tables} == {node_id(a)}
         at_kill = {tid: client.version for tid, client in tables}
         killed = time.monotonic()
         a.kill9()
@@ -448,6 +451,110 @@ def test_kill_9_of_the_owner_mid_round(database: str, tmp_path: Path) -> None:
             assert len(ups) == len(set(ups)), "a move was announced twice"
             client.close()
         check_record(survivor, bot_table["table_id"], [], tmp_path)
+    finally:
+        cluster.stop()
+
+
+# --- handing a table over to where its connections are ------------------------------------
+
+
+def lease_owner(database: str, table_id: str) -> str | None:
+    """The process holding the table's live lease, read from the database."""
+    import asyncpg
+
+    async def read() -> str | None:
+        conn = await asyncpg.connect(database.replace("postgresql://", "postgres://", 1))
+        try:
+            return await conn.fetchval(  # type: ignore[no-any-return]
+                "SELECT owner FROM xeri_leases WHERE table_id = $1 AND until >= extract(epoch from clock_timestamp())",
+                table_id)
+        finally:
+            await conn.close()
+
+    return asyncio.run(read())
+
+
+def node_id(node: Node) -> str:
+    return str(httpx.get(f"{node.base}/readyz", timeout=5).json()["node"])
+
+
+def test_a_table_is_handed_over_to_the_process_holding_its_connections(database: str, tmp_path: Path) -> None:
+    """Connections split over processes: no handover. All on one other process: it gets the table, once per hold,
+    with no error and no lost or doubled move for anyone; a bot's table takes its bot along."""
+    assert REDIS_URL
+    cluster = Cluster(database, REDIS_URL, bot_delay=0.05)
+    a, b, c = cluster.nodes
+    ids = {n.port: node_id(n) for n in cluster.nodes}
+    hold = 2 * LEASE  # server.cluster.HANDOVER_HOLD_LEASES leases
+    try:
+        made = httpx.post(f"{a.base}/api/tables", json={"name": "ann", "options": {"rounds": 2}}).json()
+        tid = made["table_id"]
+        joined = httpx.post(f"{c.base}/api/tables/{tid}/join", json={"name": "bob"}).json()
+        tokens = {0: made["token"], 1: joined["token"]}
+        # Ann's connection, the table's only one, is on b: b gets the table.
+        players = {0: Client([b.ws], tid, tokens[0])}
+        poll("the table to reach b", lambda: lease_owner(database, tid) == ids[b.port])
+        arrived = time.monotonic()
+        players[1] = Client([c.ws], tid, tokens[1])
+        spectators: list[Client] = []
+        counter = iter(range(10**6))
+
+        def step() -> None:
+            everyone = [*players.values(), *spectators]
+            mover = players[players[0].view["turn"]] if players[0].view else players[0]
+            mover.until_version(max(x.version for x in everyone))
+            play_turn(mover, lambda legal: legal[next(counter) % len(legal)])
+            for client in everyone:
+                client.until_version(mover.version)
+
+        def reconnect(seat: int, node: Node) -> None:
+            players[seat].close()
+            players[seat] = Client([node.ws], tid, tokens[seat])
+
+        # Ann on a, bob on c, none on b (as round robin may leave them): split, so b keeps the table.
+        reconnect(0, a)
+        for _ in range(6):
+            step()
+        assert lease_owner(database, tid) == ids[b.port]
+        # Ann to c: every connection is there now, and c gets the table while the game goes on, but not before
+        # the hold since its arrival at b is over (connections that move about cannot bounce it).
+        reconnect(0, c)
+        while lease_owner(database, tid) != ids[c.port] and not players[0].view["match_over"]:
+            step()
+        poll("the table to reach c", lambda: lease_owner(database, tid) == ids[c.port])
+        assert time.monotonic() - arrived > hold - 0.5, "handed over again within the hold"
+        # A spectator on b: c has connections of its own, so the table stays.
+        spectators.append(Client([b.ws], tid))
+        for _ in range(4):
+            step()
+        assert lease_owner(database, tid) == ids[c.port]
+        ann, bob, spectator = players[0], players[1], spectators[0]
+        while not (ann.view and ann.view["match_over"]):
+            step()
+        final = ann.version
+        everyone = [ann, bob, spectator]
+        record = check_record(c.base, tid, everyone, tmp_path)
+        truth = ground_truth(record)
+        for seat, client in ((0, ann), (1, bob), (None, spectator)):
+            client.until_version(final)
+            errs = [(i, m) for i, m in enumerate(client.messages) if m["type"] == "error"]
+            assert not errs, (seat, errs, [(m["type"], m.get("version")) for m in client.messages[:errs[0][0] + 3]])
+            versions = [m["version"] for m in client.messages if m["type"] == "update"]
+            assert versions == sorted(set(versions)), "an update was doubled or went backwards"
+            assert client.reconnects == 0
+            assert client.view is not None and client.view["seat"] == seat, "the seat changed hands"
+            assert check_messages(seat, client.messages, truth) > 0
+        # A player against a bot, created on a, played from b: the table and its bot go to b.
+        solo = httpx.post(f"{a.base}/api/tables", json={"name": "cy", "options": {"rounds": 1},
+                                                        "seats": [None, {"bot": "easy"}]}).json()
+        cy = Client([b.ws], solo["table_id"], solo["token"])
+        poll("the bot's table to reach b", lambda: lease_owner(database, solo["table_id"]) == ids[b.port])
+        while play_turn(cy, lambda legal: legal[0]) is not None:  # the bot answers each move from b
+            pass
+        check_record(b.base, solo["table_id"], [cy], tmp_path)
+        assert not [m for m in cy.messages if m["type"] == "error"]
+        for client in (*everyone, cy):
+            client.close()
     finally:
         cluster.stop()
 

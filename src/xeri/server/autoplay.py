@@ -135,10 +135,11 @@ class Autoplay:
         try:
             await t.move(seat, card.code, version, auto=reason)
         except ProtocolError as exc:
-            if exc.code == "unavailable":
+            if exc.code == "unavailable" and t.owned:
                 # The database did not take the move: nothing changed, so try again after a pause.
                 self._driver = asyncio.create_task(self._drive(version, self.retry_after, reason, level))
-            # otherwise the player moved first, or the table changed: the newer state wins
+            # otherwise the player moved first, the table changed or moved to another process (server.cluster):
+            # the newer state wins
 
     async def choose(self, level: str, seat: int, version: int, view: SeatView,
                      history: tuple[Event, ...]) -> Card:

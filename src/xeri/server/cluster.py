@@ -7,7 +7,11 @@ channel on the Redis relay (the same per-seat texts the owner's own
 connections get, so nothing another seat may not see ever reaches it), and
 forwards what the client asks (a move, a join, a sync) to the owner as a
 request over Redis (``xeri-rpc:{node}``), with a timeout, routing the reply
-back. When an owner dies, the first process to find its lease expired (its
+back. A table whose connections are all on one other process is handed over
+to it (``Cluster.consider``): with a balancer that sends every connection of a
+table to one process (deploy/haproxy.cfg hashes the table's path), a table
+then lives where its players are, and a move costs what it costs one process
+alone. When an owner dies, the first process to find its lease expired (its
 periodic look for orphans, or a client arriving) takes the lease, rebuilds the
 table from the database, and says so on ``xeri-ctl``; replicas then
 re-register their connections with it and resynchronise.
@@ -45,6 +49,9 @@ log = logging.getLogger("xeri.server")
 
 #: seconds a forwarded request waits for the owner's reply
 RPC_TIMEOUT = 5.0
+#: a table that arrived at a process (handed over or adopted) stays there at least this many leases
+#: before it is handed over again: connections that move back and forth cannot bounce it (hysteresis)
+HANDOVER_HOLD_LEASES = 2.0
 CONTROL = "xeri-ctl"
 
 
@@ -98,7 +105,7 @@ class Cluster:
     """This process's part in a cluster: leases, forwarding to owners, serving forwarded requests."""
 
     def __init__(self, store: Store, broker: RedisBroker, lease: float = LEASE_SECONDS,
-                 rpc_timeout: float = RPC_TIMEOUT) -> None:
+                 rpc_timeout: float = RPC_TIMEOUT, handover: bool = True) -> None:
         self.store = store
         self.broker = broker
         self.node = broker.node
@@ -112,6 +119,19 @@ class Cluster:
         #: per channel of a table owned here, how many connections on other processes follow it: only
         #: those channels are relayed to Redis (a table whose connections are all here costs Redis nothing)
         self.watched: Counter[str] = Counter()
+        #: per table owned here, how many of its connections each other process holds (``consider``)
+        self.remote: dict[str, Counter[str]] = {}
+        #: whether tables are handed over to the process that holds all their connections
+        self.handover = handover
+        #: seconds a table stays after arriving before it may be handed over again
+        self.hold = HANDOVER_HOLD_LEASES * lease
+        #: when each table arrived here by a handover or an adoption (monotonic time)
+        self._arrived: dict[str, float] = {}
+        #: tables being handed over now
+        self._handing: set[str] = set()
+        #: tables handed over by this process and to it, since it started
+        self.handed_out = 0
+        self.handed_in = 0
         self._pending: dict[str, asyncio.Future[Any]] = {}
         #: adoptions under way, per table
         self._adopting: dict[str, asyncio.Future[Table | None]] = {}
@@ -189,6 +209,10 @@ class Cluster:
             await self.ownership.release(finished)
         for table_id in await self.ownership.orphans():
             await self.adopt(table_id)
+        now = time.monotonic()
+        self._arrived = {t: at for t, at in self._arrived.items() if now - at < self.hold}
+        for table in list(lobby.tables.values()):
+            self.consider(table)  # a connection left, or the hold ran out: its connections may all be elsewhere
 
     # --- ownership -------------------------------------------------------------
 
@@ -222,7 +246,7 @@ class Cluster:
             return lobby.tables[table_id]
         if not await self.ownership.take(table_id):
             return None
-        self._claimed[table_id] = time.monotonic()
+        self._claimed[table_id] = self._arrived[table_id] = time.monotonic()
         table = await lobby.load_owned(table_id)
         if table is None:
             await self.ownership.release([table_id])
@@ -235,12 +259,68 @@ class Cluster:
 
     def _demote(self, table: Table) -> None:
         """Another process took this table's lease: stop acting for it; its seats reconnect to the new owner."""
+        log.warning("lost the lease of table %s", table.id)
+        self._let_go(table)
+
+    def _let_go(self, table: Table) -> None:
+        """Stop acting for a table another process owns now, and forget who followed it from elsewhere."""
         lobby = self.lobby
         assert lobby is not None
-        log.warning("lost the lease of table %s", table.id)
         if lobby.tables.get(table.id) is table:
             del lobby.tables[table.id]
         table.disown()
+        self.remote.pop(table.id, None)
+        for seat in (None, *range(len(table.seats))):
+            self.watched.pop(channel(table.id, seat), None)
+
+    # --- handing a table over to where its connections are ------------------------------
+
+    def target(self, table: Table) -> str | None:
+        """The process to hand ``table`` to: the one other process that holds every connection of it, if any.
+
+        Only a table in play, owned here, with no connection here, and not arrived less than ``hold`` seconds
+        ago (so connections that come and go cannot make it bounce).
+        """
+        nodes = self.remote.get(table.id)
+        if (not self.handover or not nodes or len(nodes) != 1 or not table.owned
+                or table.status not in ("waiting", "playing")):
+            return None
+        ((node, count),) = nodes.items()
+        if table.clients > count:  # a connection on this process (its own replicas count as local too)
+            return None
+        if time.monotonic() - self._arrived.get(table.id, -self.hold) < self.hold:
+            return None
+        return node
+
+    def consider(self, table: Table) -> None:
+        """Hand ``table`` over if all its connections are on one other process (``target``)."""
+        to = self.target(table) if table.id not in self._handing else None
+        if to is not None:
+            self._handing.add(table.id)
+            self._spawn(self._hand_over(table, to))
+
+    async def _hand_over(self, table: Table, to: str) -> None:
+        """Pass the lease to ``to`` and let the table go; ``to`` rebuilds it from the database, as an adoption does.
+
+        Under the table's lock, so no move is half applied: every move stored so far is in the database, and the
+        moves' primary key keeps a late one from being applied twice. A forwarded request that finds the table
+        gone is answered ``not_owner``, and its process asks the new owner. If ``to`` never takes the table (it
+        died), the lease it got expires and the table is adopted as any orphan.
+        """
+        try:
+            async with table.lock:
+                if self.target(table) != to:  # a connection came or went meanwhile
+                    return
+                if not await self.store.hand_lease(table.id, self.node, to, self.ownership.lease):
+                    return
+                self._let_go(table)
+            self.handed_out += 1
+            log.info("handed table %s over to %s at version %d", table.id, to, table.version)
+            self.broker.post(inbox(to), Envelope.message({"handover": table.id, "from": self.node}))
+        except StoreError as exc:
+            log.warning("cannot hand table %s over: %s", table.id, exc)
+        finally:
+            self._handing.discard(table.id)
 
     async def open(self, table_id: str) -> Table | RemoteTable | None:
         """A table this process does not hold: adopt it if nobody owns it, else a proxy to its owner."""
@@ -266,6 +346,9 @@ class Cluster:
             raise retry_later("the table's server is not answering") from None
         if described is None:
             return None
+        held = lobby.tables.get(table_id)
+        if held is not None and held.owned:  # it was handed over to this process meanwhile
+            return held
         return RemoteTable(self, table_id, described)
 
     # --- requests to the owner ---------------------------------------------------
@@ -326,6 +409,12 @@ class Cluster:
         if "op" in message:
             self._spawn(self._serve(message))
             return
+        handed = message.get("handover")
+        if handed is not None:  # another process passed this one a table's lease: rebuild the table here
+            self._claimed[handed] = self._arrived[handed] = time.monotonic()
+            self.handed_in += 1
+            self._spawn(self.adopt(handed))
+            return
         future = self._pending.get(message.get("id", ""))
         if future is not None and not future.done():
             future.set_result(message)
@@ -333,14 +422,20 @@ class Cluster:
     async def _serve(self, message: dict[str, Any]) -> None:
         lobby = self.lobby
         reply: dict[str, Any] = {"id": message["id"]}
-        table = lobby.tables.get(message["table"]) if lobby is not None else None
+        table_id = message["table"]
+        table = lobby.tables.get(table_id) if lobby is not None else None
+        if table is None and (table_id in self._adopting or table_id in self._claimed):
+            table = await self.adopt(table_id)  # handed over or adopted just now: answer once it is rebuilt
         if table is None or not table.owned:
             reply["error"] = {"code": "not_owner", "message": "this process does not own the table"}
         else:
             try:
                 reply["ok"] = await serve_op(self, table, message["op"], message["args"], message["from"])
             except ProtocolError as exc:
-                reply["error"] = {"code": exc.code, "message": exc.message, "extra": exc.extra}
+                if table.owned:
+                    reply["error"] = {"code": exc.code, "message": exc.message, "extra": exc.extra}
+                else:  # handed over while the request waited: the requester asks the new owner
+                    reply["error"] = {"code": "not_owner", "message": "this process does not own the table"}
             except Exception as exc:
                 log.exception("forwarded %s on table %s failed", message["op"], message["table"])
                 reply["error"] = {"code": "unavailable", "message": f"the owner failed: {type(exc).__name__}"}
@@ -349,14 +444,22 @@ class Cluster:
 
     # --- replicas --------------------------------------------------------------
 
-    def watch(self, table_id: str, seat: int | None, change: int) -> None:
-        """Count a connection on another process following one of this process's tables' channels."""
+    def watch(self, table_id: str, seat: int | None, change: int, node: str) -> None:
+        """Count a connection on process ``node`` following one of this process's tables' channels."""
         ch = channel(table_id, seat)
         count = self.watched[ch] + change
         if count > 0:
             self.watched[ch] = count
         else:
             self.watched.pop(ch, None)
+        nodes = self.remote.setdefault(table_id, Counter())
+        held = nodes[node] + change
+        if held > 0:
+            nodes[node] = held
+        else:
+            nodes.pop(node, None)
+            if not nodes:
+                del self.remote[table_id]
 
     async def attach_replica(self, replica: Replica) -> None:
         """Follow a replica connection's channel on Redis, register it with the owner, and hand it the owner's sync."""
@@ -572,17 +675,21 @@ async def serve_op(cluster: Cluster, table: Table, op: str, args: dict[str, Any]
     if op == "attach":
         remote = node != cluster.node  # a connection on another process: relay its channel to Redis from now on
         if remote:
-            cluster.watch(table.id, seat, +1)
+            cluster.watch(table.id, seat, +1, node)
         try:
-            return (await table.attach_remote(seat)).encode()
+            sync = (await table.attach_remote(seat)).encode()
         except BaseException:
             if remote:
-                cluster.watch(table.id, seat, -1)
+                cluster.watch(table.id, seat, -1, node)
             raise
+        if remote:
+            cluster.consider(table)  # all its connections may be on that process now
+        return sync
     if op == "detach":
         await table.detach_remote(seat)
         if node != cluster.node:
-            cluster.watch(table.id, seat, -1)
+            cluster.watch(table.id, seat, -1, node)
+            cluster.consider(table)
         return None
     if op == "hint":
         card, reason = await table.hint(seat)

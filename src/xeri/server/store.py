@@ -688,6 +688,20 @@ class Store:
             rows = await conn.execute(select(leases_t.c.table_id).where(leases_t.c.owner == owner))
             return {r[0] for r in rows}
 
+    async def hand_lease(self, table_id: str, owner: str, to: str, seconds: float) -> bool:
+        """Pass ``owner``'s live lease on ``table_id`` to the live process ``to`` (a handover, server.cluster).
+
+        One conditional UPDATE: it fails, changing nothing, if ``owner`` no longer holds the lease or ``to``'s
+        heartbeat has expired (a dead process must not be handed a table).
+        """
+        now = self._now()
+        lc = leases_t.c
+        alive = select(nodes_t.c.id).where(nodes_t.c.id == to, nodes_t.c.until >= now).exists()
+        stmt = (update(leases_t).where(lc.table_id == table_id, lc.owner == owner, lc.until >= now, alive)
+                .values(owner=to, until=now + seconds))
+        async with self._direct() as conn:
+            return bool((await conn.execute(stmt)).rowcount == 1)
+
     async def release_leases(self, owner: str, table_ids: Sequence[str] | None = None) -> None:
         """Give leases up at once (a clean stop, a finished table): another process may take them now."""
         stmt = delete(leases_t).where(leases_t.c.owner == owner)

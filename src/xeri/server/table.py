@@ -49,11 +49,16 @@ from .wire import channel
 
 log = logging.getLogger("xeri.server")
 
-__all__ = ["ProtocolError", "Seat", "Table", "channel", "hash_token", "new_token", "unavailable"]
+__all__ = ["ProtocolError", "Seat", "Table", "channel", "hash_token", "moved", "new_token", "unavailable"]
 
 
 #: the longest wait, in seconds, for the players to close a round's summary before the next round goes on
 ROUND_PAUSE = 30.0
+
+
+def moved() -> ProtocolError:
+    """The refusal of a table this process no longer owns (server.cluster): the same request works at its new owner."""
+    return ProtocolError("unavailable", "this table moved to another server: reconnect and try again", retry=True)
 
 
 def unavailable(exc: StoreError, what: str) -> ProtocolError:
@@ -192,6 +197,8 @@ class Table:
     async def join(self, name: str, seat: int | None) -> tuple[int, str]:
         """Take a free seat; the table starts once full. A failed write leaves the seat free and nothing changed."""
         async with self.lock:
+            if not self.owned:
+                raise moved()
             if self.status != "waiting":
                 raise ProtocolError("not_waiting", "this table is no longer waiting for players")
             free = [s for s in self.seats if not s.taken]
@@ -254,6 +261,8 @@ class Table:
     async def leave(self, token: str) -> int:
         """Give up a seat; returns the seat. Before the start it is freed, after it a bot plays it."""
         async with self.lock:
+            if not self.owned:
+                raise moved()
             seat = self.seat_for_token(token)
             if seat is None:
                 raise ProtocolError("bad_token", "no seat at this table has that token")
@@ -281,7 +290,7 @@ class Table:
     async def expire(self) -> bool:
         """Close the table if it is still waiting for players (it waited too long); False if it started."""
         async with self.lock:
-            if self.status != "waiting":
+            if self.status != "waiting" or not self.owned:
                 return False
             try:
                 await self.store.close_table(self.id)
@@ -305,6 +314,11 @@ class Table:
                 s.connections += 1
                 if close is not None:
                     self._closers.setdefault(seat, set()).add(close)
+            if not self.owned:
+                # The table moved to another process meanwhile (server.cluster): the client reconnects to it.
+                if close is not None:
+                    close()
+                return
             deliver(Envelope.sync(self.version, self.sync_message(seat)))
             if seat is not None and self.seats[seat].connections == 1:
                 self.autoplay.reschedule()
@@ -330,11 +344,15 @@ class Table:
     async def sync_envelope(self, seat: int | None) -> Envelope:
         """A seat's sync message, enveloped (a client's ``sync`` request)."""
         async with self.lock:
+            if not self.owned:
+                raise moved()
             return Envelope.sync(self.version, self.sync_message(seat))
 
     async def attach_remote(self, seat: int | None) -> Envelope:
         """A connection on another process (a replica) joins: count it, and return its sync."""
         async with self.lock:
+            if not self.owned:
+                raise moved()
             self.clients += 1
             text = Envelope.sync(self.version, self.sync_message(seat))
             if seat is not None:
@@ -355,6 +373,7 @@ class Table:
                     s.away_since = time.monotonic()
                     self.autoplay.reschedule()
                     await self.publish_table()
+            self._idle()
 
     def disown(self) -> None:
         """Another process took this table over: stop its bots and close its seats' connections (they reconnect)."""
@@ -371,8 +390,7 @@ class Table:
         """Apply one move; raise ProtocolError (and change nothing) if it is refused."""
         async with self.lock:
             if not self.owned:
-                raise ProtocolError("unavailable", "this table moved to another server: reconnect and try again",
-                                    retry=True)
+                raise moved()
             m = self.match
             if seat is None:
                 raise ProtocolError("spectator", "spectators cannot play")
@@ -447,6 +465,8 @@ class Table:
         if seat is None:
             raise ProtocolError("spectator", "spectators cannot ask for hints")
         async with self.lock:
+            if not self.owned:
+                raise moved()
             m = self.match
             if m is None:
                 raise ProtocolError("not_started", "the game has not started")
@@ -510,6 +530,8 @@ class Table:
         if seat is None:
             raise ProtocolError("spectator", "spectators do not hold up the table")
         async with self.lock:
+            if not self.owned:
+                raise moved()
             if seat not in self.pause:
                 return
             self.pause.discard(seat)
@@ -523,6 +545,8 @@ class Table:
         if seat is None:
             raise ProtocolError("spectator", "spectators cannot ask for a rematch")
         async with self.lock:
+            if not self.owned:
+                raise moved()
             if self.status != "finished":
                 raise ProtocolError("not_finished", "a rematch is offered once the match is over")
             if self.seats[seat].left:
