@@ -62,6 +62,24 @@ def test_fast_deals_are_valid_and_play_the_same(name: str, players: int) -> None
         _replay(rs, fr, r)
 
 
+RANDOM_CASES = [(name, n, {}) for name in ("classic", "cardgames") for n in (2, 3, 4)] + [
+    ("berman", 2, {}), ("classic", 2, {"last_card_xeri": False}), ("classic", 4, {"last_card_xeri": False})]
+
+
+@pytest.mark.parametrize(("name", "players", "changes"), RANDOM_CASES)
+def test_random_play_unrecorded_plays_the_recorded_rounds(name: str, players: int, changes: dict[str, bool]) -> None:
+    """All-random play with nothing kept runs a loop of its own (``kernels.random_batch``, with a 2-player copy
+    of constant numbers): the same seed gives it the rounds that ``record=True`` keeps (replayed through the engine)."""
+    rs = find_ruleset(name, players=players, **changes)
+    fast = simulate(3000, rs, seed=21, first_dealer=1)
+    kept = simulate(3000, rs, seed=21, first_dealer=1, record=True)
+    for field in ("dealers", "totals", "cards", "points", "xeris", "jack_xeris"):
+        assert (getattr(fast, field) == getattr(kept, field)).all(), field
+    assert kept.xeris.sum() > 0 and (players == 3 or kept.jack_xeris.sum() > 0)
+    for r in range(200):
+        _replay(rs, kept, r)
+
+
 def test_no_xeri_with_the_last_card_variant() -> None:
     rs = find_ruleset("classic", last_card_xeri=False)
     fr = simulate(ROUNDS, rs, policies="greedy", seed=2, record=True)

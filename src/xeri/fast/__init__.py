@@ -156,10 +156,17 @@ def simulate(
         owners, moves, flags, deals = (np.empty((rounds, 52), dtype=RECORD_DTYPE) for _ in range(4))
     else:
         owners = moves = flags = deals = np.empty((1, 52), dtype=RECORD_DTYPE)
-    with compiling(kernels.simulate_batch):
-        kernels.simulate_batch(cfg, values, pol, seed & (2**63 - 1), first_dealer, results, record,
-                               owners, moves, flags, deals, _chunks(rounds))
-    dealers = (first_dealer + np.arange(rounds)) % rs.players
+    seed &= 2**63 - 1
+    if not record and (pol == POLICIES["random"]).all():  # the same rounds, on a loop of their own
+        with compiling(kernels.random_batch):
+            kernels.random_batch(cfg, values, seed, first_dealer, results, _chunks(rounds))
+    else:
+        with compiling(kernels.simulate_batch):
+            kernels.simulate_batch(cfg, values, pol, seed, first_dealer, results, record, owners, moves, flags,
+                                   deals, _chunks(rounds))
+    # (first_dealer + arange(rounds)) % players, repeated rather than divided: 10x faster on a big batch
+    n = rs.players
+    dealers = np.tile((first_dealer + np.arange(n)) % n, rounds // n + 1)[:rounds]
     if record:
         return _split(rs, dealers, results, owners=owners, deals=deals, moves=moves, flags=flags)
     return _split(rs, dealers, results)

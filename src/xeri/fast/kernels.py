@@ -39,7 +39,9 @@ from .layout import (
     R_XERIS,
     RANK,
     _below,
+    _draw,
     _mix,
+    _step,
     stream_start,
 )
 from .policies import P_RANDOM, choose
@@ -70,10 +72,12 @@ def deal_round(cfg: np.ndarray, dealer: int, state: np.ndarray, deck: np.ndarray
     The talon stays in the deck: ``deck[talon_start:52]``, in dealing order.
     """
     n, h, p = cfg[C_PLAYERS], cfg[C_HAND], cfg[C_PILE]
+    x = state[0]  # the stream in a local: a register, not a store and a load per draw
     for i in range(52):
         deck[i] = i
     for i in range(51, 0, -1):
-        j = _below(state, i + 1)
+        x = _step(x)
+        j = _draw(x, i + 1)
         deck[i], deck[j] = deck[j], deck[i]
     # A cut only rotates a uniformly shuffled deck, so it is left out here.
     pos = 0
@@ -99,8 +103,10 @@ def deal_round(cfg: np.ndarray, dealer: int, state: np.ndarray, deck: np.ndarray
         if not fault:
             break
         for i in range(51 - pos, 0, -1):
-            j = _below(state, i + 1)
+            x = _step(x)
+            j = _draw(x, i + 1)
             deck[pos + i], deck[pos + j] = deck[pos + j], deck[pos + i]
+    state[0] = x
     for i in range(p):
         pile[i] = deck[pos + i]
     if rule == I_JACK_UNDER:
@@ -267,6 +273,70 @@ def _play(cfg: np.ndarray, values: np.ndarray, policies: np.ndarray, dealer: int
 
 
 @njit(cache=True, inline="always")
+def _random_play(n: int, h: int, sides: int, jack_any: bool, last_xeri: bool, values: np.ndarray,
+                 state: np.ndarray, hands: np.ndarray, hand_len: np.ndarray, pile: np.ndarray, pl: int,
+                 talon: np.ndarray, tpos: int, tl: int, dealer: int, res: np.ndarray) -> tuple[int, int]:
+    """``_play`` from a fresh deal when every seat plays at random and nothing is kept; (pile length, last capturer).
+
+    The same draws, cards and tallies as ``_play`` (``tests/test_fast.py``
+    compares them), written for speed: the stream in a local (a register),
+    the seats in turn as a loop (each deal gives every hand k cards, and
+    k turns round the table empty them, so a seat's hand length is known),
+    the cards left counted down. Called with constant ``n``, ``h`` and
+    ``sides``, its loops unroll. The hands end empty; ``finish`` follows.
+    """
+    x = state[0]
+    last = -1
+    first = dealer + 1 if dealer + 1 < n else 0
+    k = hand_len[first]
+    left = n * k + tl - tpos  # cards still to be played: a xeri needs one unless last_xeri
+    while k > 0:
+        for t in range(k):
+            hl = uint64(k - t)
+            seat = first
+            for _ in range(n):
+                us = uint64(seat)
+                x = _step(x)
+                i = uint64(_draw(x, hl))
+                card = hands[us, i]
+                hands[us, i] = hands[us, hl - uint64(1)]
+                left -= 1
+                rank = RANK[card]
+                pile[uint64(pl)] = card
+                if pl > 0:
+                    top = RANK[pile[uint64(pl - 1)]]
+                    if rank == top or rank == JACK:
+                        side = seat - sides if seat >= sides else seat
+                        val = 0
+                        for q in range(pl + 1):
+                            val += values[pile[uint64(q)]]
+                        res[side, R_POINTS] += val
+                        res[side, R_CARDS] += pl + 1
+                        if pl == 1 and (rank == top or jack_any) and (last_xeri or left > 0):
+                            if rank == JACK and top == JACK:
+                                res[side, R_JXERIS] += 1
+                            else:
+                                res[side, R_XERIS] += 1
+                        last = seat
+                        pl = 0
+                    else:
+                        pl += 1
+                else:
+                    pl = 1
+                seat += 1
+                if seat == n:
+                    seat = 0
+        if tpos == tl:
+            break
+        tpos, _ = _deal_hands(hands, hand_len, talon, tpos, tl, n, h, dealer)
+        k = hand_len[first]
+    for s in range(n):
+        hand_len[s] = 0
+    state[0] = x
+    return pl, last
+
+
+@njit(cache=True, inline="always")
 def _start(cfg: np.ndarray, policies: np.ndarray, pile: np.ndarray, pl: int, seen: np.ndarray, gone: np.ndarray,
            res: np.ndarray, owner: np.ndarray, record: bool) -> None:
     """Clear a fresh round's tallies, owners and seen cards (the pile's cards are face up)."""
@@ -288,6 +358,53 @@ def _start(cfg: np.ndarray, policies: np.ndarray, pile: np.ndarray, pl: int, see
             break
 
 
+@njit(cache=True, inline="always")
+def _random_rounds(cfg: np.ndarray, values: np.ndarray, seed: int, first_dealer: int, results: np.ndarray,
+                   chunks: int, n: int, h: int, sides: int) -> None:
+    """``random_batch``'s loop over the rounds, with the rules' numbers passed in (constants in its 2-player copy)."""
+    total = results.shape[0]
+    per = (total + chunks - 1) // chunks
+    base = _mix(uint64(seed))
+    jack_any, last_xeri = cfg[C_JACK_ANY] == 1, cfg[C_LASTX] == 1
+    for ch in prange(chunks):
+        state = np.empty(1, dtype=np.uint64)
+        deck = np.empty(52, dtype=np.uint8)
+        hands = np.empty((n, 16), dtype=np.uint8)
+        hand_len = np.empty(n, dtype=np.int64)
+        pile = np.empty(53, dtype=np.uint8)
+        res = np.empty((4, 5), dtype=np.int64)
+        dealer = (first_dealer + ch * per) % n
+        for r in range(ch * per, min(total, (ch + 1) * per)):
+            state[0] = stream_start(base, r)
+            pl, t0 = deal_round(cfg, dealer, state, deck, hands, hand_len, pile)
+            for s in range(sides):
+                for k in range(5):
+                    res[s, k] = 0
+            pl, last = _random_play(n, h, sides, jack_any, last_xeri, values, state, hands, hand_len, pile, pl,
+                                    deck, t0, 52, dealer, res)
+            finish(cfg, values, pile, pl, last, res)
+            for s in range(sides):
+                for k in range(5):
+                    results[r, s, k] = res[s, k]
+            dealer = dealer + 1 if dealer + 1 < n else 0  # (first_dealer + r) % n without a division
+
+
+@njit(cache=True, parallel=True)
+def random_batch(cfg: np.ndarray, values: np.ndarray, seed: int, first_dealer: int, results: np.ndarray,
+                 chunks: int) -> None:
+    """``simulate_batch`` for random play with nothing recorded (the same rounds), the batch most callers run.
+
+    A kernel of its own, so that the first such call compiles only this
+    loop, and with a copy for 2 players and hands of 6 (every 2-player
+    preset) whose numbers are constants when it compiles.
+    """
+    n, h, sides = cfg[C_PLAYERS], cfg[C_HAND], cfg[C_SIDES]
+    if n == 2 and h == 6 and sides == 2:
+        _random_rounds(cfg, values, seed, first_dealer, results, chunks, 2, 6, 2)
+    else:
+        _random_rounds(cfg, values, seed, first_dealer, results, chunks, n, h, sides)
+
+
 @njit(cache=True, parallel=True)
 def simulate_batch(cfg: np.ndarray, values: np.ndarray, policies: np.ndarray, seed: int, first_dealer: int,
                    results: np.ndarray, record: bool, owners: np.ndarray, moves: np.ndarray, flags: np.ndarray,
@@ -295,13 +412,15 @@ def simulate_batch(cfg: np.ndarray, values: np.ndarray, policies: np.ndarray, se
     """Deal and play ``results.shape[0]`` rounds; round i has dealer first_dealer + i.
 
     With ``record`` the deal (52 cards: hands in seat order, pile, talon), each
-    card's owner, the moves and their flags are kept per round.
+    card's owner, the moves and their flags are kept per round. Random play
+    with nothing recorded is ``random_batch``'s.
     """
     total = results.shape[0]
     n, h = cfg[C_PLAYERS], cfg[C_HAND]
     per = (total + chunks - 1) // chunks
     base = _mix(uint64(seed))
-    smart = _any_smart(policies, n)
+    if not record and not _any_smart(policies, n):
+        raise ValueError("random play with nothing recorded is random_batch's")
     for ch in prange(chunks):
         state = np.empty(1, dtype=np.uint64)
         # Cards as uint8: indexing with an unsigned card skips numba's negative-index wraparound.
@@ -336,12 +455,9 @@ def simulate_batch(cfg: np.ndarray, values: np.ndarray, policies: np.ndarray, se
                          seen, gone, res, owner, moves[r], flags[r], True)
                 for c in range(52):
                     owners[r, c] = owner[c]
-            elif smart:
+            else:
                 _play(cfg, values, policies, dealer, state, hands, hand_len, pile, pl, deck, t0, 52, turn, -1,
                       seen, gone, res, owner, dummy, dummy, False, True)
-            else:  # random play, nothing kept: the loop most batches run, compiled on its own
-                _play(cfg, values, policies, dealer, state, hands, hand_len, pile, pl, deck, t0, 52, turn, -1,
-                      seen, gone, res, owner, dummy, dummy, False, False)
             for s in range(cfg[C_SIDES]):
                 for k in range(5):
                     results[r, s, k] = res[s, k]

@@ -61,16 +61,32 @@ def stream_start(base: np.uint64, r: int) -> np.uint64:
 
 
 @njit(cache=True, inline="always")
+def _step(x: np.uint64) -> np.uint64:
+    """The next state of the xorshift64* stream."""
+    x ^= x >> uint64(12)
+    x ^= x << uint64(25)
+    x ^= x >> uint64(27)
+    return x
+
+
+@njit(cache=True, inline="always")
+def _draw(x: np.uint64, n: int) -> Any:
+    """The uniform integer in 0..n-1 of the stepped state ``x``: ``floor(u * n)`` for its 32-bit fraction ``u``.
+
+    Hot loops keep the state in a local (a register) and call ``_step`` and
+    ``_draw``; ``_below`` does both on a state kept in an array.
+    """
+    r = (x * _MUL) >> uint64(32)
+    return np.int64((r * uint64(n)) >> uint64(32))
+
+
+@njit(cache=True, inline="always")
 def _below(state: np.ndarray, n: int) -> Any:
     """A uniform integer in 0..n-1 from the xorshift64* stream in ``state[0]``.
 
     It is ``floor(u * n)`` for the 32-bit fraction ``u`` of the step, so a Python
     ``rnd()`` returning the same ``u`` makes ``int(rnd() * n)`` draw the same number.
     """
-    x = state[0]
-    x ^= x >> uint64(12)
-    x ^= x << uint64(25)
-    x ^= x >> uint64(27)
+    x = _step(state[0])
     state[0] = x
-    r = (x * _MUL) >> uint64(32)
-    return np.int64((r * uint64(n)) >> uint64(32))
+    return _draw(x, n)
