@@ -5,11 +5,18 @@ Each game's state is a row of the arrays in ``VecState`` order (see
 kernel opponents move until the learner (or a self-play seat) is to play,
 resets finished games, and writes each game's observation (the layout of
 ``xeri.integrations.encoding``, from the learner's seat) and legal mask.
-Cards are played by the batch simulator's own step and finish
-(``kernels.play_card``, ``kernels.finish``); the opponents are its policies
+Cards are played by the batch simulator's step (``kernels.play_card``'s,
+written on the games' rows: no row views, whose reference counts were most of
+a step's time) and finish (``kernels.finish``); the opponents are its policies
 (``xeri.fast.policies``: ``GreedyBot`` and ``ExpertBot``'s scores, checked by
 ``tests/test_fast_vec.py``), which read only what their seat may know.
 Large batches step their games on numba's threads (``vec_step_parallel``).
+
+The entry kernels are compiled without numba's reference counting
+(``_nrt=False``: they allocate nothing, and every array they touch is the
+caller's): with it, each array handed to an inlined helper cost two atomic
+operations per game and step, 40% of a step's time (``perf``). The helpers
+they call that allocate (the expert's scores) keep theirs.
 """
 
 from __future__ import annotations
@@ -17,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange, uint64
 
-from .kernels import _deal_hands, deal_round, finish, play_card
+from .kernels import _deal_hands, deal_round, finish
 from .layout import (
     C_HAND,
     C_JACK_ANY,
@@ -26,14 +33,17 @@ from .layout import (
     C_PLAYERS,
     C_SIDES,
     C_XERI,
-    F_NONE,
+    JACK,
     R_CARDS,
     R_JXERIS,
     R_POINTS,
     R_TOTAL,
     R_XERIS,
+    RANK,
     _below,
+    _draw,
     _mix,
+    _step,
     stream_start,
 )
 from .policies import P_EXPERT, P_GREEDY, P_RANDOM, best_scored
@@ -99,16 +109,42 @@ def reset_game(cfg: np.ndarray, g: int, rng: np.ndarray, deck: np.ndarray, hands
 @njit(cache=True, inline="always")
 def play(cfg: np.ndarray, values: np.ndarray, g: int, pos: int, hands: np.ndarray, hand_len: np.ndarray,
          pile: np.ndarray, talon: np.ndarray, gone: np.ndarray, ints: np.ndarray, side: np.ndarray) -> None:
-    """The seat to move in game ``g`` plays the card at ``pos`` in its hand (``kernels.play_card``); deal or finish."""
-    n, h = cfg[C_PLAYERS], cfg[C_HAND]
+    """The seat to move in game ``g`` plays the card at ``pos`` in its hand; deal or finish.
+
+    ``kernels.play_card``'s step (the last card takes the gap), written on
+    the games' rows: a row view per call costs two atomic reference counts,
+    which were most of a step's time. ``tests/test_fast_vec.py`` plays it
+    against the Gym env.
+    """
+    n, h, sides = cfg[C_PLAYERS], cfg[C_HAND], cfg[C_SIDES]
     t = ints[g, I_TURN]
     in_hands = ints[g, I_IN_HANDS] - 1
     tpos, tl = ints[g, I_TPOS], ints[g, I_TL]
-    card, pl, flag = play_card(cfg[C_SIDES], cfg[C_JACK_ANY] == 1, cfg[C_LASTX] == 1, values, hands[g], hand_len[g],
-                               t, pos, pile[g], ints[g, I_PL], in_hands + tl - tpos, side[g], False)
+    pl = ints[g, I_PL]
+    hl = hand_len[g, t]
+    card = hands[g, t, pos]
+    hands[g, t, pos] = hands[g, t, hl - 1]
+    hand_len[g, t] = hl - 1
+    pile[g, pl] = card
     gone[g, card] = 1
-    if flag != F_NONE:
-        ints[g, I_LAST] = t
+    rank = RANK[card]
+    pl += 1
+    if pl > 1:
+        top = RANK[pile[g, pl - 2]]
+        if rank == top or rank == JACK:
+            s = t - sides if t >= sides else t  # seats 0..n-1, n = sides or 2 * sides
+            val = 0
+            for k in range(pl):
+                val += values[pile[g, k]]
+            side[g, s, R_POINTS] += val
+            side[g, s, R_CARDS] += pl
+            if pl == 2 and (rank == top or cfg[C_JACK_ANY] == 1) and (cfg[C_LASTX] == 1 or in_hands + tl - tpos > 0):
+                if rank == JACK and top == JACK:
+                    side[g, s, R_JXERIS] += 1
+                else:
+                    side[g, s, R_XERIS] += 1
+            ints[g, I_LAST] = t
+            pl = 0
     ints[g, I_PL] = pl
     ints[g, I_IN_HANDS] = in_hands
     t += 1
@@ -144,49 +180,49 @@ def _wrap(x: int, n: int) -> int:
     return x + n if x < 0 else x
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def encode(cfg: np.ndarray, g: int, me: int, hands: np.ndarray, hand_len: np.ndarray, pile: np.ndarray,
-           gone: np.ndarray, ints: np.ndarray, side: np.ndarray, out: np.ndarray) -> None:
-    """Seat ``me``'s observation of game ``g`` into ``out`` (``xeri.integrations.encoding``, no recall)."""
+           gone: np.ndarray, ints: np.ndarray, side: np.ndarray, out: np.ndarray, row: int) -> None:
+    """Seat ``me``'s observation of game ``g`` into ``out[row]`` (``xeri.integrations.encoding``, no recall)."""
     n, sides = cfg[C_PLAYERS], cfg[C_SIDES]
     for k in range(157):
-        out[k] = 0.0
+        out[row, k] = 0.0
     for i in range(hand_len[g, me]):
-        out[hands[g, me, i]] = 1.0
+        out[row, hands[g, me, i]] = 1.0
     p = ints[g, I_PL]
     for i in range(p):
-        out[52 + pile[g, i]] = 1.0
+        out[row, 52 + pile[g, i]] = 1.0
     if p > 0:
-        out[104 + pile[g, p - 1]] = 1.0
+        out[row, 104 + pile[g, p - 1]] = 1.0
     for c in range(52):
-        out[157 + c] = gone[g, c]
+        out[row, 157 + c] = gone[g, c]
     at = 209
     for k in range(n):
-        out[at + k] = hand_len[g, _wrap(me + k, n)]
+        out[row, at + k] = hand_len[g, _wrap(me + k, n)]
     at += n
-    out[at] = ints[g, I_TL] - ints[g, I_TPOS]
+    out[row, at] = ints[g, I_TL] - ints[g, I_TPOS]
     at += 1
     my_side = _wrap(me, sides) if me < 2 * sides else me % sides
     xp, jxp = cfg[C_XERI], cfg[C_JXERI]
     for k in range(sides):
         s = _wrap(my_side + k, sides)
         xeris, jxeris = side[g, s, R_XERIS], side[g, s, R_JXERIS]
-        out[at + k] = side[g, s, R_CARDS]
-        out[at + sides + k] = side[g, s, R_POINTS] + xp * xeris + jxp * jxeris  # points, xeris included
-        out[at + 2 * sides + k] = xeris
-        out[at + 3 * sides + k] = jxeris
+        out[row, at + k] = side[g, s, R_CARDS]
+        out[row, at + sides + k] = side[g, s, R_POINTS] + xp * xeris + jxp * jxeris  # points, xeris included
+        out[row, at + 2 * sides + k] = xeris
+        out[row, at + 3 * sides + k] = jxeris
     at += SIDE_COLUMNS * sides
-    for k in range(at, out.shape[0]):
-        out[k] = 0.0
+    for k in range(at, out.shape[1]):
+        out[row, k] = 0.0
     last = ints[g, I_LAST]
-    out[at + (n if last < 0 else _wrap(last - me, n))] = 1.0
+    out[row, at + (n if last < 0 else _wrap(last - me, n))] = 1.0
     at += n + 1
-    out[at + _wrap(ints[g, I_DEALER] - me, n)] = 1.0
+    out[row, at + _wrap(ints[g, I_DEALER] - me, n)] = 1.0
     at += n
-    out[at + (n if ints[g, I_OVER] else _wrap(ints[g, I_TURN] - me, n))] = 1.0
+    out[row, at + (n if ints[g, I_OVER] else _wrap(ints[g, I_TURN] - me, n))] = 1.0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _advance(cfg: np.ndarray, values: np.ndarray, policies: np.ndarray, me: int, g: int, rng: np.ndarray,
              deck: np.ndarray, hands: np.ndarray, hand_len: np.ndarray, pile: np.ndarray, talon: np.ndarray,
              gone: np.ndarray, ints: np.ndarray, side: np.ndarray, deals: np.ndarray, rotate: bool,
@@ -198,7 +234,7 @@ def _advance(cfg: np.ndarray, values: np.ndarray, policies: np.ndarray, me: int,
         if ints[g, I_OVER]:
             rewards[g] += reward_of(cfg, side, g, me)
             dones[g] = 1
-            encode(cfg, g, me, hands, hand_len, pile, gone, ints, side, final_obs[g])
+            encode(cfg, g, me, hands, hand_len, pile, gone, ints, side, final_obs, g)
             if not auto_reset:
                 return
             if rotate:
@@ -212,18 +248,23 @@ def _advance(cfg: np.ndarray, values: np.ndarray, policies: np.ndarray, me: int,
             ints[g, I_WAIT] = t
             return
         hl = hand_len[g, t]
-        pos = choose(policy, cfg, values, hands[g, t], hl, pile[g], ints[g, I_PL], gone[g], hand_len[g], t,
-                     ints[g, I_TL] - ints[g, I_TPOS], rng[g : g + 1])
+        if policy == V_RANDOM:  # choose's draw, on the game's stream without a row view
+            x = _step(rng[g])
+            rng[g] = x
+            pos = _draw(x, hl)
+        else:
+            pos = choose(policy, cfg, values, hands[g, t], hl, pile[g], ints[g, I_PL], gone[g], hand_len[g], t,
+                         ints[g, I_TL] - ints[g, I_TPOS], rng[g : g + 1])
         play(cfg, values, g, pos, hands, hand_len, pile, talon, gone, ints, side)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _learner_out(cfg: np.ndarray, g: int, me: int, hands: np.ndarray, hand_len: np.ndarray, pile: np.ndarray,
                  gone: np.ndarray, ints: np.ndarray, side: np.ndarray, obs: np.ndarray, masks: np.ndarray) -> None:
     """The learner's observation and mask, unless the game waits for a self-play seat."""
     if ints[g, I_WAIT] >= 0:
         return
-    encode(cfg, g, me, hands, hand_len, pile, gone, ints, side, obs[g])
+    encode(cfg, g, me, hands, hand_len, pile, gone, ints, side, obs, g)
     for c in range(52):
         masks[g, c] = 0
     if ints[g, I_OVER]:
@@ -234,7 +275,7 @@ def _learner_out(cfg: np.ndarray, g: int, me: int, hands: np.ndarray, hand_len: 
             masks[g, hands[g, me, i]] = 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def vec_reset(cfg: np.ndarray, values: np.ndarray, policies: np.ndarray, me: int, seed: int, games: np.ndarray,
               rng: np.ndarray, deck: np.ndarray, hands: np.ndarray, hand_len: np.ndarray, pile: np.ndarray,
               talon: np.ndarray, gone: np.ndarray, ints: np.ndarray, side: np.ndarray, deals: np.ndarray,
@@ -272,7 +313,7 @@ def _step_game(cfg: np.ndarray, values: np.ndarray, policies: np.ndarray, me: in
         illegal[g] = 1
         rewards[g] = illegal_reward
         dones[g] = 1
-        encode(cfg, g, me, hands, hand_len, pile, gone, ints, side, final_obs[g])
+        encode(cfg, g, me, hands, hand_len, pile, gone, ints, side, final_obs, g)
         if not auto_reset:
             ints[g, I_OVER] = 1
             return
@@ -286,7 +327,7 @@ def _step_game(cfg: np.ndarray, values: np.ndarray, policies: np.ndarray, me: in
     _learner_out(cfg, g, me, hands, hand_len, pile, gone, ints, side, obs, masks)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def vec_step(cfg: np.ndarray, values: np.ndarray, policies: np.ndarray, me: int, actions: np.ndarray,
              rng: np.ndarray, deck: np.ndarray, hands: np.ndarray, hand_len: np.ndarray, pile: np.ndarray,
              talon: np.ndarray, gone: np.ndarray, ints: np.ndarray, side: np.ndarray, deals: np.ndarray,
@@ -298,7 +339,7 @@ def vec_step(cfg: np.ndarray, values: np.ndarray, policies: np.ndarray, me: int,
                    side, deals, rotate, obs, masks, rewards, dones, illegal, final_obs, illegal_reward, auto_reset)
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, _nrt=False)
 def vec_step_parallel(cfg: np.ndarray, values: np.ndarray, policies: np.ndarray, me: int, actions: np.ndarray,
                       rng: np.ndarray, deck: np.ndarray, hands: np.ndarray, hand_len: np.ndarray, pile: np.ndarray,
                       talon: np.ndarray, gone: np.ndarray, ints: np.ndarray, side: np.ndarray, deals: np.ndarray,
@@ -311,21 +352,21 @@ def vec_step_parallel(cfg: np.ndarray, values: np.ndarray, policies: np.ndarray,
                    side, deals, rotate, obs, masks, rewards, dones, illegal, final_obs, illegal_reward, auto_reset)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def vec_waiting(cfg: np.ndarray, games: np.ndarray, hands: np.ndarray, hand_len: np.ndarray, pile: np.ndarray,
                 gone: np.ndarray, ints: np.ndarray, side: np.ndarray, obs: np.ndarray, masks: np.ndarray) -> None:
     """Observations and masks of the self-play seats the listed games wait for, one row per game."""
     for j in range(games.shape[0]):
         g = games[j]
         seat = ints[g, I_WAIT]
-        encode(cfg, g, seat, hands, hand_len, pile, gone, ints, side, obs[j])
+        encode(cfg, g, seat, hands, hand_len, pile, gone, ints, side, obs, j)
         for c in range(52):
             masks[j, c] = 0
         for i in range(hand_len[g, seat]):
             masks[j, hands[g, seat, i]] = 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def vec_external(cfg: np.ndarray, values: np.ndarray, policies: np.ndarray, me: int, games: np.ndarray,
                  actions: np.ndarray, rng: np.ndarray, deck: np.ndarray, hands: np.ndarray, hand_len: np.ndarray,
                  pile: np.ndarray, talon: np.ndarray, gone: np.ndarray, ints: np.ndarray, side: np.ndarray,
@@ -345,7 +386,7 @@ def vec_external(cfg: np.ndarray, values: np.ndarray, policies: np.ndarray, me: 
         _learner_out(cfg, g, me, hands, hand_len, pile, gone, ints, side, obs, masks)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def vec_policy_actions(policy: int, cfg: np.ndarray, values: np.ndarray, me: int, hands: np.ndarray,
                        hand_len: np.ndarray, pile: np.ndarray, gone: np.ndarray, ints: np.ndarray, rng: np.ndarray,
                        out: np.ndarray) -> None:
