@@ -474,8 +474,10 @@ def failover(base: str, creator: str, kill: Callable[[str], None], timeout: floa
                 state["ws"] = None
             while state["version"] == before and time.monotonic() < deadline:
                 msg = recv(1.0)
-                if msg is None or msg["type"] == "error":
-                    if msg is not None:
+                # A closed connection, a refusal, or a reconnection's sync (the move went down with the old
+                # connection): look again, and send it again if it is still this seat's turn.
+                if msg is None or msg["type"] in ("error", "sync"):
+                    if msg is not None and msg["type"] == "error":
                         time.sleep(0.1)  # a retryable refusal: ask again shortly
                     break
             if state["version"] > before:
@@ -517,12 +519,17 @@ def cluster_run(args: argparse.Namespace) -> list[dict[str, Any]]:
             while len({httpx.get(f"{base}/readyz", timeout=5).json().get("node") for _ in range(3 * n)}) < n:
                 time.sleep(0.1)  # poll interval
             meter = Meter([p.pid for p in procs], haproxy.pid, db, args.redis)
+            # Each process's node id, asked now (a process that is busy later may answer its readiness slowly).
+            by_node = {httpx.get(f"http://127.0.0.1:{port}/readyz", timeout=30).json()["node"]: proc
+                       for port, proc in zip(ports, procs, strict=True)}
             out = _run(run(base, tables, args.seconds, args.warmup, args.think, args.seed, meter, args.client))
             out["processes"] = n
             out["tables_per_process"] = tables_per_process(db)
+            if n > 1:  # how many tables each process handed over and took (its readiness answer says)
+                ready = [httpx.get(f"http://127.0.0.1:{port}/readyz", timeout=30).json() for port in ports]
+                out["handovers"] = {"out": [r.get("handed_out") for r in ready],
+                                    "in": [r.get("handed_in") for r in ready]}
             if n > 1:
-                by_node = {httpx.get(f"http://127.0.0.1:{port}/readyz", timeout=5).json()["node"]: proc
-                           for port, proc in zip(ports, procs, strict=True)}
                 kill = functools.partial(_kill_owner, db, by_node, procs, out)
                 try:
                     out["failover_s"] = failover(base, f"http://127.0.0.1:{ports[0]}", kill)

@@ -138,6 +138,8 @@ class Cluster:
         #: tables claimed for creation (monotonic time), whose rows may not be in memory yet
         self._claimed: dict[str, float] = {}
         self._loop: asyncio.Task[None] | None = None
+        #: the lease loop's look for orphans and handovers, when one is under way
+        self._looking: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         #: whether the lease loop has reached the database at its last tick (readiness)
         self.healthy = False
@@ -203,12 +205,34 @@ class Cluster:
             recent = self._claimed.get(table.id, 0.0) >= asked - self.ownership.lease
             if table.id not in owned and not recent and table.status in ("waiting", "playing"):
                 self._demote(table)
+        stray = [t for t in owned if t not in self._claimed and t not in lobby.tables]
+        if stray:
+            # Owned but not held: finished (and forgotten), or handed over by another process whose message has
+            # not been read yet. Those still in play are rebuilt here, the others' leases given up.
+            for table_id in await self.store.unfinished_among(stray):
+                self._claimed[table_id] = self._arrived[table_id] = now
+                self._spawn(self.adopt(table_id))
         finished = [t for t in owned if t not in self._claimed
                     and (t not in lobby.tables or lobby.tables[t].status not in ("waiting", "playing"))]
         if finished:
             await self.ownership.release(finished)
-        for table_id in await self.ownership.orphans():
-            await self.adopt(table_id)
+        # The rest may take long (many orphans to rebuild at once): beside the renewals, which must keep their pace.
+        if self._looking is None or self._looking.done():
+            self._looking = asyncio.create_task(self._look_after())
+            self._tasks.add(self._looking)
+            self._looking.add_done_callback(self._tasks.discard)
+
+    async def _look_after(self) -> None:
+        """Adopt the orphaned tables, and hand over those whose connections are all elsewhere."""
+        lobby = self.lobby
+        assert lobby is not None
+        try:
+            for table_id in await self.ownership.orphans():
+                await self.adopt(table_id)
+        except StoreError as exc:
+            log.warning("cannot look for orphaned tables: %s", exc)
+        except Exception:
+            log.exception("the look for orphaned tables failed")
         now = time.monotonic()
         self._arrived = {t: at for t, at in self._arrived.items() if now - at < self.hold}
         for table in list(lobby.tables.values()):

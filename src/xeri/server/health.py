@@ -37,4 +37,8 @@ async def readyz(request: Request) -> Response:
             return JSONResponse({"ok": False, "reason": "the Redis relay is down"}, status_code=503)
         if not cluster.healthy:
             return JSONResponse({"ok": False, "reason": "the table leases cannot be renewed"}, status_code=503)
-    return JSONResponse({"ok": True, "node": cluster.node if cluster is not None else None})
+    if cluster is None:
+        return JSONResponse({"ok": True, "node": None})
+    # In a cluster also how many tables this process owns and how many it handed over and took (server.cluster).
+    return JSONResponse({"ok": True, "node": cluster.node, "tables": len(lobby.tables),
+                         "handed_out": cluster.handed_out, "handed_in": cluster.handed_in})

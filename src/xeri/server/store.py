@@ -394,6 +394,7 @@ class Store:
         self._writer: asyncio.Task[None] | None = None
         self._checkpointer: asyncio.Task[None] | None = None
         self._owner: OwnerLock | None = None
+        self._lease_engine: AsyncEngine | None = None
 
     @property
     def is_sqlite(self) -> bool:
@@ -411,6 +412,9 @@ class Store:
                     self._owner = owner
         else:
             kwargs.update(pool_size=10, max_overflow=10)
+            # The lease loop's own connection (server.ownership): a renewal must never queue behind a burst of
+            # other queries (a thousand players connecting at once), or the leases lapse and the tables move.
+            self._lease_engine = create_async_engine(self.url, pool_size=1, max_overflow=1)
         self.engine = create_async_engine(self.url, **kwargs)
         if self.is_sqlite:
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
@@ -440,6 +444,9 @@ class Store:
         if self.engine is not None:
             await self.engine.dispose()
             self.engine = None
+        if self._lease_engine is not None:
+            await self._lease_engine.dispose()
+            self._lease_engine = None
         if self._owner is not None:
             self._owner.release()
             self._owner = None
@@ -653,6 +660,19 @@ class Store:
         except _DB_ERRORS as exc:
             raise _translated(exc) from None
 
+    @contextlib.asynccontextmanager
+    async def _leasing(self) -> AsyncIterator[AsyncConnection]:
+        """A transaction on the lease loop's own connection (PostgreSQL; else as ``_direct``)."""
+        if self._lease_engine is None:
+            async with self._direct() as conn:
+                yield conn
+            return
+        try:
+            async with self._lease_engine.begin() as conn:
+                yield conn
+        except _DB_ERRORS as exc:
+            raise _translated(exc) from None
+
     async def take_lease(self, table_id: str, owner: str, seconds: float) -> bool:
         """Own ``table_id`` for ``seconds`` if its lease has expired, is missing or is ``owner``'s already.
 
@@ -681,7 +701,7 @@ class Store:
         now = self._now()
         stmt = (update(leases_t).where(leases_t.c.owner == owner).values(until=now + seconds)
                 .returning(leases_t.c.table_id))
-        async with self._direct() as conn:
+        async with self._leasing() as conn:
             if not self.is_sqlite:
                 return {r[0] for r in (await conn.execute(stmt))}
             await conn.execute(update(leases_t).where(leases_t.c.owner == owner).values(until=now + seconds))
@@ -716,6 +736,12 @@ class Store:
         rows = await self._rows(select(lc.owner).where(lc.table_id == table_id, lc.until >= self._now()))
         return rows[0]["owner"] if rows else None
 
+    async def unfinished_among(self, table_ids: Sequence[str]) -> set[str]:
+        """Which of ``table_ids`` are still waiting or playing."""
+        t = tables_t.c
+        rows = await self._rows(select(t.id).where(t.id.in_(list(table_ids)), t.status.in_(("waiting", "playing"))))
+        return {r["id"] for r in rows}
+
     async def orphans(self, limit: int = 100) -> list[str]:
         """Unfinished tables whose lease expired or was never taken (their owner died): to adopt."""
         t, lc = tables_t.c, leases_t.c
@@ -727,7 +753,7 @@ class Store:
     async def heartbeat(self, node: str, seconds: float) -> None:
         """Say that process ``node`` is up (in cluster mode) for the next ``seconds``."""
         now = self._now()
-        async with self._direct() as conn:
+        async with self._leasing() as conn:
             if (await conn.execute(update(nodes_t).where(nodes_t.c.id == node).values(until=now + seconds))).rowcount:
                 return
             await conn.execute(insert(nodes_t).from_select(["id", "until"], select(literal(node), now + seconds)))
