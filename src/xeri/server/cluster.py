@@ -180,8 +180,11 @@ class Cluster:
         task.add_done_callback(self._tasks.discard)
 
     async def _tick_loop(self) -> None:
+        started = time.monotonic()
         while True:
-            await asyncio.sleep(self.ownership.every)  # the lease period, not synchronisation
+            # The lease period, not synchronisation; at a steady pace, however long the last tick took.
+            started = max(started + self.ownership.every, time.monotonic())
+            await asyncio.sleep(started - time.monotonic())
             try:
                 await self.tick()
                 self.healthy = True

@@ -37,8 +37,7 @@ class Ownership:
 
     async def renew(self) -> set[str]:
         """Extend every lease held; returns the tables still owned (one that is missing was taken over)."""
-        await self.store.heartbeat(self.node, self.lease)
-        return await self.store.renew_leases(self.node, self.lease)
+        return await self.store.keep_alive(self.node, self.lease)
 
     async def owner(self, table_id: str) -> str | None:
         return await self.store.lease_owner(table_id)
