@@ -4,7 +4,7 @@
         [--master SPEC --tag _candidate]
     nice -n 19 python benchmarks/bots_master.py timing [--rounds 40]
     nice -n 19 python benchmarks/bots_master.py openspiel --seconds 0.1 [--deals 100] [--jobs 2]
-    python benchmarks/bots_master.py table
+    python benchmarks/bots_master.py table [--tag _k2048_300]
 
 ``pairs`` plays duplicate deals (each deal twice, seats swapped) and writes
 ``benchmarks/results/master_<name>.json`` (the ``xeri arena --json`` object
@@ -225,19 +225,19 @@ def run_openspiel(seconds: float, deals: int, jobs: int, seed: int, out: Path) -
     print(json.dumps(data, indent=2))
 
 
-def print_table(out: Path) -> None:
-    """The markdown table of every pair measured so far (docs/bots.md)."""
+def print_table(out: Path, tag: str = "") -> None:
+    """The markdown table of every pair measured so far (docs/bots.md); ``tag``: the runs saved with that tag."""
     print("| pair | table | deals | margin a round | 95% CI | rounds won |")
     print("| --- | --- | --- | --- | --- | --- |")
     for name, (a, b, preset, players) in PAIRS.items():
-        path = out / f"master_{name}.json"
+        path = out / f"master_{name}{tag}.json"
         if not path.exists():
             continue
         d = json.loads(path.read_text())
         m, w = d["margin"], d["win_rate"]
         print(f"| {a} vs {b} | {preset}, {players}p | {d['deals']} | {m['mean']:+.2f} | "
               f"[{m['ci95'][0]:+.2f}, {m['ci95'][1]:+.2f}] | {100 * w['mean']:.1f}% |")
-    for path in sorted(out.glob("master_openspiel_*s.json")):
+    for path in sorted(out.glob("master_openspiel_*s.json")) if not tag else []:
         d = json.loads(path.read_text())
         m, w = d["margin"], d["win_rate"]
         print(f"| master vs OpenSpiel ISMCTSBot, {d['target_seconds']:g} s a move | classic, 2p | {d['deals']} | "
@@ -263,6 +263,7 @@ def main() -> None:
     spiel.add_argument("--jobs", type=int, default=2)
     spiel.add_argument("--seed", type=int, default=2026)
     table = sub.add_parser("table")
+    table.add_argument("--tag", default="", help="the runs saved with this tag (e.g. _k2048_300)")
     for p in (pairs, timing, spiel, table):
         p.add_argument("--out", default=str(OUT))
     args = parser.parse_args()
@@ -271,7 +272,7 @@ def main() -> None:
     if args.what == "pairs":
         run_pairs(args.names, args.deals, args.jobs, args.seed, out, args.master, args.tag)
     elif args.what == "table":
-        print_table(out)
+        print_table(out, args.tag)
     elif args.what == "openspiel":
         run_openspiel(args.seconds, args.deals, args.jobs, args.seed, out)
     else:
