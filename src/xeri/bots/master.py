@@ -22,6 +22,12 @@ minus the other sides' mean), the quantity ``choose`` maximises: the points
 so far plus the counting estimate of the move early on, the exact final
 margin (averaged over worlds) in the endgame. Hints and ``xeri review`` read it.
 
+``early=rollout`` (the level) plays each legal card in 2,048 worlds dealt from the
+seat's view and finishes the deal with the compiled expert at every seat
+(``xeri.fast.rollout_values``, reached through the ``xeri.playouts`` entry points:
+the bots never import numba); ``sampler=kernel`` deals those worlds in the kernel
+too, ``python`` with ``sample_consistent`` (eight times slower a world).
+
 Budgets count worlds and playouts (reproducible: the same seed gives the same
 moves on any machine); ``seconds`` adds a wall-clock cap for interactive play.
 """
