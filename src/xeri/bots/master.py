@@ -26,7 +26,7 @@ margin (averaged over worlds) in the endgame. Hints and ``xeri review`` read it.
 seat's view and finishes the deal with the compiled expert at every seat
 (``xeri.fast.rollout_values``, reached through the ``xeri.playouts`` entry points:
 the bots never import numba); ``sampler=kernel`` deals those worlds in the kernel
-too, ``python`` with ``sample_consistent`` (eight times slower a world).
+too, ``python`` with ``sample_consistent`` (three quarters of the time of 256 worlds went to it).
 
 Budgets count worlds and playouts (reproducible: the same seed gives the same
 moves on any machine); ``seconds`` adds a wall-clock cap for interactive play.
