@@ -10,8 +10,9 @@ request over Redis (``xeri-rpc:{node}``), with a timeout, routing the reply
 back. A table whose connections are all on one other process is handed over
 to it (``Cluster.consider``): with a balancer that sends every connection of a
 table to one process (deploy/haproxy.cfg hashes the table's path), a table
-then lives where its players are, and a move involves no other process. When an owner dies, the first process to find its lease expired (its
-periodic look for orphans, or a client arriving) takes the lease, rebuilds the
+then lives where its players are, and a move involves no other process. When
+an owner dies, the first process to find its lease expired (its periodic look
+for orphans, or a client arriving) takes the lease, rebuilds the
 table from the database, and says so on ``xeri-ctl``; replicas then
 re-register their connections with it and resynchronise.
 
