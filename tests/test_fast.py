@@ -113,17 +113,20 @@ def test_same_seed_same_rounds_whatever_the_number_of_threads() -> None:
     import numba
 
     before = numba.get_num_threads()
-    runs = []
+    runs, unrecorded = [], []
     try:
         for threads in (1, numba.config.NUMBA_NUM_THREADS):
             numba.set_num_threads(threads)
             for policies in ("random", ("playout", "expert", "greedy")):
                 runs.append(simulate(3000, "classic", players=3, policies=policies, seed=77, record=True))
+            unrecorded.extend(simulate(3000, "classic", players=n, seed=78) for n in (2, 3))  # random_batch
     finally:
         numba.set_num_threads(before)
     for one, many in ((runs[0], runs[2]), (runs[1], runs[3])):
         for name in ("totals", "cards", "xeris", "deals", "moves", "flags", "owners"):
             assert (getattr(one, name) == getattr(many, name)).all(), name
+    for one, many in ((unrecorded[0], unrecorded[2]), (unrecorded[1], unrecorded[3])):
+        assert (one.totals == many.totals).all() and (one.cards == many.cards).all()
 
 
 def test_policies_are_ordered() -> None:

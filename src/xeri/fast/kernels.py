@@ -5,6 +5,8 @@ round (``finish``: the last capture, most cards, the totals), and one loop
 (``play_out``) drives them with the seats' policies; the batch of fresh deals,
 the batch of given deals and the search rollout from the middle of a round all
 run that loop, and ``tests/test_fast.py`` replays its rounds through the engine.
+All-random rounds with nothing recorded, the batch most callers run, have a
+loop of their own (``random_batch``: the same rounds, faster).
 Policies read only what the seat to play may know (``xeri.fast.policies``).
 """
 

@@ -16,7 +16,7 @@ The entry kernels are compiled without numba's reference counting
 (``_nrt=False``: they allocate nothing, and every array they touch is the
 caller's): with it, each array handed to an inlined helper cost two atomic
 operations per game and step, 40% of a step's time (``perf``). The helpers
-they call that allocate (the expert's scores) keep theirs.
+they call that allocate (the expert's scores) keep theirs (``_scored``).
 """
 
 from __future__ import annotations
@@ -57,14 +57,22 @@ I_PL, I_TL, I_TPOS, I_LAST, I_TURN, I_IN_HANDS, I_DEALER, I_OVER, I_WAIT = range
 SIDE_COLUMNS = 4
 
 
+@njit(cache=True, _nrt=True)
+def _scored(policy: int, cfg: np.ndarray, values: np.ndarray, hand: np.ndarray, hl: int, pile: np.ndarray, pl: int,
+            gone: np.ndarray, hand_len: np.ndarray, seat: int, talon_left: int, rng: np.ndarray) -> int:
+    """``policies.best_scored`` with numba's reference counting set here: it allocates, and a function compiled
+    for the ``_nrt=False`` kernels would otherwise inherit their setting (and fail on a fresh cache)."""
+    return best_scored(policy, cfg, values, hand, hl, pile, pl, gone, hand_len, seat,  # type: ignore[no-any-return]
+                       talon_left, rng)
+
+
 @njit(cache=True, inline="always")
 def choose(policy: int, cfg: np.ndarray, values: np.ndarray, hand: np.ndarray, hl: int, pile: np.ndarray, pl: int,
            gone: np.ndarray, hand_len: np.ndarray, seat: int, talon_left: int, rng: np.ndarray) -> int:
     """The position in the hand of the card a kernel opponent plays (``xeri.fast.policies``)."""
     if policy == V_RANDOM:
         return _below(rng, hl)  # type: ignore[no-any-return]
-    return best_scored(policy, cfg, values, hand, hl, pile, pl, gone, hand_len, seat,  # type: ignore[no-any-return]
-                       talon_left, rng)
+    return _scored(policy, cfg, values, hand, hl, pile, pl, gone, hand_len, seat, talon_left, rng)
 
 
 @njit(cache=True)
@@ -180,7 +188,7 @@ def _wrap(x: int, n: int) -> int:
     return x + n if x < 0 else x
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def encode(cfg: np.ndarray, g: int, me: int, hands: np.ndarray, hand_len: np.ndarray, pile: np.ndarray,
            gone: np.ndarray, ints: np.ndarray, side: np.ndarray, out: np.ndarray, row: int) -> None:
     """Seat ``me``'s observation of game ``g`` into ``out[row]`` (``xeri.integrations.encoding``, no recall)."""
@@ -222,7 +230,7 @@ def encode(cfg: np.ndarray, g: int, me: int, hands: np.ndarray, hand_len: np.nda
     out[row, at + (n if ints[g, I_OVER] else _wrap(ints[g, I_TURN] - me, n))] = 1.0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _advance(cfg: np.ndarray, values: np.ndarray, policies: np.ndarray, me: int, g: int, rng: np.ndarray,
              deck: np.ndarray, hands: np.ndarray, hand_len: np.ndarray, pile: np.ndarray, talon: np.ndarray,
              gone: np.ndarray, ints: np.ndarray, side: np.ndarray, deals: np.ndarray, rotate: bool,
@@ -258,7 +266,7 @@ def _advance(cfg: np.ndarray, values: np.ndarray, policies: np.ndarray, me: int,
         play(cfg, values, g, pos, hands, hand_len, pile, talon, gone, ints, side)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _learner_out(cfg: np.ndarray, g: int, me: int, hands: np.ndarray, hand_len: np.ndarray, pile: np.ndarray,
                  gone: np.ndarray, ints: np.ndarray, side: np.ndarray, obs: np.ndarray, masks: np.ndarray) -> None:
     """The learner's observation and mask, unless the game waits for a self-play seat."""
