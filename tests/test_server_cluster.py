@@ -459,17 +459,14 @@ def test_kill_9_of_the_owner_mid_round(database: str, tmp_path: Path) -> None:
 
 
 def lease_owner(database: str, table_id: str) -> str | None:
-    """The process holding the table's live lease, read from the database."""
-    import asyncpg
-
+    """The process holding the table's live lease, read from the database (``Store.lease_owner``)."""
     async def read() -> str | None:
-        conn = await asyncpg.connect(database.replace("postgresql://", "postgres://", 1))
+        store = Store(database)
+        await store.open()
         try:
-            return await conn.fetchval(  # type: ignore[no-any-return]
-                "SELECT owner FROM xeri_leases WHERE table_id = $1 AND until >= extract(epoch from clock_timestamp())",
-                table_id)
+            return await store.lease_owner(table_id)
         finally:
-            await conn.close()
+            await store.close()
 
     return asyncio.run(read())
 
