@@ -206,7 +206,8 @@ def twin_anywhere(rnd: Round, seat: int, rng: random.Random) -> Round:
 MASTER_SPECS = ["master", "master:iterations=40,early=pimc", "master:worlds=3,endgame=16",
                 "master:search=8,worlds=3", "master:search=6,worlds=3,opponents=minimax",
                 "master:early=rollout,rworlds=20,rdeals=0", "master:early=rollout,rworlds=20,rdeals=1,mix=0.5",
-                "master:early=expert", "master:sampler=python,rworlds=20", "master:rworlds=200,rdeals=2"]
+                "master:early=expert", "master:sampler=python,rworlds=20", "master:rworlds=200,rdeals=2",
+                "master:rworlds=200,model=1,weigh=0.1", "master:sampler=python,rworlds=20,model=1"]
 
 
 @pytest.mark.parametrize(("preset", "players"), [("classic", 2), ("pisti", 2), ("cardgames", 4)])

@@ -38,6 +38,7 @@ import random
 import threading
 import time
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from ..cards import Card
 from ..engine import SeatView
@@ -48,6 +49,7 @@ from .endgame import Solver
 from .expert import ExpertBot
 from .inference import lacked_indices, lacked_ranks, sample_consistent
 from .ismcts import SearchStats, rollout_playout, search_budget
+from .opponent_model import Decision, OpponentModel, current_decisions
 from .playouts import offered_playout
 
 #: The exact search starts when at most this many cards are left in the hands (and the talon is empty).
@@ -108,6 +110,8 @@ class MasterBot:
         close: float = 0.0,
         mix: float = 0.0,
         sampler: str = "kernel",
+        model: int = 1,
+        weigh: float = 0.1,
     ) -> None:
         iterations, seconds = search_budget(iterations, seconds)
         if not isinstance(worlds, int) or worlds < 1:
@@ -140,6 +144,13 @@ class MasterBot:
         if sampler not in ("python", "kernel"):
             raise ValueError("sampler must be python or kernel")
         self.sampler = sampler
+        # ``model``: the rollouts play each other seat as the policy its finished deals fit (``opponent_model``).
+        self.model = OpponentModel() if model else None
+        # ``weigh``: worlds weighted by how likely they make the deal's plays so far (``play_weights``), a play
+        # off the seat's policy keeping this much of its weight (0: not weighted; ``sampler=kernel`` only).
+        if not 0.0 <= weigh <= 1.0:
+            raise ValueError("weigh must be between 0 (off) and 1")
+        self.weigh = float(weigh)
         self.early = early
         self.rworlds, self.rpolicy, self.close, self.mix = rworlds, rpolicy, float(close), float(mix)
         # The compiled rollouts come from the ``fast`` extra; without it the counting rules play early.
@@ -256,16 +267,30 @@ class MasterBot:
         totals = [0.0] * len(legal)
         done = 0
         wanted = self.rworlds if self.iterations is None else min(self.rworlds, self.iterations)
-        run = self._world_values(det, lacks, legal, side, gone, card_w)
+        policy: str | list[str] = self.rpolicy
+        if self.model is not None:
+            policy = self.model.policies(view, history)
+            policy[det.seat] = self.rpolicy
+        observed = []
+        if self.weigh:
+            observed = [d for d in current_decisions(history, det.rules.players) if d.seat != det.seat]
+        run = self._world_values(det, lacks, legal, side, gone, card_w, policy, observed)
+        weight = 0.0
         while done < wanted:
             if run is not None:  # the worlds dealt in the kernel too
                 batch = min(_KERNEL_BATCH, wanted - done)
-                rows = [run(rng.getrandbits(62), batch)]
+                if observed:
+                    row, w = run.weighted(rng.getrandbits(62), batch)
+                    rows = [row]
+                    weight += w
+                else:
+                    rows = [run(rng.getrandbits(62), batch)]
+                    weight += batch
             else:
                 batch = min(_BATCH, wanted - done)
                 worlds = [sample_consistent(det, lacks, rng) for _ in range(batch)]
-                rows = self._card_values(worlds, legal, side, rng.getrandbits(62), gone, self.rpolicy, self.rdeals,
-                                         card_w)
+                rows = self._card_values(worlds, legal, side, rng.getrandbits(62), gone, policy, self.rdeals, card_w)
+                weight += batch
             for row in rows:
                 for i, v in enumerate(row):
                     totals[i] += v
@@ -273,12 +298,12 @@ class MasterBot:
             if deadline is not None and time.perf_counter() >= deadline:
                 break
         mix = self.mix
-        return [(1 - mix) * t / done + mix * c for t, c in zip(totals, counted, strict=True)], done
+        return [(1 - mix) * t / weight + mix * c for t, c in zip(totals, counted, strict=True)], done
 
     def _world_values(
         self, det: Determinizer, lacks: Sequence[frozenset[int]], legal: list[int], side: int, gone: list[int],
-        card_w: float,
-    ) -> Callable[[int, int], list[float]] | None:
+        card_w: float, policy: str | list[str], observed: list[Decision],
+    ) -> Any:
         """``sampler=kernel``'s rollouts of this decision (``WorldValues``), or None: Python deals the worlds.
 
         None too when an older install offers ``compiled-expert`` but not ``compiled-expert-worlds``.
@@ -289,8 +314,9 @@ class MasterBot:
             make = offered_playout("compiled-expert-worlds")
         except ValueError:
             return None
-        run: Callable[[int, int], list[float]] = make(det, lacks, legal, side, gone, self.rpolicy, self.rdeals, card_w)
-        return run
+        if observed:
+            return make(det, lacks, legal, side, gone, policy, self.rdeals, card_w, observed=observed, eps=self.weigh)
+        return make(det, lacks, legal, side, gone, policy, self.rdeals, card_w)
 
     def _sampled(self, det: Determinizer, legal: list[int], side: int, start: float) -> tuple[list[float], int]:
         """Mean playout margin of each card over shared sampled worlds and random streams."""

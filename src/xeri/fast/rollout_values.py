@@ -45,7 +45,7 @@ from .layout import (
     _mix,
     stream_start,
 )
-from .policies import NAMES, choose
+from .policies import NAMES, P_EXPERT, P_GREEDY, choose, policy_scores
 from .rollout import _config
 
 
@@ -134,9 +134,10 @@ def margins(cfg: np.ndarray, values: np.ndarray, policies: np.ndarray, hands: np
 
 
 def card_values(worlds: Sequence[SimState], cards: Sequence[int], side: int, seed: int, gone: Sequence[int],
-                policy: str = "expert", deals: int = 0, card_w: float = 0.15) -> list[list[float]]:
-    """Per world, each card's round margin for ``side``: the card, then ``policy`` (``xeri.fast.policies.NAMES``)
-    at every seat to the round's end (or to the end of the ``deals``-th deal from now, each card taken worth
+                policy: str | Sequence[str] = "expert", deals: int = 0, card_w: float = 0.15) -> list[list[float]]:
+    """Per world, each card's round margin for ``side``: the card, then ``policy`` (``xeri.fast.policies.NAMES``;
+    one name for every seat, or one a seat: ``seat_policies``) to the round's end (or to the end of the
+    ``deals``-th deal from now, each card taken worth
     ``card_w``: ``margins``); ``gone`` lists the cards shown face up so far (the view's, not a world's).
 
     The worlds share the seat to move, the pile's length and the talon's length (samples of one view).
@@ -165,10 +166,18 @@ def card_values(worlds: Sequence[SimState], cards: Sequence[int], side: int, see
     gone_arr = np.zeros(52, np.uint8)
     gone_arr[list(gone)] = 1
     out = np.empty((w, len(cards)), np.float64)
-    margins(cfg, values, np.full(n, NAMES[policy], np.int64), hands, hand_len, piles, pl, talons, tl, first.turn,
+    margins(cfg, values, seat_policies(policy, n), hands, hand_len, piles, pl, talons, tl, first.turn,
             first.dealer, first.last, np.array(first.seen, np.int64), gone_arr, res0, np.array(cards, np.int64),
             side, seed, deals, card_w, out)
     return out.tolist()
+
+
+def seat_policies(policy: str | Sequence[str], players: int) -> np.ndarray:
+    """The kernel's policy codes a seat: one name for all, or one name per seat (the master's opponent model)."""
+    names = [policy] * players if isinstance(policy, str) else list(policy)
+    if len(names) != players or any(p not in NAMES for p in names):
+        raise ValueError(f"policies must be one of {sorted(NAMES)}, or one of them for each of {players} seats")
+    return np.array([NAMES[p] for p in names], np.int64)
 
 
 @njit(cache=True, nogil=True)
@@ -239,6 +248,57 @@ def deal_worlds(pool: np.ndarray, fixed: np.ndarray, fixed_len: np.ndarray, need
             talons[w, t + j] = talon_tail[j]
 
 
+@njit(cache=True, nogil=True)
+def play_weights(cfg: np.ndarray, values: np.ndarray, policies: np.ndarray, hands: np.ndarray, hand_len: np.ndarray,
+                 dseat: np.ndarray, dcard: np.ndarray, dpile: np.ndarray, dpl: np.ndarray, dgone: np.ndarray,
+                 dhl: np.ndarray, dtalon: np.ndarray, dsince: np.ndarray, dsince_len: np.ndarray, eps: float,
+                 out: np.ndarray) -> None:
+    """``out[w]``: how likely world ``w`` makes the deal's plays so far, each seat playing ``policies[seat]``.
+
+    Play ``d`` was seat ``dseat[d]`` playing ``dcard[d]`` onto ``dpile[d, :dpl[d]]``, having seen ``dgone[d]``,
+    with the hand sizes ``dhl[d]`` and ``dtalon[d]`` cards in the talon; its hand then was its hand in the world
+    plus ``dsince[d, :dsince_len[d]]`` (what it has played since, that card included). Each play's likelihood is
+    ``(1 - eps) / |best|`` when the card is among the policy's best (``policy_scores``' argmax, ties included) and
+    ``eps / hand`` on top for any card; a random seat's plays weigh 1.
+    """
+    hand = np.empty(16, np.int64)
+    scores = np.empty(16, np.float64)
+    logs = np.zeros(hands.shape[0], np.float64)
+    for w in range(hands.shape[0]):
+        for d in range(dseat.shape[0]):
+            s = dseat[d]
+            if policies[s] != P_EXPERT and policies[s] != P_GREEDY:
+                continue
+            hl = 0
+            for j in range(hand_len[w, s]):
+                hand[hl] = hands[w, s, j]
+                hl += 1
+            for j in range(dsince_len[d]):
+                hand[hl] = dsince[d, j]
+                hl += 1
+            if hl < 2:
+                continue
+            policy_scores(policies[s], cfg, values, hand, hl, dpile[d], dpl[d], dgone[d], dhl[d], s, dtalon[d],
+                          scores)
+            best = scores[0]
+            for i in range(1, hl):
+                if scores[i] > best:
+                    best = scores[i]
+            ties = 0
+            hit = False
+            for i in range(hl):
+                if scores[i] >= best - 1e-9:
+                    ties += 1
+                    if hand[i] == dcard[d]:
+                        hit = True
+            p = eps / hl
+            if hit:
+                p += (1.0 - eps) / ties
+            logs[w] += np.log(p)
+    for w in range(hands.shape[0]):
+        out[w] = np.exp(logs[w])
+
+
 #: ``WorldValues`` rolls out on the kernel streams of its dealing seed XOR this (the deals use the seed's own)
 ROLL_SEED = 0x5EED
 
@@ -253,8 +313,8 @@ class WorldValues:
     """
 
     def __init__(self, det: Any, lacks: Sequence[frozenset[int]], cards: Sequence[int], side: int,
-                 gone: Sequence[int], policy: str = "expert", deals: int = 0, card_w: float = 0.15,
-                 tries: int = 40) -> None:
+                 gone: Sequence[int], policy: str | Sequence[str] = "expert", deals: int = 0,
+                 card_w: float = 0.15, tries: int = 40, observed: Sequence[Any] = (), eps: float = 0.1) -> None:
         rules = det.rules
         n = rules.players
         probe = new_state(rules, det.dealer, [[] for _ in range(n)], [], [], det.turn)
@@ -287,7 +347,31 @@ class WorldValues:
         self.gone[list(gone)] = 1
         self.cards = np.array(cards, np.int64)
         self.side, self.deals, self.card_w, self.tries = side, deals, card_w, tries
-        self.policies = np.full(n, NAMES[policy], np.int64)
+        self.policies = seat_policies(policy, n)
+        self._observe(observed, eps)
+
+    def _observe(self, observed: Sequence[Any], eps: float) -> None:
+        """The deal's plays so far (``opponent_model.current_decisions``) as ``play_weights``' arrays."""
+        k = len(observed)
+        self.dseat = np.zeros(k, np.int64)
+        self.dcard = np.zeros(k, np.int64)
+        self.dpile = np.zeros((k, 53), np.int64)
+        self.dpl = np.zeros(k, np.int64)
+        self.dgone = np.zeros((k, 52), np.uint8)
+        self.dhl = np.zeros((k, self.n), np.int64)
+        self.dtalon = np.zeros(k, np.int64)
+        self.dsince = np.zeros((k, 16), np.int64)
+        self.dsince_len = np.zeros(k, np.int64)
+        for i, d in enumerate(observed):
+            self.dseat[i], self.dcard[i] = d.seat, d.played.index
+            self.dpl[i] = len(d.pile)
+            self.dpile[i, : len(d.pile)] = [c.index for c in d.pile]
+            self.dgone[i, [c.index for c in d.gone]] = 1
+            self.dhl[i] = d.hand_counts
+            self.dtalon[i] = d.talon_count
+            self.dsince_len[i] = len(d.hand)
+            self.dsince[i, : len(d.hand)] = [c.index for c in d.hand]
+        self.eps = eps
 
     def __call__(self, seed: int, worlds: int) -> list[float]:
         """Each card's margin summed over ``worlds`` worlds dealt from ``seed`` (one kernel stream per world)."""
@@ -297,6 +381,19 @@ class WorldValues:
                 self.dealer, self.last, self.seen, self.gone, res0, self.cards, self.side, seed ^ ROLL_SEED,
                 self.deals, self.card_w, out)
         return [float(x) for x in out.sum(axis=0)]
+
+    def weighted(self, seed: int, worlds: int) -> tuple[list[float], float]:
+        """``__call__``'s worlds with each world's margins weighted by how likely it makes the observed plays
+        (``play_weights``), and the sum of the weights: the weighted mean is the first over the second."""
+        hands, hand_len, piles, talons, res0 = self.deal(seed, worlds)
+        weights = np.empty(worlds, np.float64)
+        play_weights(self.cfg, self.values, self.policies, hands, hand_len, self.dseat, self.dcard, self.dpile,
+                     self.dpl, self.dgone, self.dhl, self.dtalon, self.dsince, self.dsince_len, self.eps, weights)
+        out = np.empty((worlds, len(self.cards)), np.float64)
+        margins(self.cfg, self.values, self.policies, hands, hand_len, piles, self.pl, talons, self.tl, self.turn,
+                self.dealer, self.last, self.seen, self.gone, res0, self.cards, self.side, seed ^ ROLL_SEED,
+                self.deals, self.card_w, out)
+        return [float(x) for x in weights @ out], float(weights.sum())
 
     def deal(self, seed: int, worlds: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """The worlds of ``seed``: hands, hand lengths, piles, undealt talons and tallies (``margins``'s input)."""

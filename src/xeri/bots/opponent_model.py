@@ -1,0 +1,175 @@
+"""Which policy each other seat plays like, fitted to its plays in the round's finished deals (public log only).
+
+The master's rollouts finish every world with a policy at each seat. Playing
+the others as the expert undervalues lines that a weaker player walks into: a
+greedy player spends a Jack on any pile, and a random one discards anything.
+Once a deal is over, every card a seat held in it has been played face up, so
+each of its decisions there can be replayed exactly: its hand, the pile, the
+cards it had seen and the hand sizes are all public by then. ``fitted_policies``
+scores each candidate policy by the likelihood of those decisions (the expert
+and greedy bots' argmax sets, ties uniform, with an ``EPSILON`` share of
+uniform noise) and keeps the likeliest, the expert unless the log says
+otherwise. A decision with one card in hand says nothing and is skipped.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from ..cards import Card
+from ..engine import SeatView
+from ..events import BottomExposed, Dealt, Event, Played
+from ..rules import takes
+from .expert import ExpertBot
+from .gain import captures, immediate_gain
+
+#: the share of a seat's decisions any model allows to be a uniformly random card (a slip, a different style)
+EPSILON = 0.05
+#: the candidate policies, as ``xeri.fast.policies.NAMES`` calls them
+MODELS = ("expert", "greedy", "random")
+#: log prior: a seat plays like the expert unless its decisions are this much likelier under another model
+PRIOR = {"expert": math.log(4.0), "greedy": 0.0, "random": 0.0}
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """One play of a seat in a finished deal, with everything that seat knew then."""
+
+    seat: int
+    hand: tuple[Card, ...]
+    played: Card
+    pile: tuple[Card | None, ...]
+    gone: frozenset[Card]
+    hand_counts: tuple[int, ...]
+    talon_count: int
+    exposed: Card | None
+
+
+_Snapshot = tuple[int, Card, tuple[Card | None, ...], frozenset[Card], tuple[int, ...], int, Card | None]
+
+
+def finished_decisions(history: Sequence[Event], players: int) -> list[Decision]:
+    """Every play in the round's finished deals, each with the player's hand then (its plays from there on)."""
+    return _decisions(history, players)[0]
+
+
+def current_decisions(history: Sequence[Event], players: int) -> list[Decision]:
+    """The plays of the deal in progress; ``hand`` holds only the cards the seat has played since (the rest of its
+    hand then is the hand it holds now, unseen: a sampled world fills it in, ``xeri.fast`` weighs the world by it).
+    Plays made on a pile with face-down cards are left out: what the player knew of those cards is not tracked.
+    """
+    return [d for d in _decisions(history, players)[1] if None not in d.pile]
+
+
+def _decisions(history: Sequence[Event], players: int) -> tuple[list[Decision], list[Decision]]:
+    done: list[Decision] = []
+    deal: list[_Snapshot] = []
+    pile: list[Card | None] = []
+    gone: set[Card] = set()
+    sizes = [0] * players
+    talon = 0
+    exposed: Card | None = None
+    for e in history:
+        kind = type(e)
+        if kind is Played:
+            assert isinstance(e, Played)
+            deal.append((e.seat, e.card, tuple(pile), frozenset(gone), tuple(sizes), talon, exposed))
+            sizes[e.seat] -= 1
+            gone.add(e.card)
+            if exposed == e.card:
+                exposed = None
+            top = pile[-1] if pile else None
+            if takes(e.card, top):
+                pile = []
+            else:
+                pile.append(e.card)
+        elif kind is Dealt:
+            assert isinstance(e, Dealt)
+            done.extend(_with_hands(deal))
+            deal = []
+            if e.first:
+                pile = list(e.pile)
+                gone = {c for c in e.pile if c is not None}
+            sizes = list(e.sizes)
+            talon = e.talon
+        elif kind is BottomExposed:
+            assert isinstance(e, BottomExposed)
+            exposed = e.card
+    return done, _with_hands(deal, whole=False)
+
+
+def _with_hands(deal: list[_Snapshot], whole: bool = True) -> list[Decision]:
+    out = []
+    for i, (seat, card, pile, gone, sizes, talon, exposed) in enumerate(deal):
+        hand = tuple(c for s, c, *_ in deal[i:] if s == seat)
+        if whole and len(hand) != sizes[seat]:  # not a whole hand (a log that starts mid-deal): nothing to replay
+            continue
+        out.append(Decision(seat, hand, card, pile, gone, sizes, talon, exposed))
+    return out
+
+
+def _view(d: Decision, like: SeatView) -> SeatView:
+    """The seat's view at the decision, as far as the bots' scores read it (the round's tallies are not used)."""
+    return SeatView(
+        ruleset=like.ruleset, seat=d.seat, dealer=like.dealer, turn=d.seat, hand=d.hand, pile=d.pile,
+        hand_counts=d.hand_counts, talon_count=d.talon_count, captured_counts=like.captured_counts,
+        xeris=like.xeris, points=like.points, exposed=d.exposed, exposed_holder=None, last_capturer=None,
+        played=(), gone=d.gone, over=False,
+    )
+
+
+def _best(scores: Sequence[float | tuple[float, int]], hand: Sequence[Card]) -> set[Card]:
+    top = max(scores)
+    if isinstance(top, tuple):
+        return {c for c, s in zip(hand, scores, strict=True) if s == top}
+    return {c for c, s in zip(hand, scores, strict=True) if isinstance(s, float) and s >= top - 1e-9}
+
+
+def _argmax_sets(view: SeatView) -> dict[str, set[Card]]:
+    expert = ExpertBot()
+    size = len(view.pile)
+    greedy = [(immediate_gain(view, c), size + 1 if captures(view, c) else 0) for c in view.hand]
+    return {
+        "expert": _best([expert.score(view, c) for c in view.hand], view.hand),
+        "greedy": _best(greedy, view.hand),
+        "random": set(view.hand),
+    }
+
+
+def log_likelihoods(decisions: Sequence[Decision], like: SeatView, players: int) -> list[dict[str, float]]:
+    """Per seat, each model's log-likelihood of that seat's decisions (0 for a seat with none)."""
+    out = [dict.fromkeys(MODELS, 0.0) for _ in range(players)]
+    for d in decisions:
+        k = len(d.hand)
+        if k < 2:
+            continue
+        for name, best in _argmax_sets(_view(d, like)).items():
+            p = (1 - EPSILON) * (1 / len(best) if d.played in best else 0.0) + EPSILON / k
+            out[d.seat][name] += math.log(p)
+    return out
+
+
+class OpponentModel:
+    """``fitted_policies`` with a cache: the fit changes only when a deal ends."""
+
+    def __init__(self, score: Callable[[Sequence[Decision], SeatView, int], list[dict[str, float]]] = log_likelihoods,
+                 ) -> None:
+        self._score = score
+        self._key: tuple[tuple[int, Card], ...] | None = None
+        self._fit: list[str] = []
+
+    def policies(self, view: SeatView, history: Sequence[Event]) -> list[str]:
+        """Per seat, the likeliest policy of ``MODELS`` (``expert`` for this seat, and without evidence)."""
+        assert view.seat is not None
+        players = view.ruleset.players
+        decisions = finished_decisions(history, players)
+        key = tuple((d.seat, d.played) for d in decisions)
+        if key != self._key:
+            fits = self._score(decisions, view, players)
+            self._fit = [max(MODELS, key=lambda m, f=f: f[m] + PRIOR[m]) for f in fits]  # type: ignore[misc]
+            self._key = key
+        fit = self._fit[:]
+        fit[view.seat] = "expert"
+        return fit
