@@ -19,11 +19,13 @@ from xeri.bots.inference import lacked_indices
 from xeri.bots.opponent_model import (
     EPSILON,
     Decision,
+    Model,
     OpponentModel,
     _argmax_sets,
     _view,
     current_decisions,
     finished_decisions,
+    likelihood,
 )
 from xeri.cards import Card
 from xeri.engine import Round
@@ -69,9 +71,13 @@ def test_finished_deals_replay_each_hand_and_view(preset: str, players: int) -> 
 
 
 @pytest.mark.parametrize(("other", "fits"), [("expert", {"expert"}), ("greedy", {"greedy"}),
-                                             ("random", {"random", "greedy"})])
+                                             ("random", {"random", "greedy", "own"}),
+                                             ("master:model=0,weigh=0", {"expert", "own", "greedy"})])
 def test_the_model_names_the_style_of_each_bot(other: str, fits: set[str]) -> None:
-    """After three finished deals, the other seat's plays name its policy (a random seat may look greedy)."""
+    """After three finished deals, the other seat's plays name its policy (a random seat may look greedy).
+
+    A strong player off the expert's cards (the master without the model) is never taken for random.
+    """
     for seed in range(6):
         rnd, seen = _play("classic", 2, ["expert", other], seed)
         model = OpponentModel()
@@ -94,14 +100,14 @@ def _events_before(rnd: Round, plays: int) -> int:
     raise AssertionError("not that many plays")
 
 
-def _python_weight(d: Decision, hand: list[int], policy: str, like: object) -> float:
+def _python_weight(d: Decision, hand: list[int], policy: str, like: object, eps: float) -> float:
     """The likelihood ``play_weights`` gives one play, from the Python bots' own scores."""
     full = tuple(Card.from_index(c) for c in hand) + d.hand
     if len(full) < 2 or policy == "random":
         return 1.0
     best = _argmax_sets(_view(Decision(d.seat, full, d.played, d.pile, d.gone, d.hand_counts, d.talon_count,
                                        d.exposed), like))[policy]  # type: ignore[arg-type]
-    return EPSILON / len(full) + ((1 - EPSILON) / len(best) if d.played in best else 0.0)
+    return likelihood(Model(policy, eps, policy, 0.0), best, d.played, len(full))
 
 
 @pytest.mark.parametrize(("preset", "players", "other"), [("classic", 2, "expert"), ("classic", 2, "greedy"),
@@ -117,16 +123,17 @@ def test_world_weights_are_the_python_bots_likelihoods(preset: str, players: int
         view, log = rnd.view(seat), rnd.log_for(seat)
         observed = [d for d in current_decisions(log, players) if d.seat != seat]
         policies = ["expert" if s == seat else other for s in range(players)]
+        eps = [0.1 + 0.1 * s for s in range(players)]  # a noise of its own for each seat
         run = WorldValues(Determinizer(view, log), lacked_indices(log, players), [c.index for c in view.hand],
                           seat % rnd.ruleset.sides, [c.index for c in view.gone], policies, 0, 0.15,
-                          observed=observed, eps=EPSILON)
+                          observed=observed, eps=eps)
         hands, hand_len, *_ = run.deal(rng.getrandbits(62), 24)
         weights = np.empty(24)
         play_weights(run.cfg, run.values, run.policies, hands, hand_len, run.dseat, run.dcard, run.dpile, run.dpl,
-                     run.dgone, run.dhl, run.dtalon, run.dsince, run.dsince_len, EPSILON, weights)
+                     run.dgone, run.dhl, run.dtalon, run.dsince, run.dsince_len, run.eps, weights)
         for w in range(24):
             want = math.prod(_python_weight(d, [int(c) for c in hands[w, d.seat, : hand_len[w, d.seat]]],
-                                            policies[d.seat], view) for d in observed)
+                                            policies[d.seat], view, eps[d.seat]) for d in observed)
             assert weights[w] == pytest.approx(want, rel=1e-9)
             checked += want < 1.0
     assert checked >= 20  # plays that did say something
@@ -147,7 +154,7 @@ def test_weighted_worlds_hold_the_experts_cards_more_often() -> None:
         hands, hand_len, *_ = run.deal(rng.getrandbits(62), 1024)
         weights = np.empty(1024)
         play_weights(run.cfg, run.values, run.policies, hands, hand_len, run.dseat, run.dcard, run.dpile, run.dpl,
-                     run.dgone, run.dhl, run.dtalon, run.dsince, run.dsince_len, EPSILON, weights)
+                     run.dgone, run.dhl, run.dtalon, run.dsince, run.dsince_len, run.eps, weights)
         true = {c.index for c in rnd.hand(1 - seat)}
         share = np.array([np.isin(hands[w, 1 - seat, : hand_len[w, 1 - seat]], list(true)).mean()
                           for w in range(1024)])

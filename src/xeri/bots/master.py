@@ -49,7 +49,7 @@ from .endgame import Solver
 from .expert import ExpertBot
 from .inference import lacked_indices, lacked_ranks, sample_consistent
 from .ismcts import SearchStats, rollout_playout, search_budget
-from .opponent_model import Decision, OpponentModel, current_decisions
+from .opponent_model import MODELS, Decision, OpponentModel, current_decisions
 from .playouts import offered_playout
 
 #: The exact search starts when at most this many cards are left in the hands (and the talon is empty).
@@ -267,14 +267,19 @@ class MasterBot:
         totals = [0.0] * len(legal)
         done = 0
         wanted = self.rworlds if self.iterations is None else min(self.rworlds, self.iterations)
+        n = det.rules.players
         policy: str | list[str] = self.rpolicy
+        eps = [self.weigh] * n
         if self.model is not None:
-            policy = self.model.policies(view, history)
+            fits = [MODELS[name] for name in self.model.policies(view, history)]
+            policy = [m.rollout for m in fits]
             policy[det.seat] = self.rpolicy
+            # Each seat's plays weigh with the looser of ``weigh`` and its model's noise (``own``: a half).
+            eps = [max(self.weigh, m.noise) for m in fits]
         observed = []
         if self.weigh:
-            observed = [d for d in current_decisions(history, det.rules.players) if d.seat != det.seat]
-        run = self._world_values(det, lacks, legal, side, gone, card_w, policy, observed)
+            observed = [d for d in current_decisions(history, n) if d.seat != det.seat]
+        run = self._world_values(det, lacks, legal, side, gone, card_w, policy, observed, eps)
         weight = 0.0
         while done < wanted:
             if run is not None:  # the worlds dealt in the kernel too
@@ -302,7 +307,7 @@ class MasterBot:
 
     def _world_values(
         self, det: Determinizer, lacks: Sequence[frozenset[int]], legal: list[int], side: int, gone: list[int],
-        card_w: float, policy: str | list[str], observed: list[Decision],
+        card_w: float, policy: str | list[str], observed: list[Decision], eps: list[float],
     ) -> Any:
         """``sampler=kernel``'s rollouts of this decision (``WorldValues``), or None: Python deals the worlds.
 
@@ -315,7 +320,7 @@ class MasterBot:
         except ValueError:
             return None
         if observed:
-            return make(det, lacks, legal, side, gone, policy, self.rdeals, card_w, observed=observed, eps=self.weigh)
+            return make(det, lacks, legal, side, gone, policy, self.rdeals, card_w, observed=observed, eps=eps)
         return make(det, lacks, legal, side, gone, policy, self.rdeals, card_w)
 
     def _sampled(self, det: Determinizer, legal: list[int], side: int, start: float) -> tuple[list[float], int]:

@@ -4,12 +4,17 @@ The master's rollouts finish every world with a policy at each seat. Playing
 the others as the expert undervalues lines that a weaker player walks into: a
 greedy player spends a Jack on any pile, and a random one discards anything.
 Once a deal is over, every card a seat held in it has been played face up, so
-each of its decisions there can be replayed exactly: its hand, the pile, the
-cards it had seen and the hand sizes are all public by then. ``fitted_policies``
-scores each candidate policy by the likelihood of those decisions (the expert
-and greedy bots' argmax sets, ties uniform, with an ``EPSILON`` share of
-uniform noise) and keeps the likeliest, the expert unless the log says
-otherwise. A decision with one card in hand says nothing and is skipped.
+each of its plays there can be replayed exactly: its hand, the pile, the
+cards it had seen and the hand sizes are all public by then. ``OpponentModel``
+scores each model of ``MODELS`` by the likelihood of those plays and keeps
+the likeliest, the expert unless the log says otherwise. A model is a bot's
+best cards (ties uniform) with a share of uniform noise: 5% for the expert
+and greedy, all of it for random, and half for ``own``, a player with a
+style of its own, partly the expert's. ``own`` is there so that a strong
+player who often plays other cards than the expert would is not taken for
+greedy or random (the master itself, or the search bots, would be); the
+rollouts play an ``own`` seat as the expert, and weigh its plays loosely.
+A play with one card in hand says nothing and is skipped.
 """
 
 from __future__ import annotations
@@ -25,12 +30,27 @@ from ..rules import takes
 from .expert import ExpertBot
 from .gain import captures, immediate_gain
 
-#: the share of a seat's decisions any model allows to be a uniformly random card (a slip, a different style)
-EPSILON = 0.05
-#: the candidate policies, as ``xeri.fast.policies.NAMES`` calls them
-MODELS = ("expert", "greedy", "random")
-#: log prior: a seat plays like the expert unless its decisions are this much likelier under another model
-PRIOR = {"expert": math.log(4.0), "greedy": 0.0, "random": 0.0}
+
+@dataclass(frozen=True, slots=True)
+class Model:
+    """A style of play: whose best cards it plays (``best``), how often a uniformly random card instead
+    (``noise``), and the compiled policy that plays it in the rollouts (``xeri.fast.policies.NAMES``)."""
+
+    best: str
+    noise: float
+    rollout: str
+    prior: float
+
+
+#: the candidate models; ``prior`` in log odds: a seat plays like the expert unless its plays say otherwise
+MODELS: dict[str, Model] = {
+    "expert": Model("expert", 0.05, "expert", math.log(4.0)),
+    "greedy": Model("greedy", 0.05, "greedy", 0.0),
+    "random": Model("random", 1.0, "random", 0.0),
+    "own": Model("expert", 0.5, "expert", 0.0),
+}
+#: the noise of the expert and greedy models (the share of plays off their best cards they allow)
+EPSILON = MODELS["expert"].noise
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,6 +158,12 @@ def _argmax_sets(view: SeatView) -> dict[str, set[Card]]:
     }
 
 
+def likelihood(model: Model, best: set[Card], played: Card, hand: int) -> float:
+    """The chance ``model`` plays ``played`` from a hand of ``hand`` cards whose best cards (by its bot) are
+    ``best`` (what ``xeri.fast.rollout_values.play_weights`` computes in the kernel)."""
+    return (1 - model.noise) * (1 / len(best) if played in best else 0.0) + model.noise / hand
+
+
 def log_likelihoods(decisions: Sequence[Decision], like: SeatView, players: int) -> list[dict[str, float]]:
     """Per seat, each model's log-likelihood of that seat's decisions (0 for a seat with none)."""
     out = [dict.fromkeys(MODELS, 0.0) for _ in range(players)]
@@ -145,9 +171,9 @@ def log_likelihoods(decisions: Sequence[Decision], like: SeatView, players: int)
         k = len(d.hand)
         if k < 2:
             continue
-        for name, best in _argmax_sets(_view(d, like)).items():
-            p = (1 - EPSILON) * (1 / len(best) if d.played in best else 0.0) + EPSILON / k
-            out[d.seat][name] += math.log(p)
+        sets = _argmax_sets(_view(d, like))
+        for name, model in MODELS.items():
+            out[d.seat][name] += math.log(likelihood(model, sets[model.best], d.played, k))
     return out
 
 
@@ -161,14 +187,14 @@ class OpponentModel:
         self._fit: list[str] = []
 
     def policies(self, view: SeatView, history: Sequence[Event]) -> list[str]:
-        """Per seat, the likeliest policy of ``MODELS`` (``expert`` for this seat, and without evidence)."""
+        """Per seat, the name of its likeliest model of ``MODELS`` (``expert`` for this seat, and without evidence)."""
         assert view.seat is not None
         players = view.ruleset.players
         decisions = finished_decisions(history, players)
         key = tuple((d.seat, d.played) for d in decisions)
         if key != self._key:
             fits = self._score(decisions, view, players)
-            self._fit = [max(MODELS, key=lambda m, f=f: f[m] + PRIOR[m]) for f in fits]  # type: ignore[misc]
+            self._fit = [max(MODELS, key=lambda m, f=f: f[m] + MODELS[m].prior) for f in fits]  # type: ignore[misc]
             self._key = key
         fit = self._fit[:]
         fit[view.seat] = "expert"

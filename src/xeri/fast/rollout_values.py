@@ -251,15 +251,15 @@ def deal_worlds(pool: np.ndarray, fixed: np.ndarray, fixed_len: np.ndarray, need
 @njit(cache=True, nogil=True)
 def play_weights(cfg: np.ndarray, values: np.ndarray, policies: np.ndarray, hands: np.ndarray, hand_len: np.ndarray,
                  dseat: np.ndarray, dcard: np.ndarray, dpile: np.ndarray, dpl: np.ndarray, dgone: np.ndarray,
-                 dhl: np.ndarray, dtalon: np.ndarray, dsince: np.ndarray, dsince_len: np.ndarray, eps: float,
+                 dhl: np.ndarray, dtalon: np.ndarray, dsince: np.ndarray, dsince_len: np.ndarray, eps: np.ndarray,
                  out: np.ndarray) -> None:
     """``out[w]``: how likely world ``w`` makes the deal's plays so far, each seat playing ``policies[seat]``.
 
     Play ``d`` was seat ``dseat[d]`` playing ``dcard[d]`` onto ``dpile[d, :dpl[d]]``, having seen ``dgone[d]``,
     with the hand sizes ``dhl[d]`` and ``dtalon[d]`` cards in the talon; its hand then was its hand in the world
     plus ``dsince[d, :dsince_len[d]]`` (what it has played since, that card included). Each play's likelihood is
-    ``(1 - eps) / |best|`` when the card is among the policy's best (``policy_scores``' argmax, ties included) and
-    ``eps / hand`` on top for any card; a random seat's plays weigh 1.
+    ``(1 - eps[seat]) / |best|`` when the card is among the policy's best (``policy_scores``' argmax, ties
+    included) and ``eps[seat] / hand`` on top for any card; a random seat's plays weigh 1.
     """
     hand = np.empty(16, np.int64)
     scores = np.empty(16, np.float64)
@@ -291,9 +291,9 @@ def play_weights(cfg: np.ndarray, values: np.ndarray, policies: np.ndarray, hand
                     ties += 1
                     if hand[i] == dcard[d]:
                         hit = True
-            p = eps / hl
+            p = eps[s] / hl
             if hit:
-                p += (1.0 - eps) / ties
+                p += (1.0 - eps[s]) / ties
             logs[w] += np.log(p)
     for w in range(hands.shape[0]):
         out[w] = np.exp(logs[w])
@@ -314,7 +314,8 @@ class WorldValues:
 
     def __init__(self, det: Any, lacks: Sequence[frozenset[int]], cards: Sequence[int], side: int,
                  gone: Sequence[int], policy: str | Sequence[str] = "expert", deals: int = 0,
-                 card_w: float = 0.15, tries: int = 40, observed: Sequence[Any] = (), eps: float = 0.1) -> None:
+                 card_w: float = 0.15, tries: int = 40, observed: Sequence[Any] = (),
+                 eps: float | Sequence[float] = 0.1) -> None:
         rules = det.rules
         n = rules.players
         probe = new_state(rules, det.dealer, [[] for _ in range(n)], [], [], det.turn)
@@ -350,7 +351,7 @@ class WorldValues:
         self.policies = seat_policies(policy, n)
         self._observe(observed, eps)
 
-    def _observe(self, observed: Sequence[Any], eps: float) -> None:
+    def _observe(self, observed: Sequence[Any], eps: float | Sequence[float]) -> None:
         """The deal's plays so far (``opponent_model.current_decisions``) as ``play_weights``' arrays."""
         k = len(observed)
         self.dseat = np.zeros(k, np.int64)
@@ -371,7 +372,7 @@ class WorldValues:
             self.dtalon[i] = d.talon_count
             self.dsince_len[i] = len(d.hand)
             self.dsince[i, : len(d.hand)] = [c.index for c in d.hand]
-        self.eps = eps
+        self.eps = np.full(self.n, eps, np.float64) if isinstance(eps, float | int) else np.array(eps, np.float64)
 
     def __call__(self, seed: int, worlds: int) -> list[float]:
         """Each card's margin summed over ``worlds`` worlds dealt from ``seed`` (one kernel stream per world)."""
