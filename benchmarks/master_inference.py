@@ -94,9 +94,10 @@ def main() -> None:
     parser.add_argument("--worlds", type=int, default=2048)
     args = parser.parse_args()
     eps = MasterBot().weigh
-    others = ("expert", "greedy", "random", "master:model=0,weigh=0")  # the last: a strong player off the expert
-    data = {"rounds": args.rounds, "worlds": args.worlds, "eps": eps,
-            "opponents": {o: probe(o, args.rounds, args.worlds, eps) for o in others}}
+    # the last: a strong player who often plays other cards than the expert's
+    others = {"expert": "expert", "greedy": "greedy", "random": "random", "master_without_model": "master:model=0"}
+    data = {"rounds": args.rounds, "worlds": args.worlds, "eps": eps, "specs": others,
+            "opponents": {name: probe(spec, args.rounds, args.worlds, eps) for name, spec in others.items()}}
     (OUT / "master_inference.json").write_text(json.dumps(data, indent=2) + "\n")
     print(json.dumps(data, indent=2))
 

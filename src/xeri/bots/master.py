@@ -28,6 +28,12 @@ seat's view and finishes the deal with the compiled expert at every seat
 the bots never import numba); ``sampler=kernel`` deals those worlds in the kernel
 too, ``python`` with ``sample_consistent`` (three quarters of the time of 256 worlds went to it).
 
+The rollouts read the others' plays (``opponent_model``): ``model`` plays each other
+seat as the style its finished deals fit (the expert, greedy, random, or a style
+of its own, rolled out as the expert), and ``weigh`` weights each world by how
+likely it makes the deal's plays so far under that style (a play off the style's
+best cards keeps ``weigh`` of its weight): PIMC with inference, as in Skat programs.
+
 Budgets count worlds and playouts (reproducible: the same seed gives the same
 moves on any machine); ``seconds`` adds a wall-clock cap for interactive play.
 """
