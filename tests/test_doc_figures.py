@@ -148,7 +148,7 @@ def test_the_level_margins_that_xeri_rules_prints_match_their_json(tmp_path: Pat
     from xeri.bots.registry import LEVEL_MARGINS
 
     sources = {"medium": "bots_pair_greedy-random.json", "hard": "bots_pair_expert-greedy.json",
-               "strong": "learned_vs_expert.json", "master": "master_master-learned_k2048.json"}
+               "strong": "learned_vs_expert.json", "master": "master_master-learned_mw.json"}
     assert set(LEVEL_MARGINS) == set(sources)
     doc = tmp_path / "levels.md"
     doc.write_text("\n".join(

@@ -67,15 +67,15 @@ LEVELS: dict[str, str] = {
 #: Each level's measured margin over the level below it, in points a round, with its 95% interval
 #: (2-player classic, 1,000 duplicate deals: ``benchmarks/bots_strength.py`` for medium and hard, seed 2026;
 #: ``xeri arena learned expert --deals 1000 --seed 0 --json`` for strong, ``learned_vs_expert.json``;
-#: ``benchmarks/bots_master.py pairs master-learned --tag _k2048`` for master, seed 2026,
-#: ``master_master-learned_k2048.json`` (without numba: ``--master master:early=expert --tag _counting``,
+#: ``benchmarks/bots_master.py pairs master-learned --tag _mw`` for master, seed 2026,
+#: ``master_master-learned_mw.json`` (without numba: ``--master master:early=expert --tag _counting``,
 #: ``master_master-learned_counting.json``);
 #: docs/bots.md, ``tests/test_doc_figures.py``).
 LEVEL_MARGINS: dict[str, str] = {
     "medium": "+20.2 [+19.4, +21.0] over easy",
     "hard": "+15.8 [+14.9, +16.7] over medium",
     "strong": "+1.2 [+0.5, +1.9] over hard (2 players; at 3 or 4 it plays as hard)",
-    "master": "+4.0 [+3.3, +4.6] over strong (with the fast extra: numba; without it +3.0)",
+    "master": "+4.2 [+3.5, +4.9] over strong (with the fast extra: numba; without it +3.0)",
 }
 
 
