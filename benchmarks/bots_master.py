@@ -226,7 +226,8 @@ def run_openspiel(seconds: float, deals: int, jobs: int, seed: int, out: Path) -
 
 
 def print_table(out: Path, tag: str = "") -> None:
-    """The markdown table of every pair measured so far (docs/bots.md); ``tag``: the runs saved with that tag."""
+    """The markdown table of every pair measured so far (docs/bots.md), each row tagged for
+    ``benchmarks/figures.py``; ``tag``: the runs saved with that tag."""
     print("| pair | table | deals | margin a round | 95% CI | rounds won |")
     print("| --- | --- | --- | --- | --- | --- |")
     for name, (a, b, preset, players) in PAIRS.items():
@@ -235,13 +236,16 @@ def print_table(out: Path, tag: str = "") -> None:
             continue
         d = json.loads(path.read_text())
         m, w = d["margin"], d["win_rate"]
-        print(f"| {a} vs {b} | {preset}, {players}p | {d['deals']} | {m['mean']:+.2f} | "
-              f"[{m['ci95'][0]:+.2f}, {m['ci95'][1]:+.2f}] | {100 * w['mean']:.1f}% |")
-    for path in sorted(out.glob("master_openspiel_*s.json")) if not tag else []:
+        fig = f"<!-- fig: {path.name}: deals, margin.mean, margin.ci95[0], margin.ci95[1], win_rate.mean * 100 -->"
+        print(f"| {a} vs {b} | {preset}, {players}p | {d['deals']:,} | {m['mean']:+.2f} | "
+              f"[{m['ci95'][0]:+.2f}, {m['ci95'][1]:+.2f}] | {100 * w['mean']:.1f}%{fig} |")
+    for path in sorted(out.glob("master_openspiel_*s.json")):  # the latest runs, whatever the tag
         d = json.loads(path.read_text())
         m, w = d["margin"], d["win_rate"]
-        print(f"| master vs OpenSpiel ISMCTSBot, {d['target_seconds']:g} s a move | classic, 2p | {d['deals']} | "
-              f"{m['mean']:+.2f} | [{m['ci95'][0]:+.2f}, {m['ci95'][1]:+.2f}] | {100 * w['mean']:.1f}% |")
+        fig = (f"<!-- fig: {path.name}: target_seconds, deals, margin.mean, margin.ci95[0], margin.ci95[1], "
+               "win_rate.mean * 100 -->")
+        print(f"| master vs OpenSpiel ISMCTSBot, {d['target_seconds']:g} s a move | classic, 2p | {d['deals']:,} | "
+              f"{m['mean']:+.2f} | [{m['ci95'][0]:+.2f}, {m['ci95'][1]:+.2f}] | {100 * w['mean']:.1f}%{fig} |")
 
 
 def main() -> None:

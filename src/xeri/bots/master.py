@@ -23,8 +23,8 @@ so far plus the counting estimate of the move early on, the exact final
 margin (averaged over worlds) in the endgame. Hints and ``xeri review`` read it.
 
 ``early=rollout`` (the level) plays each legal card in 2,048 worlds dealt from the
-seat's view and finishes the deal with the compiled expert at every seat
-(``xeri.fast.rollout_values``, reached through the ``xeri.playouts`` entry points:
+seat's view and finishes the deal with the compiled expert (each other seat: the
+style it showed, below) (``xeri.fast.rollout_values``, reached through the ``xeri.playouts`` entry points:
 the bots never import numba); ``sampler=kernel`` deals those worlds in the kernel
 too, ``python`` with ``sample_consistent`` (three quarters of the time of 256 worlds went to it).
 

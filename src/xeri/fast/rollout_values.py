@@ -12,6 +12,9 @@ point ``compiled-expert`` (``xeri.bots.playouts``): the bots never import numba.
 
 Each seat's policy reads what that seat may know: its hand, the pile and the
 cards shown face up (``gone``: the view's shown cards, then every card played).
+Each seat may play its own policy (``seat_policies``: the master's opponent model), and
+``play_weights`` weighs each world by how likely it makes the deal's plays so far
+(``WorldValues.weighted``: the master's inference from the others' plays).
 The kernel releases the GIL: a server's bot thread leaves its event loop free.
 """
 
