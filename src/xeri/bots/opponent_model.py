@@ -2,18 +2,19 @@
 
 The master's rollouts finish every world with a policy at each seat. Playing
 the others as the expert undervalues lines that a weaker player walks into: a
-greedy player spends a Jack on any pile, and a random one discards anything.
-Once a deal is over, every card a seat held in it has been played face up, so
-each of its plays there can be replayed exactly: its hand, the pile, the
-cards it had seen and the hand sizes are all public by then. ``OpponentModel``
-scores each model of ``MODELS`` by the likelihood of those plays and keeps
-the likeliest, the expert unless the log says otherwise. A model is a bot's
-best cards (ties uniform) with a share of uniform noise: 5% for the expert
-and greedy, all of it for random, and half for ``own``, a player with a
-style of its own, partly the expert's. ``own`` is there so that a strong
-player who often plays other cards than the expert would is not taken for
-greedy or random (the master itself, or the search bots, would be); the
-rollouts play an ``own`` seat as the expert, and weigh its plays loosely.
+greedy player spends a Jack on any pile and discards anything. Once a deal is
+over, every card a seat held in it has been played face up, so each of its
+plays there can be replayed exactly: its hand, the pile, the cards it had seen
+and the hand sizes are all public by then. ``OpponentModel`` scores each model
+of ``MODELS`` by the likelihood of those plays and keeps the likeliest, the
+expert unless the log says otherwise. A model is a bot's best cards (ties
+uniform) with a share of uniform noise: 5% for the expert and greedy, half
+for ``own``, a player with a style of its own, partly the expert's. ``own``
+keeps a player who often plays other cards than the expert would from being
+taken for greedy; the rollouts play an ``own`` seat as the expert, and weigh
+its plays loosely. There is no random style: no real opponent passes up what
+it can take, and rolling one out as random misjudges every pile left to it
+(OpenSpiel's ISMCTS and our search bots were taken for random when there was).
 A play with one card in hand says nothing and is skipped.
 """
 
@@ -46,7 +47,6 @@ class Model:
 MODELS: dict[str, Model] = {
     "expert": Model("expert", 0.05, "expert", math.log(4.0)),
     "greedy": Model("greedy", 0.05, "greedy", 0.0),
-    "random": Model("random", 1.0, "random", 0.0),
     "own": Model("expert", 0.5, "expert", 0.0),
 }
 #: the noise of the expert and greedy models (the share of plays off their best cards they allow)
@@ -154,7 +154,6 @@ def _argmax_sets(view: SeatView) -> dict[str, set[Card]]:
     return {
         "expert": _best([expert.score(view, c) for c in view.hand], view.hand),
         "greedy": _best(greedy, view.hand),
-        "random": set(view.hand),
     }
 
 
