@@ -75,7 +75,7 @@ LEVEL_MARGINS: dict[str, str] = {
     "medium": "+20.2 [+19.4, +21.0] over easy",
     "hard": "+15.8 [+14.9, +16.7] over medium",
     "strong": "+1.2 [+0.5, +1.9] over hard (2 players; at 3 or 4 it plays as hard)",
-    "master": "+4.2 [+3.5, +4.9] over strong (with the fast extra: numba; without it +3.0)",
+    "master": "+4.3 [+3.6, +4.9] over strong (with the fast extra: numba; without it +3.0)",
 }
 
 
