@@ -21,7 +21,7 @@ A play with one card in hand says nothing and is skipped.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..cards import Card
@@ -49,13 +49,16 @@ MODELS: dict[str, Model] = {
     "greedy": Model("greedy", 0.05, "greedy", 0.0),
     "own": Model("expert", 0.5, "expert", 0.0),
 }
+#: the expert whose card scores the models read (``score`` draws nothing: the seed is never used)
+_EXPERT = ExpertBot(0)
 #: the noise of the expert and greedy models (the share of plays off their best cards they allow)
 EPSILON = MODELS["expert"].noise
 
 
 @dataclass(frozen=True, slots=True)
 class Decision:
-    """One play of a seat in a finished deal, with everything that seat knew then."""
+    """One play of a seat, with everything that seat knew then; ``hand`` is its hand then in a finished deal
+    (``finished_decisions``), its plays from then on in the deal in progress (``current_decisions``)."""
 
     seat: int
     hand: tuple[Card, ...]
@@ -140,20 +143,14 @@ def _view(d: Decision, like: SeatView) -> SeatView:
     )
 
 
-def _best(scores: Sequence[float | tuple[float, int]], hand: Sequence[Card]) -> set[Card]:
-    top = max(scores)
-    if isinstance(top, tuple):
-        return {c for c, s in zip(hand, scores, strict=True) if s == top}
-    return {c for c, s in zip(hand, scores, strict=True) if isinstance(s, float) and s >= top - 1e-9}
-
-
 def _argmax_sets(view: SeatView) -> dict[str, set[Card]]:
-    expert = ExpertBot()
+    """Each bot's best cards in the view, ties included, as ``ExpertBot.choose`` and ``GreedyBot.choose`` find them."""
+    scores = [_EXPERT.score(view, c) for c in view.hand]
     size = len(view.pile)
-    greedy = [(immediate_gain(view, c), size + 1 if captures(view, c) else 0) for c in view.hand]
+    gains = [(immediate_gain(view, c), size + 1 if captures(view, c) else 0) for c in view.hand]
     return {
-        "expert": _best([expert.score(view, c) for c in view.hand], view.hand),
-        "greedy": _best(greedy, view.hand),
+        "expert": {c for c, x in zip(view.hand, scores, strict=True) if x >= max(scores) - 1e-9},
+        "greedy": {c for c, g in zip(view.hand, gains, strict=True) if g == max(gains)},
     }
 
 
@@ -176,12 +173,14 @@ def log_likelihoods(decisions: Sequence[Decision], like: SeatView, players: int)
     return out
 
 
-class OpponentModel:
-    """``fitted_policies`` with a cache: the fit changes only when a deal ends."""
+def _likeliest(fit: dict[str, float]) -> str:
+    return max(MODELS, key=lambda name: fit[name] + MODELS[name].prior)
 
-    def __init__(self, score: Callable[[Sequence[Decision], SeatView, int], list[dict[str, float]]] = log_likelihoods,
-                 ) -> None:
-        self._score = score
+
+class OpponentModel:
+    """The likeliest model of each seat, kept between decisions: the fit changes only when a deal ends."""
+
+    def __init__(self) -> None:
         self._key: tuple[tuple[int, Card], ...] | None = None
         self._fit: list[str] = []
 
@@ -192,8 +191,7 @@ class OpponentModel:
         decisions = finished_decisions(history, players)
         key = tuple((d.seat, d.played) for d in decisions)
         if key != self._key:
-            fits = self._score(decisions, view, players)
-            self._fit = [max(MODELS, key=lambda m, f=f: f[m] + MODELS[m].prior) for f in fits]  # type: ignore[misc]
+            self._fit = [_likeliest(f) for f in log_likelihoods(decisions, view, players)]
             self._key = key
         fit = self._fit[:]
         fit[view.seat] = "expert"
