@@ -140,8 +140,8 @@ def card_values(worlds: Sequence[SimState], cards: Sequence[int], side: int, see
                 policy: str | Sequence[str] = "expert", deals: int = 0, card_w: float = 0.15) -> list[list[float]]:
     """Per world, each card's round margin for ``side``: the card, then ``policy`` (``xeri.fast.policies.NAMES``;
     one name for every seat, or one a seat: ``seat_policies``) to the round's end (or to the end of the
-    ``deals``-th deal from now, each card taken worth
-    ``card_w``: ``margins``); ``gone`` lists the cards shown face up so far (the view's, not a world's).
+    ``deals``-th deal from now, each card taken worth ``card_w``: ``margins``); ``gone`` lists the cards shown
+    face up so far (the view's, not a world's).
 
     The worlds share the seat to move, the pile's length and the talon's length (samples of one view).
     """
@@ -176,7 +176,7 @@ def card_values(worlds: Sequence[SimState], cards: Sequence[int], side: int, see
 
 
 def seat_policies(policy: str | Sequence[str], players: int) -> np.ndarray:
-    """The kernel's policy codes a seat: one name for all, or one name per seat (the master's opponent model)."""
+    """The kernel's policy code of each seat: one name for all, or one name per seat (the master's opponent model)."""
     names = [policy] * players if isinstance(policy, str) else list(policy)
     if len(names) != players or any(p not in NAMES for p in names):
         raise ValueError(f"policies must be one of {sorted(NAMES)}, or one of them for each of {players} seats")
