@@ -25,10 +25,10 @@ import numpy as np
 from xeri.bots.determinize import Determinizer
 from xeri.bots.inference import lacked_indices
 from xeri.bots.master import MasterBot
-from xeri.bots.opponent_model import OpponentModel, current_decisions
+from xeri.bots.opponent_model import OpponentModel, current_decisions, finished_decisions
 from xeri.bots.registry import make_bot
 from xeri.engine import Round, shuffle_and_deal
-from xeri.fast.rollout_values import WorldValues, play_weights
+from xeri.fast.rollout_values import WorldValues
 from xeri.rules import find_ruleset
 
 OUT = Path(__file__).parent / "results"
@@ -54,7 +54,7 @@ def probe(other: str, rounds: int, worlds: int, eps: float) -> dict[str, object]
             if seat == 0 and deal != deal_seen:
                 deal_seen = deal
                 start = time.perf_counter()
-                fit = model.policies(view, log)[1]
+                fit = model.policies(view, finished_decisions(log, 2))[1]
                 if deal:
                     fit_ms.append((time.perf_counter() - start) * 1000)
                     fits.setdefault(deal + 1, []).append(fit)
@@ -65,9 +65,7 @@ def probe(other: str, rounds: int, worlds: int, eps: float) -> dict[str, object]
                                   [c.index for c in view.gone], ["expert", policy], 0, 0.15, observed=observed,
                                   eps=eps)
                 hands, hand_len, *_ = run.deal(rng.getrandbits(62), worlds)
-                w = np.empty(worlds)
-                play_weights(run.cfg, run.values, run.policies, hands, hand_len, run.dseat, run.dcard, run.dpile,
-                             run.dpl, run.dgone, run.dhl, run.dtalon, run.dsince, run.dsince_len, run.eps, w)
+                w = run.weights(hands, hand_len)
                 true = [c.index for c in rnd.hand(1)]
                 share = np.array([np.isin(hands[i, 1, : hand_len[i, 1]], true).mean() for i in range(worlds)])
                 uniform.append(float(share.mean()))

@@ -29,7 +29,7 @@ from xeri.bots.opponent_model import (
 )
 from xeri.cards import Card
 from xeri.engine import Round
-from xeri.fast.rollout_values import WorldValues, play_weights, seat_policies
+from xeri.fast.rollout_values import WorldValues, seat_policies
 
 
 def _play(preset: str, players: int, specs: list[str], seed: int, until: int | None = None,
@@ -81,7 +81,7 @@ def test_the_model_names_the_style_of_each_bot(other: str, fits: set[str]) -> No
         for k, (seat, _hand, view) in enumerate(seen):
             if seat == 0 and view.talon_count == 0:  # type: ignore[attr-defined]
                 log = rnd.log_for(0)[: _events_before(rnd, k)]
-                named.append(model.policies(view, log)[1])  # type: ignore[arg-type]
+                named.append(model.policies(view, finished_decisions(log, 2))[1])  # type: ignore[arg-type]
         assert named and set(named) <= fits, (seed, named)
 
 
@@ -124,9 +124,7 @@ def test_world_weights_are_the_python_bots_likelihoods(preset: str, players: int
                           seat % rnd.ruleset.sides, [c.index for c in view.gone], policies, 0, 0.15,
                           observed=observed, eps=eps)
         hands, hand_len, *_ = run.deal(rng.getrandbits(62), 24)
-        weights = np.empty(24)
-        play_weights(run.cfg, run.values, run.policies, hands, hand_len, run.dseat, run.dcard, run.dpile, run.dpl,
-                     run.dgone, run.dhl, run.dtalon, run.dsince, run.dsince_len, run.eps, weights)
+        weights = run.weights(hands, hand_len)
         for w in range(24):
             want = math.prod(_python_weight(d, [int(c) for c in hands[w, d.seat, : hand_len[w, d.seat]]],
                                             policies[d.seat], view, eps[d.seat]) for d in observed)
@@ -148,9 +146,7 @@ def test_weighted_worlds_hold_the_experts_cards_more_often() -> None:
         run = WorldValues(Determinizer(view, log), lacked_indices(log, 2), [c.index for c in view.hand], seat,
                           [c.index for c in view.gone], "expert", 0, 0.15, observed=observed, eps=EPSILON)
         hands, hand_len, *_ = run.deal(rng.getrandbits(62), 1024)
-        weights = np.empty(1024)
-        play_weights(run.cfg, run.values, run.policies, hands, hand_len, run.dseat, run.dcard, run.dpile, run.dpl,
-                     run.dgone, run.dhl, run.dtalon, run.dsince, run.dsince_len, run.eps, weights)
+        weights = run.weights(hands, hand_len)
         true = {c.index for c in rnd.hand(1 - seat)}
         share = np.array([np.isin(hands[w, 1 - seat, : hand_len[w, 1 - seat]], list(true)).mean()
                           for w in range(1024)])

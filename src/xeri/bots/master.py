@@ -55,7 +55,7 @@ from .endgame import Solver
 from .expert import ExpertBot
 from .inference import lacked_indices, lacked_ranks, sample_consistent
 from .ismcts import SearchStats, rollout_playout, search_budget
-from .opponent_model import MODELS, Decision, OpponentModel, current_decisions
+from .opponent_model import MODELS, Decision, OpponentModel, deal_decisions
 from .playouts import offered_playout
 
 #: The exact search starts when at most this many cards are left in the hands (and the talon is empty).
@@ -276,15 +276,16 @@ class MasterBot:
         n = det.rules.players
         policy: str | list[str] = self.rpolicy
         eps = [self.weigh] * n
+        finished, current = deal_decisions(history, n)
         if self.model is not None:
-            fits = [MODELS[name] for name in self.model.policies(view, history)]
+            fits = [MODELS[name] for name in self.model.policies(view, finished)]
             policy = [m.rollout for m in fits]
             policy[det.seat] = self.rpolicy
             # Each seat's plays weigh with the looser of ``weigh`` and its model's noise (``own``: a half).
             eps = [max(self.weigh, m.noise) for m in fits]
         observed = []
         if self.weigh:
-            observed = [d for d in current_decisions(history, n) if d.seat != det.seat]
+            observed = [d for d in current if d.seat != det.seat]
         run = self._world_values(det, lacks, legal, side, gone, card_w, policy, observed, eps)
         weight = 0.0
         while done < wanted:
@@ -325,9 +326,7 @@ class MasterBot:
             make = offered_playout("compiled-expert-worlds")
         except ValueError:
             return None
-        if observed:
-            return make(det, lacks, legal, side, gone, policy, self.rdeals, card_w, observed=observed, eps=eps)
-        return make(det, lacks, legal, side, gone, policy, self.rdeals, card_w)
+        return make(det, lacks, legal, side, gone, policy, self.rdeals, card_w, observed=observed, eps=eps)
 
     def _sampled(self, det: Determinizer, legal: list[int], side: int, start: float) -> tuple[list[float], int]:
         """Mean playout margin of each card over shared sampled worlds and random streams."""

@@ -74,19 +74,22 @@ _Snapshot = tuple[int, Card, tuple[Card | None, ...], frozenset[Card], tuple[int
 
 
 def finished_decisions(history: Sequence[Event], players: int) -> list[Decision]:
-    """Every play in the round's finished deals, each with the player's hand then (its plays from there on)."""
-    return _decisions(history, players)[0]
+    """Every play in the round's finished deals (``deal_decisions``' first list)."""
+    return deal_decisions(history, players)[0]
 
 
 def current_decisions(history: Sequence[Event], players: int) -> list[Decision]:
-    """The plays of the deal in progress; ``hand`` holds only the cards the seat has played since (the rest of its
+    """The plays of the deal in progress (``deal_decisions``' second list)."""
+    return deal_decisions(history, players)[1]
+
+
+def deal_decisions(history: Sequence[Event], players: int) -> tuple[list[Decision], list[Decision]]:
+    """The plays of the round's finished deals, each with the player's hand then (its plays from there on), and
+    those of the deal in progress, whose ``hand`` holds only the cards the seat has played since (the rest of its
     hand then is the hand it holds now, unseen: a sampled world fills it in, ``xeri.fast`` weighs the world by it).
-    Plays made on a pile with face-down cards are left out: what the player knew of those cards is not tracked.
+    Plays in progress made on a pile with face-down cards are left out: what the player knew of those cards is
+    not tracked. One pass over the log serves both (the master reads both at each decision).
     """
-    return [d for d in _decisions(history, players)[1] if None not in d.pile]
-
-
-def _decisions(history: Sequence[Event], players: int) -> tuple[list[Decision], list[Decision]]:
     done: list[Decision] = []
     deal: list[_Snapshot] = []
     pile: list[Card | None] = []
@@ -120,7 +123,7 @@ def _decisions(history: Sequence[Event], players: int) -> tuple[list[Decision], 
         elif kind is BottomExposed:
             assert isinstance(e, BottomExposed)
             exposed = e.card
-    return done, _with_hands(deal, whole=False)
+    return done, [d for d in _with_hands(deal, whole=False) if None not in d.pile]
 
 
 def _with_hands(deal: list[_Snapshot], whole: bool = True) -> list[Decision]:
@@ -184,11 +187,11 @@ class OpponentModel:
         self._key: tuple[tuple[int, Card], ...] | None = None
         self._fit: list[str] = []
 
-    def policies(self, view: SeatView, history: Sequence[Event]) -> list[str]:
-        """Per seat, the name of its likeliest model of ``MODELS`` (``expert`` for this seat, and without evidence)."""
+    def policies(self, view: SeatView, decisions: Sequence[Decision]) -> list[str]:
+        """Per seat, the name of its likeliest model of ``MODELS`` (``expert`` for this seat, and without evidence),
+        from the finished deals' plays (``deal_decisions``' first list)."""
         assert view.seat is not None
         players = view.ruleset.players
-        decisions = finished_decisions(history, players)
         key = tuple((d.seat, d.played) for d in decisions)
         if key != self._key:
             self._fit = [_likeliest(f) for f in log_likelihoods(decisions, view, players)]

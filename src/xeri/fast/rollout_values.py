@@ -379,25 +379,30 @@ class WorldValues:
 
     def __call__(self, seed: int, worlds: int) -> list[float]:
         """Each card's margin summed over ``worlds`` worlds dealt from ``seed`` (one kernel stream per world)."""
-        hands, hand_len, piles, talons, res0 = self.deal(seed, worlds)
-        out = np.empty((worlds, len(self.cards)), np.float64)
-        margins(self.cfg, self.values, self.policies, hands, hand_len, piles, self.pl, talons, self.tl, self.turn,
-                self.dealer, self.last, self.seen, self.gone, res0, self.cards, self.side, seed ^ ROLL_SEED,
-                self.deals, self.card_w, out)
-        return [float(x) for x in out.sum(axis=0)]
+        return [float(x) for x in self._margins(seed, *self.deal(seed, worlds)).sum(axis=0)]
 
     def weighted(self, seed: int, worlds: int) -> tuple[list[float], float]:
         """``__call__``'s worlds with each world's margins weighted by how likely it makes the observed plays
-        (``play_weights``), and the sum of the weights: the weighted mean is the first over the second."""
-        hands, hand_len, piles, talons, res0 = self.deal(seed, worlds)
-        weights = np.empty(worlds, np.float64)
+        (``weights``), and the sum of the weights: the weighted mean is the first over the second."""
+        dealt = self.deal(seed, worlds)
+        weights = self.weights(dealt[0], dealt[1])
+        return [float(x) for x in weights @ self._margins(seed, *dealt)], float(weights.sum())
+
+    def weights(self, hands: np.ndarray, hand_len: np.ndarray) -> np.ndarray:
+        """Each dealt world's likelihood of the observed plays (``play_weights``)."""
+        out = np.empty(hands.shape[0], np.float64)
         play_weights(self.cfg, self.values, self.policies, hands, hand_len, self.dseat, self.dcard, self.dpile,
-                     self.dpl, self.dgone, self.dhl, self.dtalon, self.dsince, self.dsince_len, self.eps, weights)
-        out = np.empty((worlds, len(self.cards)), np.float64)
+                     self.dpl, self.dgone, self.dhl, self.dtalon, self.dsince, self.dsince_len, self.eps, out)
+        return out
+
+    def _margins(self, seed: int, hands: np.ndarray, hand_len: np.ndarray, piles: np.ndarray, talons: np.ndarray,
+                 res0: np.ndarray) -> np.ndarray:
+        """``margins`` of the worlds dealt from ``seed``, on its rollout streams: a row a world, a column a card."""
+        out = np.empty((hands.shape[0], len(self.cards)), np.float64)
         margins(self.cfg, self.values, self.policies, hands, hand_len, piles, self.pl, talons, self.tl, self.turn,
                 self.dealer, self.last, self.seen, self.gone, res0, self.cards, self.side, seed ^ ROLL_SEED,
                 self.deals, self.card_w, out)
-        return [float(x) for x in weights @ out], float(weights.sum())
+        return out
 
     def deal(self, seed: int, worlds: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """The worlds of ``seed``: hands, hand lengths, piles, undealt talons and tallies (``margins``'s input)."""
