@@ -420,7 +420,8 @@ class WorldValues:
 
 
 def _warm() -> None:
-    """Load (or compile) ``margins`` at import, on a one-card round: a game's first decision should not wait for it."""
+    """Load (or compile) the kernels at import, on a one-card round: a game's first decision should not wait for them
+    (``play_weights`` too: the first decision after another seat's play weighs worlds)."""
     rules = Rules(find_ruleset("classic"))
     cfg, values = _config(new_state(rules, 0, [[1], []], [], [], 0))
     out = np.empty((1, 1), np.float64)
@@ -433,6 +434,10 @@ def _warm() -> None:
                 np.zeros(53, np.int64), 0, np.zeros(0, np.int64), np.zeros(2, np.int64), values, np.zeros(0, np.int64),
                 np.zeros((2, 13), np.bool_), 0, 2, 1, worlds, np.zeros((1, 2), np.int64), np.zeros((1, 53), np.int64),
                 np.zeros((1, 52), np.int64), np.zeros((1, 2, 5), np.int64))
+    play_weights(cfg, values, np.full(2, NAMES["expert"], np.int64), worlds, np.zeros((1, 2), np.int64),
+                 np.zeros(1, np.int64), np.zeros(1, np.int64), np.zeros((1, 53), np.int64), np.zeros(1, np.int64),
+                 np.zeros((1, 52), np.uint8), np.zeros((1, 2), np.int64), np.zeros(1, np.int64),
+                 np.zeros((1, 16), np.int64), np.zeros(1, np.int64), np.full(2, 0.1), np.empty(1, np.float64))
 
 
 _warm()
