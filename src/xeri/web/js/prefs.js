@@ -1,5 +1,6 @@
 // @ts-check
-// The player's settings, kept in localStorage: language, four-colour suits, the counting aid, their name.
+// The player's settings, kept in localStorage: language, four-colour suits, the counting aid, their name, the
+// theme, sound, motion and card size, and which of the table's panels are open.
 
 /**
  * @typedef {object} Prefs
@@ -7,6 +8,11 @@
  * @property {boolean} fourColour four-colour suits
  * @property {boolean} seenAid the counting aid is shown
  * @property {string} name the name last typed to join a table
+ * @property {"auto" | "light" | "dark"} theme the colour theme; auto follows prefers-color-scheme
+ * @property {boolean} sound the table's sounds are on
+ * @property {"off" | "normal" | "fast"} motion the speed of the table's animations
+ * @property {"small" | "medium" | "large"} cardSize the size of the cards, relative to what the screen allows
+ * @property {boolean} logOpen the move log panel is open
  * @property {string} [level] the lobby's last level against the computer
  * @property {string} [vsRuleset] the lobby's last choices: against the computer (vs), with friends (fr)
  * @property {number} [vsPlayers]
@@ -19,7 +25,10 @@
 
 const KEY = "xeri.prefs";
 /** @type {Prefs} */
-const DEFAULTS = { lang: null, fourColour: false, seenAid: true, name: "" };
+const DEFAULTS = {
+  lang: null, fourColour: false, seenAid: true, name: "",
+  theme: "auto", sound: true, motion: "normal", cardSize: "medium", logOpen: false,
+};
 /** @type {Set<PrefsListener>} */
 const listeners = new Set();
 
@@ -65,4 +74,12 @@ export const prefs = {
 /** @returns {boolean} */
 export function reducedMotion() {
   return window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+}
+
+/**
+ * The animation speed in force: the player's setting, and "off" whenever the system asks for reduced motion.
+ * @returns {"off" | "normal" | "fast"}
+ */
+export function motion() {
+  return reducedMotion() ? "off" : current.motion;
 }
