@@ -36,6 +36,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="API requests a second from one client address (default 50; bursts of four times that)")
     parser.add_argument("--log-level", default="warning", choices=["critical", "error", "warning", "info", "debug"])
     edges = parser.add_argument_group("edges (docs/security.md)")
+    edges.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                       help="a host name the server answers to (xeri.example.org, *.example.org for its "
+                            "subdomains, '*' for any); repeat for several. Default: localhost and loopback "
+                            "addresses, and any IP address when --host is not loopback; others get 421")
     edges.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
                        help="a page origin (https://example.org) whose browsers may open the WebSocket, besides "
                             "the server's own; repeat for several, '*' for any (default: the server's own only)")
@@ -150,9 +154,18 @@ def _check_services(db: str | None, redis_url: str | None) -> None:
             raise ServeError(f"cannot reach Redis at {redis_url}: {exc}") from None
 
 
+#: an --allow-host: a name (perhaps *.name), or an IP address (perhaps in brackets)
+_HOST_NAME = re.compile(r"(\*\.)?[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*\.?|[0-9a-fA-F:.]+|\[[0-9a-fA-F:.]+\]")
+
+
 def _check_edges(args: argparse.Namespace) -> None:
-    """--allow-origin and --trusted-proxy, checked before anything starts (one line if wrong)."""
+    """--allow-host, --allow-origin and --trusted-proxy, checked before anything starts (one line if wrong)."""
     import ipaddress
+
+    for name in args.allow_host:
+        if name != "*" and not _HOST_NAME.fullmatch(name):
+            raise ServeError(f"--allow-host must be a host name such as xeri.example.org (no scheme or port), "
+                             f"*.example.org, or '*', not {name!r}")
 
     for origin in args.allow_origin:
         if origin != "*" and not re.fullmatch(r"https?://[^/\s]+/?", origin):
@@ -164,11 +177,27 @@ def _check_edges(args: argparse.Namespace) -> None:
             raise ServeError(f"--trusted-proxy must be an IP address or network, not {proxy!r}") from None
 
 
-def _secure(app: Any, args: argparse.Namespace) -> None:
-    """The app's edges from --allow-origin and --trusted-proxy (server.security)."""
-    from ..server.security import secure
+def _is_loopback(host: str) -> bool:
+    import ipaddress
 
-    secure(app, allow_origins=args.allow_origin, trusted_proxies=args.trusted_proxy)
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def _secure(app: Any, args: argparse.Namespace) -> None:
+    """The app's edges from --allow-host, --allow-origin and --trusted-proxy (server.security).
+
+    Bound beyond loopback, any IP address is a good Host too: a DNS-rebinding page can only send a name.
+    """
+    from ..server.security import LOOPBACK_HOSTS, secure
+
+    hosts = [*LOOPBACK_HOSTS, *(h.strip("[]") for h in args.allow_host)]
+    secure(app, allow_origins=args.allow_origin, trusted_proxies=args.trusted_proxy, allow_hosts=hosts,
+           any_ip_host=not _is_loopback(args.host))
 
 
 def run(args: argparse.Namespace) -> int:

@@ -49,6 +49,8 @@ WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 #: the close code of a WebSocket from an origin that is not allowed (sent as HTTP 403 before the handshake)
 CLOSE_BAD_ORIGIN = 4403
 MAX_BODY = 256 * 1024
+#: the most seats a table has (2, 3 or 4 players): the bound of ``?seat=``
+MAX_SEATS = 4
 
 _STATUS = {"no_such_table": 404, "no_such_match": 404, "no_such_player": 404, "bad_token": 403,
            "table_full": 409, "seat_taken": 409, "not_waiting": 409, "not_finished": 409, "too_large": 413,
@@ -123,11 +125,8 @@ async def _body(request: Request) -> Any:
 
 
 def _limit(request: Request, default: int = 50) -> int:
-    try:
-        value = int(request.query_params.get("limit", default))
-    except ValueError:
-        raise ProtocolError("bad_request", "limit must be an integer") from None
-    return max(1, min(value, 500))
+    """``?limit=``: digits only; beyond 1..500 it is brought into that range."""
+    return inputs.query_int(request.query_params, "limit", default, 1, 500, clamp=True)
 
 
 def _client(request: HTTPConnection) -> str:
@@ -306,15 +305,13 @@ async def review(request: Request) -> Response:
 
     The first request starts the build off the event loop; the browser polls until it is done. Cached.
     """
-    raw = request.query_params.get("seat", "0")
-    if not raw.isdigit():
-        raise ProtocolError("bad_request", "seat must be a seat number (0, 1, ...)")
+    seat = inputs.query_int(request.query_params, "seat", 0, 0, MAX_SEATS - 1)
 
     async def text() -> str:
         return json.dumps(await finished_record(request))
 
     try:
-        out = await ctx(request).reviews.request(request.path_params["table_id"][:32], int(raw), text)
+        out = await ctx(request).reviews.request(request.path_params["table_id"][:32], seat, text)
     except XeriError as exc:
         raise ProtocolError("bad_request", str(exc)) from None
     except (ReviewBusy, ReviewFailed) as exc:

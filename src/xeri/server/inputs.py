@@ -7,7 +7,9 @@ socket error message), before anything is changed or stored:
 - integers of more than ``MAX_DIGITS`` digits (past Python's int-string conversion limit they
   raise ``ValueError``; seeds need 20), and non-finite numbers (``NaN``, ``1e999``);
 - text with a lone surrogate (it cannot be encoded as UTF-8) or a NUL character
-  (PostgreSQL refuses it in text).
+  (PostgreSQL refuses it in text);
+- a number in a query string (``?seat=``, ``?limit=``) that is not a few ASCII digits in range
+  (``str.isdigit`` accepts "²", which ``int`` refuses).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from .errors import ProtocolError
@@ -22,6 +25,8 @@ from .errors import ProtocolError
 MAX_DEPTH = 32
 MAX_DIGITS = 40
 _TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
+#: a query string's number: ASCII digits only, and few of them (every query number here is small)
+_QUERY_INT = re.compile(r"[0-9]{1,9}")
 
 
 def _int(text: str) -> int:
@@ -84,3 +89,21 @@ def parse_json(text: str | bytes) -> Any:
 def is_table_id(value: str) -> bool:
     """Whether ``value`` could be a table id (letters, digits, ``-`` and ``_``): nothing else reaches the database."""
     return _TABLE_ID.fullmatch(value) is not None
+
+
+def query_int(params: Mapping[str, str], name: str, default: int, lo: int, hi: int, *, clamp: bool = False) -> int:
+    """The number ``params[name]`` (``default`` if absent) as the JSON limits would take it: ASCII digits only.
+
+    Out of ``lo..hi`` it is a ``ProtocolError``, or with ``clamp`` brought into the range.
+    """
+    raw = params.get(name)
+    if raw is None:
+        return default
+    if _QUERY_INT.fullmatch(raw) is None:
+        raise ProtocolError("bad_request", f"{name} must be a whole number from {lo} to {hi}, in digits 0-9")
+    value = int(raw)
+    if lo <= value <= hi:
+        return value
+    if clamp:
+        return max(lo, min(value, hi))
+    raise ProtocolError("bad_request", f"{name} must be a whole number from {lo} to {hi}, not {value}")

@@ -1,17 +1,20 @@
-"""The server's edges: response headers, allowed WebSocket origins, trusted proxies, tokens kept out of logs.
+"""The server's edges: response headers, allowed Host names and WebSocket origins, trusted proxies, tokens kept
+out of logs.
 
 ``secure(app, ...)`` sets them on an app (``create_app`` calls it with the
-defaults; ``xeri serve`` with its ``--allow-origin`` and ``--trusted-proxy``).
+defaults; ``xeri serve`` with its ``--allow-host``, ``--allow-origin`` and ``--trusted-proxy``).
 docs/security.md lists each promise and the test that keeps it.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import logging
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import unquote_plus
 
 from starlette.applications import Starlette
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -28,15 +31,29 @@ HEADERS = [
     (b"x-frame-options", b"DENY"),
     (b"referrer-policy", b"same-origin"),
 ]
+#: the body of a 500: the protocol's error shape, and no detail of the bug
+INTERNAL = b'{"error": {"code": "internal", "message": "the server hit an internal error: it is logged"}}'
+log = logging.getLogger("xeri.server")
 #: the loggers whose lines could carry a request's address (and so a WebSocket's ``?token=``)
 LOGGERS = ("uvicorn", "uvicorn.error", "uvicorn.access", "xeri.server")
-_TOKEN = re.compile(r"(token=)[^&\s\"'#]+", re.IGNORECASE)
+#: a ``key=value`` pair of a query (or of a message); the key is percent-decoded before it is compared
+_PAIR = re.compile(r"([^=&?\s\"'#;]+)=([^&\s\"'#]*)")
+
+
+#: the names a loopback server answers to by default (a DNS-rebinding page sends its own name as Host)
+LOOPBACK_HOSTS = ("localhost", "*.localhost", "127.0.0.1", "::1")
+#: the HTTP status of a refused Host: 421 Misdirected Request (a WebSocket's handshake gets 403)
+BAD_HOST_STATUS = 421
 
 
 @dataclass
 class Security:
     """An app's edge settings (``app.state.security``)."""
 
+    #: Host names the server answers to ("*": any; "*.example.org": its subdomains); others get 421
+    allow_hosts: tuple[str, ...] = LOOPBACK_HOSTS
+    #: whether any IP address is a good Host too (bound beyond loopback: no rebinding page can send one)
+    any_ip_host: bool = False
     #: origins a browser's WebSocket may come from, besides the server's own ("*": any)
     allow_origins: tuple[str, ...] = ()
     #: proxy addresses (or networks) whose X-Forwarded-For names the client; none by default
@@ -44,10 +61,12 @@ class Security:
     _proxy: Any = field(default=None, repr=False)
 
 
-def secure(app: Starlette, *, allow_origins: Sequence[str] = (), trusted_proxies: Sequence[str] = ()) -> Starlette:
+def secure(app: Starlette, *, allow_origins: Sequence[str] = (), trusted_proxies: Sequence[str] = (),
+           allow_hosts: Sequence[str] = LOOPBACK_HOSTS, any_ip_host: bool = False) -> Starlette:
     """Set ``app``'s edges; the middleware is added once, the settings may be changed again before it starts."""
     first = getattr(app.state, "security", None) is None
-    app.state.security = Security(tuple(o.rstrip("/") for o in allow_origins), tuple(trusted_proxies))
+    app.state.security = Security(tuple(h.lower().rstrip(".") for h in allow_hosts), any_ip_host,
+                                  tuple(o.rstrip("/") for o in allow_origins), tuple(trusted_proxies))
     if first:
         app.add_middleware(Edges)
     hide_tokens_in_logs()
@@ -65,6 +84,9 @@ class Edges:
             await self.app(scope, receive, send)
             return
         settings: Security = scope["app"].state.security
+        if not host_allowed(settings, scope):
+            await _refuse_host(scope, send)
+            return
         inner = self.app
         if settings.trusted_proxies:
             if settings._proxy is None:
@@ -75,13 +97,69 @@ class Edges:
             await inner(scope, receive, send)
             return
 
+        started = False
+
         async def with_headers(message: Message) -> None:
+            nonlocal started
             if message["type"] == "http.response.start":
+                started = True
                 names = {k.lower() for k, _ in message.get("headers", [])}
                 message["headers"] = [*message.get("headers", []), *((k, v) for k, v in HEADERS if k not in names)]
             await send(message)
 
-        await inner(scope, receive, with_headers)
+        try:
+            await inner(scope, receive, with_headers)
+        except Exception:
+            # A bug's 500 goes out here, not from Starlette's outer error middleware, so that it too carries
+            # the headers above, is in the protocol's error shape, and keeps the connection alive.
+            if started:
+                raise
+            log.exception("internal error answering %s %s", scope.get("method", ""), scope.get("path", ""))
+            await with_headers({"type": "http.response.start", "status": 500,
+                                "headers": [(b"content-type", b"application/json"),
+                                            (b"content-length", str(len(INTERNAL)).encode())]})
+            await send({"type": "http.response.body", "body": INTERNAL})
+
+
+def _host_name(header: str) -> str:
+    """The name of a Host header, without its port: ``[::1]:80`` -> ``::1``, ``Example.org.:80`` -> ``example.org``."""
+    header = header.strip().lower()
+    if header.startswith("["):
+        return header[1:header.find("]")] if "]" in header else header
+    if header.count(":") == 1:
+        header = header.partition(":")[0]
+    return header.rstrip(".")
+
+
+def host_allowed(settings: Security, scope: Scope) -> bool:
+    """Whether the request's Host is one the server answers to (no Host: not a browser, so no rebinding)."""
+    raw = next((v for k, v in scope.get("headers", ()) if k == b"host"), None)
+    if raw is None:
+        return True
+    name = _host_name(raw.decode("latin-1"))
+    for allowed in settings.allow_hosts:
+        if allowed == "*" or name == allowed or (allowed.startswith("*.") and name.endswith(allowed[1:])):
+            return True
+    if settings.any_ip_host:
+        try:
+            ipaddress.ip_address(name)
+        except ValueError:
+            return False
+        return True
+    return False
+
+
+async def _refuse_host(scope: Scope, send: Send) -> None:
+    """421 with the protocol's error (HTTP), or a refused handshake (403) for a WebSocket."""
+    if scope["type"] == "websocket":
+        await send({"type": "websocket.close", "code": 4421, "reason": "bad host"})
+        return
+    body = (b'{"error": {"code": "bad_host", "message": "this server does not answer to that Host name '
+            b'(see xeri serve --allow-host)"}}')
+    await send({"type": "http.response.start", "status": BAD_HOST_STATUS,
+                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
+                            *HEADERS]})
+    await send({"type": "http.response.body", "body": body})
 
 
 def origin_allowed(ws: WebSocket) -> bool:
@@ -100,7 +178,10 @@ def origin_allowed(ws: WebSocket) -> bool:
 
 
 class TokenFilter(logging.Filter):
-    """Replaces any ``token=...`` in a log line with ``token=<hidden>``: a seat token never reaches a log."""
+    """Hides the value of any ``token=...`` in a log line: a seat token never reaches a log.
+
+    The key is compared once percent-decoded, as the server reads a query: ``?tok%65n=...`` is a token too.
+    """
 
     def filter(self, record: logging.LogRecord) -> bool:
         # The arguments are redacted one by one: formatters such as uvicorn's access log unpack them.
@@ -114,7 +195,12 @@ class TokenFilter(logging.Filter):
 
 
 def _hidden(text: str) -> str:
-    return _TOKEN.sub(r"\1<hidden>", text) if "token=" in text.lower() else text
+    return _PAIR.sub(_hide_pair, text) if "=" in text else text
+
+
+def _hide_pair(pair: re.Match[str]) -> str:
+    key = pair[1]
+    return f"{key}=<hidden>" if "token" in unquote_plus(key).lower() else pair[0]
 
 
 def hide_tokens_in_logs() -> None:
