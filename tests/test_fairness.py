@@ -15,8 +15,8 @@ from xeri.record import to_record
 from xeri.rules import find_ruleset
 
 
-def served_record(seed: int = 99) -> dict[str, object]:
-    """A finished match's record with a fairness section, as the server writes it."""
+def served_record(seed: int = 99, scheme: str = fairness.SCHEME) -> dict[str, object]:
+    """A finished match's record with a fairness section, as the server writes it (or wrote it, ``SCHEME_V1``)."""
     ruleset = find_ruleset("classic", rounds=2)
     match = Match(ruleset, seed=seed)
     rng = random.Random(seed)
@@ -24,10 +24,12 @@ def served_record(seed: int = 99) -> dict[str, object]:
         match.play(rng.choice(match.legal_moves))
     key = fairness.new_key()
     data = to_record(match)
+    salt = fairness.salt_for(key, "match")
+    whole = (fairness.match_commitment(seed, salt, ruleset, match.names, match.first_dealer)
+             if scheme == fairness.SCHEME_V2 else fairness.commitment(seed, salt))
     data["fairness"] = {
-        "scheme": fairness.SCHEME,
-        "match": {"commitment": fairness.commitment(seed, fairness.salt_for(key, "match")),
-                  "salt": fairness.salt_for(key, "match")},
+        "scheme": scheme,
+        "match": {"commitment": whole, "salt": salt},
         "rounds": [{"round": i + 1, "salt": fairness.salt_for(key, f"round:{i + 1}"),
                     "commitment": fairness.commitment(s, fairness.salt_for(key, f"round:{i + 1}"))}
                    for i, s in enumerate(match.round_seeds)],

@@ -61,7 +61,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         module = importlib.import_module(COMMANDS[args.command][0])
         return int(module.run(args))
     except XeriError as exc:
-        text = str(exc)
+        from .record import printable
+
+        text = printable(str(exc))  # a message may quote a file's text: no control character reaches the terminal
         print(text if text.startswith("xeri") else f"xeri: error: {text}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
@@ -78,7 +80,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:  # a bug: one readable line, the traceback on request
         if os.environ.get("XERI_DEBUG"):
             raise
-        print(f"xeri: internal error: {type(exc).__name__}: {exc} (set XERI_DEBUG=1 for the traceback)",
+        from .record import printable
+
+        print(printable(f"xeri: internal error: {type(exc).__name__}: {exc} (set XERI_DEBUG=1 for the traceback)"),
               file=sys.stderr)
         return 1
 

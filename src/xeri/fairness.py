@@ -5,23 +5,40 @@ round's seed and a secret salt. After the round it reveals both; anyone can
 then recompute the commitment and the deal (``shuffle_and_deal`` with
 ``random.Random(seed)``) and compare it with what was played. See
 docs/fairness.md. Stdlib only, so a checker needs nothing but this package.
+
+Two schemes of the match commitment exist. ``xeri-v1`` (records before issue 26)
+hashes the match seed alone, so a record's names, ruleset and length were not
+bound; ``xeri-v2`` hashes the seed with the ruleset and every option, the first
+dealer and each seat's name (``match_commitment``). Either way a record that
+does not end the match is reported unfinished, never verified.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import random
 import secrets
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from .engine import Deal, shuffle_and_deal
 from .errors import RecordError, XeriError
+from .match import Match
 from .rules import Ruleset
 
-SCHEME = "sha256(xeri-v1:{seed}:{salt})"
+#: the scheme of records made before issue 26: the match commitment binds the match seed only
+SCHEME_V1 = "sha256(xeri-v1:{seed}:{salt})"
+#: the scheme written now: the match commitment binds the seed, ruleset, first dealer and seat names
+SCHEME_V2 = "xeri-v2"
+SCHEME = SCHEME_V2
+#: what each scheme's match commitment binds, as ``xeri verify`` says it
+BINDS = {
+    SCHEME_V1: "the match seed only (a v1 record: its seat names, ruleset and options are not bound)",
+    SCHEME_V2: "the match seed, the ruleset and every option, the first dealer and every seat's name",
+}
 
 
 class FairnessError(XeriError):
@@ -31,6 +48,17 @@ class FairnessError(XeriError):
 def commitment(seed: int, salt: str) -> str:
     """The published commitment to ``seed``: hex SHA-256 of ``xeri-v1:{seed}:{salt}``."""
     return hashlib.sha256(f"xeri-v1:{int(seed)}:{salt}".encode()).hexdigest()
+
+
+def match_commitment(seed: int, salt: str, ruleset: Ruleset, names: Sequence[str], first_dealer: int) -> str:
+    """The ``xeri-v2`` match commitment: SHA-256 of ``xeri-v2:match:`` and the canonical JSON of what it binds.
+
+    The number of rounds follows from the ruleset: a record verifies only when its moves end the match.
+    """
+    bound = {"seed": str(int(seed)), "salt": salt, "ruleset": ruleset.to_dict(), "first_dealer": int(first_dealer),
+             "seats": [str(n) for n in names]}
+    text = json.dumps(bound, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return hashlib.sha256(f"xeri-v2:match:{text}".encode()).hexdigest()
 
 
 def new_key() -> str:
@@ -77,45 +105,74 @@ def verify_round(
     return Check(True, f"the commitment matches the seed and salt, and {what}", number, made)
 
 
+@dataclass(frozen=True)
+class Verdict:
+    """A whole record's checks, the scheme of its commitments and what they bind, and whether it ends the match.
+
+    ``ok`` only for a finished match whose every check passed: a cut record is never verified.
+    """
+
+    checks: tuple[Check, ...]
+    scheme: str
+    binds: str
+    finished: bool
+
+    @property
+    def ok(self) -> bool:
+        return self.finished and bool(self.checks) and all(c.ok for c in self.checks)
+
+
 def verify_record(data: Mapping[str, Any], match_commitment: str | None = None) -> list[Check]:
+    """The checks of ``verify_match``: one per round, the match's, and a failing one when the match is unfinished."""
+    return list(verify_match(data, match_commitment).checks)
+
+
+def verify_match(data: Mapping[str, Any], match_commitment: str | None = None) -> Verdict:
     """Check every round of a record that carries a ``fairness`` section.
 
     The record is first replayed (``record.from_record``), which checks the
     moves, the scores and that each deal follows from its round seed. Every
     finished round must carry its seed, salt and commitment, and a finished
     match its seed and ``fairness.match``; anything missing fails, naming what.
+    A seed the record carries is checked even where its round or match is not
+    over, and a record whose moves do not end the match is unfinished.
     ``match_commitment`` is the match commitment a player saw before the first
-    deal: the record's must be the same one.
+    deal: the record's must be the same one. A field of the wrong type is a
+    ``FairnessError`` naming it.
     """
     from .record import deal_from_dict, from_record
 
     fair = data.get("fairness")
     if not isinstance(fair, Mapping):
         raise FairnessError("the record has no 'fairness' section (download it from xeri serve)")
+    scheme = _scheme(fair)
+    entries = _round_entries(fair)
     try:
         match = from_record(data)
     except RecordError as exc:
-        return [Check(False, f"the record does not replay: {exc}")]
+        return Verdict((Check(False, f"the record does not replay: {exc}"),), scheme, BINDS[scheme], False)
     checks: list[Check] = []
-    listed = fair.get("rounds")
-    rounds = {r.get("round"): r for r in listed if isinstance(r, Mapping)} if isinstance(listed, list) else {}
+    rounds = {e["round"]: e for e in entries}
+    match_seed = data.get("seed")
     for i, rdata in enumerate(data["rounds"]):
         number = i + 1
         seed, entry = rdata.get("seed"), rounds.get(number)
         over = match.rounds[i].is_over
-        missing = [] if isinstance(entry, Mapping) else ["its entry in fairness.rounds"]
-        if isinstance(entry, Mapping) and not _text(entry.get("commitment")):
+        if seed is None and match_seed is not None and not over:
+            seed = match.round_seeds[i]  # the match seed in the file fixes the round's: it is revealed
+        missing = [] if entry is not None else ["its entry in fairness.rounds"]
+        if entry is not None and not _text(entry.get("commitment")):
             missing.append("its commitment")
         if over and seed is None:
             missing.append("its seed")
-        if over and isinstance(entry, Mapping) and not _text(entry.get("salt")):
+        if (over or seed is not None) and entry is not None and not _text(entry.get("salt")):
             missing.append("its salt")
         if missing:
             what = "the round is over, but" if over else "the round is not over, and"
             checks.append(Check(False, f"{what} the record lacks {_join(missing)}", number))
             continue
-        assert isinstance(entry, Mapping)
-        if not over:
+        assert entry is not None
+        if seed is None:
             checks.append(Check(True, "not revealed yet (the round is not over)", number))
             continue
         try:
@@ -124,8 +181,50 @@ def verify_record(data: Mapping[str, Any], match_commitment: str | None = None) 
                                        str(entry["commitment"]), deal, number))
         except (XeriError, KeyError, TypeError, ValueError) as exc:
             checks.append(Check(False, f"unreadable round: {exc}", number))
-    checks.append(_match_check(data, fair.get("match"), match.is_over, match_commitment))
-    return checks
+    checks.append(_match_check(data, fair.get("match"), match, match_commitment, scheme))
+    if not match.is_over:
+        last = data["rounds"][-1]
+        checks.append(Check(False, f"unfinished: the record stops in round {len(data['rounds'])} after "
+                            f"{len(last['moves'])} move(s), before the match is over, so it cannot be verified"))
+    return Verdict(tuple(checks), scheme, BINDS[scheme], match.is_over)
+
+
+def _scheme(fair: Mapping[str, Any]) -> str:
+    scheme = fair.get("scheme", SCHEME_V1)  # the first records named no scheme
+    if not isinstance(scheme, str) or scheme not in BINDS:
+        raise FairnessError(f"fairness.scheme must be one of {', '.join(repr(k) for k in BINDS)}, not "
+                            f"{_short(scheme)}")
+    return str(scheme)
+
+
+def _short(value: Any) -> str:
+    """A bad value for an error line: its repr, cut short (``xeri verify`` escapes what it prints)."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _round_entries(fair: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """``fairness.rounds``, each entry's fields of the right type (missing ones are reported by the checks)."""
+    listed = fair.get("rounds", [])
+    if not isinstance(listed, list):
+        raise FairnessError(f"fairness.rounds must be a list, not {_short(listed)}")
+    for i, entry in enumerate(listed):
+        where = f"fairness.rounds[{i}]"
+        if not isinstance(entry, Mapping):
+            raise FairnessError(f"{where} must be an object, not {_short(entry)}")
+        number = entry.get("round")
+        if type(number) is not int:
+            raise FairnessError(f"{where}.round must be a round number (1, 2, ...), not {_short(number)}")
+        for key in ("commitment", "salt"):
+            if entry.get(key) is not None and not isinstance(entry[key], str):
+                raise FairnessError(f"{where}.{key} must be hex text, not {_short(entry[key])}")
+    whole = fair.get("match")
+    if whole is not None and not isinstance(whole, Mapping):
+        raise FairnessError(f"fairness.match must be an object, not {_short(whole)}")
+    for key in ("commitment", "salt"):
+        if isinstance(whole, Mapping) and whole.get(key) is not None and not isinstance(whole[key], str):
+            raise FairnessError(f"fairness.match.{key} must be hex text, not {_short(whole[key])}")
+    return listed
 
 
 def _text(value: Any) -> bool:
@@ -136,8 +235,13 @@ def _join(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
-def _match_check(data: Mapping[str, Any], whole: Any, over: bool, seen: str | None) -> Check:
-    """The match seed against the commitment published at the start (and the one a player saw)."""
+def _match_check(data: Mapping[str, Any], whole: Any, match: Match, seen: str | None, scheme: str) -> Check:
+    """The match seed against the commitment published at the start (and the one a player saw).
+
+    Under ``xeri-v2`` the commitment is recomputed from the record's own ruleset, first dealer and seat names
+    too, so a record with any of them changed fails here.
+    """
+    over = match.is_over
     published = whole.get("commitment") if isinstance(whole, Mapping) else None
     if seen is not None:
         if not _text(published):
@@ -146,28 +250,37 @@ def _match_check(data: Mapping[str, Any], whole: Any, over: bool, seen: str | No
         if not hmac.compare_digest(str(published).strip().lower(), seen.strip().lower()):
             return Check(False, f"the record's match commitment {published} is not the one you saw before the "
                          f"first deal, {seen.strip().lower()}")
+    seed = data.get("seed")
     missing = []
     if not isinstance(whole, Mapping):
         missing.append("fairness.match")
     else:
         if not _text(published):
             missing.append("the match commitment (fairness.match.commitment)")
-        if over and not _text(whole.get("salt")):
+        if (over or seed is not None) and not _text(whole.get("salt")):
             missing.append("the match salt (fairness.match.salt)")
-    if over and data.get("seed") is None:
+    if over and seed is None:
         missing.append("the match seed")
     if missing:
         what = "the match is over, but" if over else "the match is not over, and"
         return Check(False, f"{what} the record lacks {_join(missing)}")
     assert isinstance(whole, Mapping)
-    if not over:
+    if seed is None:
         return Check(True, "the match seed is not revealed yet (the match is not over)")
     try:
-        ok = hmac.compare_digest(commitment(int(data["seed"]), str(whole["salt"])), str(published).strip().lower())
+        salt = str(whole["salt"])
+        if scheme == SCHEME_V2:
+            expected = match_commitment(int(seed), salt, match.ruleset, match.names, match.first_dealer)
+        else:
+            expected = commitment(int(seed), salt)
     except (TypeError, ValueError) as exc:
         return Check(False, f"unreadable match seed or salt: {exc}")
-    if not ok:
+    if not hmac.compare_digest(expected, str(published).strip().lower()):
+        if scheme == SCHEME_V2:
+            return Check(False, "the match commitment does not match the record's match seed, salt, ruleset, "
+                         "first dealer and seat names: one of them is not what was committed to")
         return Check(False, "the match seed does not match its commitment")
     saw = " (the one you saw before the first deal)" if seen is not None else ""
-    return Check(True, f"the match seed matches the commitment published at the start{saw}, and every round "
-                 "seed follows from it")
+    what = "the match seed, ruleset, first dealer and seat names match" if scheme == SCHEME_V2 \
+        else "the match seed matches"
+    return Check(True, f"{what} the commitment published at the start{saw}, and every round seed follows from it")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -20,6 +21,30 @@ from .rules import Ruleset
 
 FORMAT = "xeri-record"
 VERSION = 1
+
+#: what a terminal would obey rather than show: C0 and C1 controls, DEL, and the bidirectional overrides
+_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+#: of those, what JSON text may hold raw (json.dumps escapes the C0 controls itself)
+_UNPRINTABLE_IN_JSON = re.compile("[\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def printable(text: str) -> str:
+    """``text`` safe to print as one line: each control character written as an escape (``\\x1b``).
+
+    A record is data from anyone: a name or move holding ``ESC [2K`` could erase a line of ``xeri verify``'s
+    output, and a newline could forge one. Every command prints record text through this.
+    """
+    return _UNPRINTABLE.sub(_escape, text)
+
+
+def printable_json(text: str) -> str:
+    """JSON text safe to print: the controls json.dumps leaves raw written as ``\\u`` escapes (still valid JSON)."""
+    return _UNPRINTABLE_IN_JSON.sub(lambda m: f"\\u{ord(m[0]):04x}", text)
+
+
+def _escape(found: re.Match[str]) -> str:
+    code = ord(found[0])
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
 def _codes(cards: Sequence[Card]) -> list[str]:

@@ -13,6 +13,7 @@ from rich.table import Table
 
 from .. import saves
 from ..paths import matches_dir
+from ..record import printable
 from ..rules import Ruleset
 
 
@@ -58,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
     files = saves.record_files(folder)
     console = Console(highlight=False, markup=False, emoji=False)
     if not files:
-        console.print(f"No saved matches in {folder} yet; start one with: xeri play")
+        console.print(printable(f"No saved matches in {folder} yet; start one with: xeri play"))
         return 0
     shown = files if args.limit <= 0 else files[: args.limit]
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
@@ -66,10 +67,10 @@ def run(args: argparse.Namespace) -> int:
     for title in ("Players", "Ruleset", "Score", "Result"):
         table.add_column(title, overflow="fold")
     for path in shown:
-        cells = describe(path)
+        cells = {k: printable(v) for k, v in describe(path).items()}  # a saved file's text, escaped
         rest = (cells[k] for k in ("players", "ruleset", "score", "finished"))
         table.add_row(f"{cells['date']}\n{cells['file']}", *rest)
-    console.print(f"Saved matches in {folder}, newest first:")
+    console.print(printable(f"Saved matches in {folder}, newest first:"))
     console.print(table)
     console.print("xeri replay FOLDER/FILE shows one; xeri play --resume continues the last unfinished.")
     if len(shown) < len(files):

@@ -29,14 +29,15 @@ def run(args: argparse.Namespace) -> int:
         raise RecordError(f"cannot read {path}: {exc.strerror}") from None
     match = record.loads(text)
     if args.position is not None:
-        print(position_after(match, args.position, args.seat))
+        print(record.printable(str(position_after(match, args.position, args.seat))))
         return 0
     if args.seat is not None:
         raise RecordError("xeri replay: --seat goes with --position N")
     if args.json:
-        print(json.dumps(record.to_record(match), ensure_ascii=False, indent=1))
+        print(record.printable_json(json.dumps(record.to_record(match), ensure_ascii=False, indent=1)))
     else:
-        print("\n".join(record.summary_lines(match)))
+        # Names and the ruleset's name come from the file: each line is escaped (record.printable).
+        print("\n".join(record.printable(line) for line in record.summary_lines(match)))
     return 0
 
 

@@ -14,6 +14,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..errors import RecordError
+from ..record import printable, printable_json
 from ..review import MatchReview, MoveReview, ReviewError, load_record, review_record
 
 GRADE_STYLE = {"forced": "dim", "best": "green", "good": "green", "inaccuracy": "yellow", "mistake": "dark_orange",
@@ -50,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         result = review_record(data, args.seat, iterations=args.iterations)
     if args.json:
-        print(json.dumps(result.to_dict(), ensure_ascii=False, indent=1))
+        print(printable_json(json.dumps(result.to_dict(), ensure_ascii=False, indent=1)))
     else:
         show(result, Console(highlight=False, emoji=False, file=sys.stdout))
     return 0
@@ -65,8 +66,10 @@ def _where(move: MoveReview) -> str:
 
 
 def show(result: MatchReview, console: Console) -> None:
-    console.print(Text(f"Review of {result.name} (seat {result.seat}), weighed by {result.evaluator}: the master's "
-                       "expected round margin for each card, from this seat's information only", style="bold"))
+    # The seat's name and every move come from the file: escaped (record.printable) before Rich sees them.
+    console.print(Text(printable(f"Review of {result.name} (seat {result.seat}), weighed by {result.evaluator}: "
+                                 "the master's expected round margin for each card, from this seat's information "
+                                 "only"), style="bold"))
     for rnd in result.rounds:
         table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False, title=f"Round {rnd.number}",
                       title_justify="left")
@@ -78,8 +81,8 @@ def show(result: MatchReview, console: Console) -> None:
         for m in rnd.moves:
             style = GRADE_STYLE.get(m.grade, "")
             lost = "" if m.forced else f"{m.lost:.1f}"
-            table.add_row(str(m.move), Text(str(m.played), style=style), Text(lost, style=style), _values(m),
-                          Text(m.reason, style=style))
+            table.add_row(str(m.move), Text(printable(str(m.played)), style=style), Text(lost, style=style),
+                          printable(_values(m)), Text(printable(m.reason), style=style))
         console.print(table)
         grades = ", ".join(f"{n} {g}{'s' if n > 1 else ''}" for g, n in rnd.to_dict()["grades"].items() if n)
         margin = "" if rnd.margin is None else f"; the round's margin {rnd.margin:+.1f}"
@@ -92,6 +95,7 @@ def show(result: MatchReview, console: Console) -> None:
     if result.costliest:
         console.print("The costliest moves:")
         for m in result.costliest:
-            console.print(Text(f"  {_where(m)}: lost {m.lost:.1f}. {m.reason}", style=GRADE_STYLE.get(m.grade, "")))
+            console.print(Text(printable(f"  {_where(m)}: lost {m.lost:.1f}. {m.reason}"),
+                               style=GRADE_STYLE.get(m.grade, "")))
     else:
         console.print("No move lost points against the master's evaluation.")

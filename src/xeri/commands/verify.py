@@ -44,15 +44,22 @@ def run(args: argparse.Namespace) -> int:
         seen = args.commitment
         if seen is not None and not _is_hash(seen):
             raise VerifyError(f"--commitment must be the 64 hex digits shown at the table, not {seen!r}")
-        checks = fairness.verify_record(data, seen)
-        for c in checks:
+        verdict = fairness.verify_match(data, seen)
+        # Everything printed comes from the file: each line is escaped (record.printable), so no control
+        # character in a move, a name or a commitment can rewrite the terminal's lines.
+        _say(f"scheme {verdict.scheme}: the match commitment binds {verdict.binds}")
+        for c in verdict.checks:
             where = f"round {c.round}" if c.round else "match"
-            print(f"{'ok  ' if c.ok else 'FAIL'} {where}: {c.detail}")
-        ok = bool(checks) and all(c.ok for c in checks)
-        if ok and seen is None:
-            print("(give --commitment HASH, the match commitment shown at the table, to tie the record to it)")
-        print("verified: every revealed deal was fixed before it was played" if ok else "NOT verified")
-        return 0 if ok else 1
+            _say(f"{'ok  ' if c.ok else 'FAIL'} {where}: {c.detail}")
+        if verdict.ok and seen is None:
+            _say("(give --commitment HASH, the match commitment shown at the table, to tie the record to it)")
+        if verdict.ok:
+            _say("verified: every revealed deal was fixed before it was played, and the record ends the match")
+        elif not verdict.finished and all(c.ok for c in verdict.checks[:-1]):
+            _say("NOT verified: the record is unfinished (it does not end the match)")
+        else:
+            _say("NOT verified")
+        return 0 if verdict.ok else 1
     if args.seed is None or not args.salt or not args.commitment:
         raise VerifyError("give a record FILE, or --seed, --salt and --commitment (with --ruleset and --dealer)")
     from ..cards import format_cards
@@ -63,13 +70,19 @@ def run(args: argparse.Namespace) -> int:
     if not 0 <= args.dealer < ruleset.players:
         raise VerifyError(f"--dealer must be a seat 0..{ruleset.players - 1}")
     check = fairness.verify_round(ruleset, args.dealer, args.seed, args.salt, args.commitment)
-    print(f"{'ok' if check.ok else 'FAIL'}: {check.detail}")
+    _say(f"{'ok' if check.ok else 'FAIL'}: {check.detail}")
     if check.ok and check.deal is not None:
         for seat, hand in enumerate(check.deal.hands):
             print(f"  seat {seat} hand: {format_cards(hand)}")
         print(f"  initial pile:  {format_cards(check.deal.pile)}")
         print(f"  talon:         {format_cards(check.deal.talon)}")
     return 0 if check.ok else 1
+
+
+def _say(line: str) -> None:
+    from ..record import printable
+
+    print(printable(line))
 
 
 def _is_hash(text: str) -> bool:

@@ -340,9 +340,10 @@ async def verify(request: Request) -> Response:
     try:
         if isinstance(body, dict) and "record" in body:
             whole = VerifyRecord.read(body)
-            checks = fairness.verify_record(whole.record, whole.match_commitment)
+            verdict = fairness.verify_match(whole.record, whole.match_commitment)
+            checks = verdict.checks
             return JSONResponse({
-                "ok": bool(checks) and all(c.ok for c in checks),
+                "ok": verdict.ok, "finished": verdict.finished, "scheme": verdict.scheme, "binds": verdict.binds,
                 "detail": "; ".join(f"round {c.round}: {c.detail}" if c.round else c.detail for c in checks),
                 "rounds": [{"round": c.round, "ok": c.ok, "detail": c.detail} for c in checks if c.round],
             })

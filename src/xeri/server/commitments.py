@@ -2,6 +2,8 @@
 
 Each round's seed is committed to before its deal and revealed once the round
 is over; the match seed only once the match is over (docs/fairness.md).
+The match commitment (scheme ``xeri-v2``) binds the seat names too, so it
+exists once the table is full and the match starts, before the first deal.
 """
 
 from __future__ import annotations
@@ -34,8 +36,12 @@ class Commitments:
             self._rounds.append(fairness.commitment(match.round_seeds[i], self.salt(i + 1)))
         return self._rounds[number - 1]
 
-    def of_match(self) -> str:
-        return fairness.commitment(self.match_seed, self.match_salt())
+    def of_match(self, match: Match | None) -> str | None:
+        """The match commitment shown at the table from the start (None while seats are still free)."""
+        if match is None:
+            return None
+        return fairness.match_commitment(self.match_seed, self.match_salt(), match.ruleset, match.names,
+                                         match.first_dealer)
 
     def reveal(self, match: Match, number: int) -> dict[str, Any]:
         """The protocol's ``reveal`` event of a round that is over."""
@@ -77,7 +83,7 @@ class Commitments:
                                  detail=check.detail)
                 rounds.append(entry)
         over = match is not None and match.is_over
-        return {"scheme": fairness.SCHEME, "match_commitment": self.of_match(),
+        return {"scheme": fairness.SCHEME, "match_commitment": self.of_match(match),
                 "match_seed": self.match_seed if over else None,
                 "match_salt": self.match_salt() if over else None, "rounds": rounds}
 
@@ -85,7 +91,7 @@ class Commitments:
         """The ``fairness`` section of a finished match's record, which ``xeri verify`` checks."""
         return {
             "scheme": fairness.SCHEME,
-            "match": {"commitment": self.of_match(), "salt": self.match_salt()},
+            "match": {"commitment": self.of_match(match), "salt": self.match_salt()},
             "rounds": [{"round": i + 1, "commitment": self.of_round(match, i + 1), "salt": self.salt(i + 1)}
                        for i in range(len(match.rounds))],
         }

@@ -153,8 +153,8 @@ class Table:
     def fairness_report(self) -> dict[str, Any]:
         return self.commitments.report(self.ruleset, self.match)
 
-    def match_commitment(self) -> str:
-        return self.commitments.of_match()
+    def match_commitment(self) -> str | None:
+        return self.commitments.of_match(self.match)
 
     def record(self) -> dict[str, Any]:
         """The finished match's record, with the fairness section that ``xeri verify`` checks."""

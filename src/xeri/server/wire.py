@@ -209,7 +209,7 @@ def sync_message(table: Table, seat: int | None) -> dict[str, Any]:
         events = wire_events(table, log[begin:], seat, number)
     return {"type": "sync", "table": table_info(table), "seat": seat, "version": table.version,
             "view": seat_view(table, seat), "events": events, "history": table.commitments.history(m),
-            "fairness": {"match_commitment": table.commitments.of_match()}, "timer": table.autoplay.timer(),
+            "fairness": {"match_commitment": table.commitments.of_match(m)}, "timer": table.autoplay.timer(),
             "pause": table.pause_state()}
 
 
