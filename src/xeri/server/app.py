@@ -9,6 +9,7 @@ import asyncio
 import contextlib
 import functools
 import json
+import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,7 +31,7 @@ from ..rules import PRESET_HELP, PRESETS, Ruleset, find_ruleset
 from . import inputs
 from .cluster import make_cluster, refuse_mixed_modes
 from .connection import BURST, CLOSE_TOO_MANY, MAX_MESSAGE, RATE, TokenBucket, serve_socket
-from .errors import ProtocolError
+from .errors import ProtocolError, private_match
 from .health import healthz, readyz
 from .history import summary
 from .limits import Limits
@@ -39,6 +40,7 @@ from .protocol import TAKEOVER_AFTER, TURN_TIMER, JoinTable, LeaveTable, VerifyR
 from .pubsub import Broker, InProcessBroker
 from .replays import ReplayCache, ReplayTooLarge
 from .reviews import ReviewBusy, ReviewCache, ReviewFailed
+from .seats import hash_token
 from .security import origin_allowed, secure
 from .static import PageFiles, page_response
 from .store import Store, StoreError
@@ -56,7 +58,7 @@ _STATUS = {"no_such_table": 404, "no_such_match": 404, "no_such_player": 404, "b
            "table_full": 409, "seat_taken": 409, "not_waiting": 409, "not_finished": 409, "too_large": 413,
            "rate_limited": 429,
            "unsupported_media_type": 415, "unavailable": 503, "too_many_tables": 429, "too_many_connections": 429,
-           "hint_cooldown": 429, "busy": 503}
+           "hint_cooldown": 429, "busy": 503, "private_match": 403}
 
 #: HTTP requests per second (average, burst) from one client address
 HTTP_RATE, HTTP_BURST = 50.0, 200.0
@@ -186,6 +188,38 @@ async def _table_of(request: Request) -> Table:
     return table
 
 
+async def _shown_table(request: Request) -> Table:
+    """A table to describe: a finished private one only with one of its seats' tokens."""
+    table = await _table_of(request)
+    if table.status == "finished" and table.info().get("private"):
+        token = _seat_token(request)
+        if token is None or table.seat_for_token(token) is None:
+            raise private_match()
+    return table
+
+
+def _seat_token(request: HTTPConnection) -> str | None:
+    """The seat token a finished private match asks for: the ``X-Seat-Token`` header, or ``?token=`` (a link)."""
+    return request.headers.get("x-seat-token") or request.query_params.get("token") or None
+
+
+async def _open_match(request: Request) -> None:
+    """A finished match any may see, or a private one asked for with one of its seats' tokens.
+
+    Checked before any cache is read: a cached replay or review of a private match is still private.
+    """
+    table_id = request.path_params["table_id"]
+    found = await ctx(request).store.access(table_id) if inputs.is_table_id(table_id) else None
+    if found is None:
+        raise ProtocolError("no_such_match", "there is no such match")
+    _status, private, hashes = found
+    if private:
+        token = _seat_token(request)
+        digest = hash_token(token) if token is not None else None
+        if digest is None or not any(secrets.compare_digest(digest, h) for h in hashes):
+            raise private_match()
+
+
 # --- pages ---------------------------------------------------------------
 
 
@@ -238,7 +272,7 @@ async def tables(request: Request) -> Response:
 
 
 async def table_info(request: Request) -> Response:
-    return JSONResponse((await _table_of(request)).info())
+    return JSONResponse((await _shown_table(request)).info())
 
 
 async def join(request: Request) -> Response:
@@ -256,7 +290,7 @@ async def leave(request: Request) -> Response:
 
 
 async def table_fairness(request: Request) -> Response:
-    return JSONResponse((await _table_of(request)).fairness_report())
+    return JSONResponse((await _shown_table(request)).fairness_report())
 
 
 # --- history ---------------------------------------------------------------
@@ -284,6 +318,7 @@ async def finished_record(request: Request) -> dict[str, Any]:
 
 
 async def record(request: Request) -> Response:
+    await _open_match(request)
     data = await finished_record(request)
     name = f"xeri-{request.path_params['table_id']}.json"
     return JSONResponse(data, headers={"Content-Disposition": f'attachment; filename="{name}"'})
@@ -291,6 +326,7 @@ async def record(request: Request) -> Response:
 
 async def replay(request: Request) -> Response:
     """Built in the worker pool, not on the event loop, and cached: a finished match never changes."""
+    await _open_match(request)
     try:
         data = await ctx(request).replays.get(request.path_params["table_id"], lambda: _finished_text(request))
     except PoolBusy:
@@ -306,6 +342,7 @@ async def review(request: Request) -> Response:
     The first request starts the build off the event loop; the browser polls until it is done. Cached.
     """
     seat = inputs.query_int(request.query_params, "seat", 0, 0, MAX_SEATS - 1)
+    await _open_match(request)
 
     async def text() -> str:
         return json.dumps(await finished_record(request))

@@ -13,6 +13,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..bots.hint import HintReason
 from . import protocol
 from .envelope import Envelope
+from .errors import private_match
 from .limits import LimitExceeded
 from .lobby import Lobby, parse_json
 from .protocol import Hint, Move, Ping, Ready, Rematch, Sync
@@ -226,6 +227,10 @@ async def serve_socket(ws: WebSocket, lobby: Lobby, rate: float = RATE, burst: f
         if seat is None:
             await refuse(ws, error("bad_token", "that token holds no seat at this table"), 4003)
             return
+    if seat is None and table.status == "finished" and table.info().get("private"):
+        refused = private_match()  # a finished private match: its seats only, never a spectator
+        await refuse(ws, error(refused.code, refused.message), 4403)
+        return
     # One address, and one seat, may hold only so many connections (server.limits).
     address = ws.client.host if ws.client else "-"
     try:

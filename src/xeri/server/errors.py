@@ -13,3 +13,9 @@ class ProtocolError(Exception):
         self.code = code
         self.message = message
         self.extra = extra
+
+
+def private_match() -> ProtocolError:
+    """A finished private match asked for without one of its seats' tokens (HTTP 403, socket close 4403)."""
+    return ProtocolError("private_match", "this match is private: only its players see it once it is over, "
+                         "with their seat token")

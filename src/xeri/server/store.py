@@ -609,8 +609,9 @@ class Store:
         return [r["id"] for r in rows]
 
     async def finished_matches(self, player: str | None, limit: int) -> list[MatchRow]:
+        """The public finished matches, newest first: a private one is shown only to its seats (``access``)."""
         stmt = select(tables_t.c.id, tables_t.c.title, tables_t.c.ruleset, tables_t.c.names, tables_t.c.result,
-                      tables_t.c.finished_at).where(tables_t.c.status == "finished")
+                      tables_t.c.finished_at).where(tables_t.c.status == "finished", tables_t.c.private.is_(False))
         if player:
             ids = select(results_t.c.table_id).where(func.lower(results_t.c.name) == player.lower(),
                                                      results_t.c.human.is_(True))
@@ -622,14 +623,25 @@ class Store:
         rows = await self._rows(select(tables_t.c.status, tables_t.c.record).where(tables_t.c.id == table_id))
         return (rows[0]["status"], rows[0]["record"]) if rows else None
 
+    async def access(self, table_id: str) -> tuple[str, bool, list[str]] | None:
+        """(status, private, its seats' token hashes) of a table; None if there is no such table."""
+        rows = await self._rows(select(tables_t.c.status, tables_t.c.private).where(tables_t.c.id == table_id))
+        if not rows:
+            return None
+        hashes = await self._rows(select(seats_t.c.token_hash).where(seats_t.c.table_id == table_id,
+                                                                     seats_t.c.token_hash.is_not(None)))
+        return rows[0]["status"], bool(rows[0]["private"]), [h["token_hash"] for h in hashes]
+
     async def player_stats(self, name: str | None, limit: int = 50) -> list[PlayerStats]:
+        """People's totals over public finished matches (a private match's results count for nobody to see)."""
         r = results_t.c
         key = func.lower(r.name)
+        public = select(tables_t.c.id).where(tables_t.c.private.is_(False))
         stmt = (
             select(func.min(r.name).label("name"), func.count().label("games"),
                    func.sum(func.cast(r.won, Integer)).label("wins"), func.sum(r.points).label("points"),
                    func.sum(r.xeris).label("xeris"), func.sum(r.jack_xeris).label("jack_xeris"))
-            .where(r.human.is_(True)).group_by(key)
+            .where(r.human.is_(True), r.table_id.in_(public)).group_by(key)
         )
         if name is not None:
             stmt = stmt.where(key == name.lower())

@@ -311,13 +311,25 @@ async function request(method, path, body) {
   return /** @type {T} */ (data);
 }
 
+/**
+ * The saved seat token of table `id` as a query parameter (`?token=` or `&token=`), or "": a finished private
+ * match opens only to its seats (docs/security.md), and a download link cannot carry a header.
+ * @param {string} id
+ * @param {"?" | "&"} sep
+ * @returns {string}
+ */
+function seatQuery(id, sep) {
+  const mine = seats.get(id);
+  return mine ? `${sep}token=${encodeURIComponent(mine.token)}` : "";
+}
+
 export const api = {
   /** @type {() => Promise<Meta>} */
   meta: () => request("GET", "/api/meta"),
   /** @type {(status?: string) => Promise<{ tables: Table[] }>} */
   tables: (status = "all") => request("GET", `/api/tables?status=${encodeURIComponent(status)}`),
   /** @type {(id: string) => Promise<Table>} */
-  table: (id) => request("GET", `/api/tables/${encodeURIComponent(id)}`),
+  table: (id) => request("GET", `/api/tables/${encodeURIComponent(id)}${seatQuery(id, "?")}`),
   // The page always gives a name, so the answer always carries the seat and its token.
   /** @type {(body: NewTable) => Promise<Seated>} */
   createTable: (body) => request("POST", "/api/tables", body),
@@ -329,18 +341,19 @@ export const api = {
   /** @type {(player?: string | null) => Promise<{ matches: MatchSummary[] }>} */
   matches: (player) => request("GET", `/api/matches?limit=100${player ? `&player=${encodeURIComponent(player)}` : ""}`),
   /** @type {(id: string) => Promise<Replay>} */
-  replay: (id) => request("GET", `/api/matches/${encodeURIComponent(id)}/replay`),
+  replay: (id) => request("GET", `/api/matches/${encodeURIComponent(id)}/replay${seatQuery(id, "?")}`),
   /** @type {(id: string) => string} */
-  recordUrl: (id) => `/api/matches/${encodeURIComponent(id)}/record`,
+  recordUrl: (id) => `/api/matches/${encodeURIComponent(id)}/record${seatQuery(id, "?")}`,
   /** @type {(id: string, seat: number) => Promise<ReviewProgress>} */
   review: (id, seat) =>
-    request("GET", `/api/matches/${encodeURIComponent(id)}/review?seat=${encodeURIComponent(seat)}`),
+    request("GET",
+      `/api/matches/${encodeURIComponent(id)}/review?seat=${encodeURIComponent(seat)}${seatQuery(id, "&")}`),
   /** @type {() => Promise<{ players: Stats[] }>} */
   players: () => request("GET", "/api/players?limit=100"),
   /** @type {(name: string) => Promise<Stats>} */
   playerStats: (name) => request("GET", `/api/players/${encodeURIComponent(name)}/stats`),
   /** @type {(id: string) => Promise<Fairness>} */
-  fairness: (id) => request("GET", `/api/tables/${encodeURIComponent(id)}/fairness`),
+  fairness: (id) => request("GET", `/api/tables/${encodeURIComponent(id)}/fairness${seatQuery(id, "?")}`),
   /** @type {(body: Record<string, unknown>) => Promise<Verdict>} */
   verify: (body) => request("POST", "/api/verify", body),
 };
