@@ -51,8 +51,8 @@ WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 #: the close code of a WebSocket from an origin that is not allowed (sent as HTTP 403 before the handshake)
 CLOSE_BAD_ORIGIN = 4403
 MAX_BODY = 256 * 1024
-#: the most seats a table has (2, 3 or 4 players): the bound of ``?seat=``
-MAX_SEATS = 4
+#: the bound of ``?seat=`` (a review then names the match's own seats)
+MAX_SEAT = 99
 
 _STATUS = {"no_such_table": 404, "no_such_match": 404, "no_such_player": 404, "bad_token": 403,
            "table_full": 409, "seat_taken": 409, "not_waiting": 409, "not_finished": 409, "too_large": 413,
@@ -341,7 +341,7 @@ async def review(request: Request) -> Response:
 
     The first request starts the build off the event loop; the browser polls until it is done. Cached.
     """
-    seat = inputs.query_int(request.query_params, "seat", 0, 0, MAX_SEATS - 1)
+    seat = inputs.query_int(request.query_params, "seat", 0, 0, MAX_SEAT, what="a seat number")
     await _open_match(request)
 
     async def text() -> str:

@@ -91,16 +91,19 @@ def is_table_id(value: str) -> bool:
     return _TABLE_ID.fullmatch(value) is not None
 
 
-def query_int(params: Mapping[str, str], name: str, default: int, lo: int, hi: int, *, clamp: bool = False) -> int:
+def query_int(params: Mapping[str, str], name: str, default: int, lo: int, hi: int, *, clamp: bool = False,
+              what: str = "") -> int:
     """The number ``params[name]`` (``default`` if absent) as the JSON limits would take it: ASCII digits only.
 
-    Out of ``lo..hi`` it is a ``ProtocolError``, or with ``clamp`` brought into the range.
+    Out of ``lo..hi`` it is a ``ProtocolError``, or with ``clamp`` brought into the range. ``what`` says what the
+    number is, in the error.
     """
     raw = params.get(name)
     if raw is None:
         return default
     if _QUERY_INT.fullmatch(raw) is None:
-        raise ProtocolError("bad_request", f"{name} must be a whole number from {lo} to {hi}, in digits 0-9")
+        raise ProtocolError("bad_request", f"{name} must be {what or 'a whole number'} from {lo} to {hi}, "
+                            "in digits 0-9")
     value = int(raw)
     if lo <= value <= hi:
         return value
