@@ -4,6 +4,7 @@ its query is encoded."""
 
 from __future__ import annotations
 
+import json
 import logging
 import socket
 import subprocess
@@ -169,3 +170,23 @@ def test_an_encoded_token_key_opens_the_seat_but_never_reaches_the_log(tmp_path:
     assert any(f"/ws/tables/{tid}" in line for line in lines), "the test must see the socket's log line"
     assert any(f"/api/tables/{tid}" in line for line in lines), "the test must see the request's log line"
     assert not [line for line in lines if token in line], "a seat token reached the logs"
+
+
+def test_post_verify_reports_a_cut_record_unfinished_and_names_the_scheme(server: ThreadServer) -> None:
+    """POST /api/verify once answered ok: true for a record with its last round dropped."""
+    from test_fairness import served_record
+    from test_fairness_tamper import _cut
+
+    data: dict[str, Any] = served_record()
+    seen = data["fairness"]["match"]["commitment"]
+    api = f"{server.base}/api/verify"
+    whole = httpx.post(api, json={"record": data, "match_commitment": seen}).json()
+    assert whole["ok"] is True and whole["finished"] is True and whole["scheme"] == "xeri-v2", whole
+    cut = httpx.post(api, json={"record": _cut(data, 1), "match_commitment": seen}).json()
+    assert cut["ok"] is False and cut["finished"] is False and "unfinished" in cut["detail"], cut
+    renamed = json.loads(json.dumps(data))
+    renamed["seats"][0]["name"] = "Mallory"
+    answer = httpx.post(api, json={"record": renamed, "match_commitment": seen}).json()
+    assert answer["ok"] is False and "not what was committed to" in answer["detail"], answer
+    bad = httpx.post(api, json={"record": {**data, "fairness": {**data["fairness"], "rounds": [{"round": []}]}}})
+    assert bad.status_code == 400 and "fairness.rounds[0].round" in bad.json()["error"]["message"]
