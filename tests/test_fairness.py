@@ -25,8 +25,8 @@ def served_record(seed: int = 99, scheme: str = fairness.SCHEME) -> dict[str, ob
     key = fairness.new_key()
     data = to_record(match)
     salt = fairness.salt_for(key, "match")
-    whole = (fairness.match_commitment(seed, salt, ruleset, match.names, match.first_dealer)
-             if scheme == fairness.SCHEME_V2 else fairness.commitment(seed, salt))
+    whole = (fairness.commitment(seed, salt) if scheme.startswith("sha256(xeri-v1")
+             else fairness.match_commitment(seed, salt, ruleset, match.names, match.first_dealer))
     data["fairness"] = {
         "scheme": scheme,
         "match": {"commitment": whole, "salt": salt},

@@ -177,9 +177,12 @@ def test_post_verify_reports_a_cut_record_unfinished_and_names_the_scheme(server
     from test_fairness import served_record
     from test_fairness_tamper import _cut
 
+    api = f"{server.base}/api/verify"
+    old: dict[str, Any] = served_record(scheme="sha256(xeri-v1:{seed}:{salt})")  # a record made before the change
+    cut = httpx.post(api, json={"record": _cut(old, 1), "match_commitment": old["fairness"]["match"]["commitment"]})
+    assert cut.json()["ok"] is False and cut.json()["finished"] is False, cut.text
     data: dict[str, Any] = served_record()
     seen = data["fairness"]["match"]["commitment"]
-    api = f"{server.base}/api/verify"
     whole = httpx.post(api, json={"record": data, "match_commitment": seen}).json()
     assert whole["ok"] is True and whole["finished"] is True and whole["scheme"] == "xeri-v2", whole
     cut = httpx.post(api, json={"record": _cut(data, 1), "match_commitment": seen}).json()
