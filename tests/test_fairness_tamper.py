@@ -208,3 +208,11 @@ def test_history_and_review_escape_a_record_s_names(tmp_path: Path, capsys: pyte
         out = capsys.readouterr()
         assert "\\x1b" in out.out or "\\u001b" in out.out  # the name is shown, escaped
         _clean(out.out + out.err)
+
+
+def test_a_record_that_does_not_replay_is_not_called_unfinished(tmp_path: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    data: dict[str, Any] = served_record()
+    data["rounds"][0]["moves"][0] = "ZZ"
+    code, out = _verify(tmp_path, capsys, data)
+    assert code == 1 and "does not replay" in out and out.rstrip().endswith("NOT verified") and "unfinished" not in out

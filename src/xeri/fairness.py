@@ -116,6 +116,8 @@ class Verdict:
     scheme: str
     binds: str
     finished: bool
+    #: whether the record replayed at all (if not, its one check says why)
+    replayed: bool = True
 
     @property
     def ok(self) -> bool:
@@ -150,7 +152,7 @@ def verify_match(data: Mapping[str, Any], match_commitment: str | None = None) -
     try:
         match = from_record(data)
     except RecordError as exc:
-        return Verdict((Check(False, f"the record does not replay: {exc}"),), scheme, BINDS[scheme], False)
+        return Verdict((Check(False, f"the record does not replay: {exc}"),), scheme, BINDS[scheme], False, False)
     checks: list[Check] = []
     rounds = {e["round"]: e for e in entries}
     match_seed = data.get("seed")

@@ -54,8 +54,9 @@ def run(args: argparse.Namespace) -> int:
         if verdict.ok and seen is None:
             _say("(give --commitment HASH, the match commitment shown at the table, to tie the record to it)")
         if verdict.ok:
-            _say("verified: every revealed deal was fixed before it was played, and the record ends the match")
-        elif not verdict.finished and all(c.ok for c in verdict.checks[:-1]):
+            bound = "" if verdict.scheme == fairness.SCHEME_V2 else " (scheme v1: its names and ruleset are not bound)"
+            _say(f"verified: every revealed deal was fixed before it was played, and the record ends the match{bound}")
+        elif verdict.replayed and not verdict.finished and all(c.ok for c in verdict.checks[:-1]):
             _say("NOT verified: the record is unfinished (it does not end the match)")
         else:
             _say("NOT verified")
