@@ -58,14 +58,9 @@ function valuesTable(rulesets) {
  * @returns {Promise<() => void>} the unmount
  */
 export async function mountHelp(container) {
-  /** @type {HTMLElement | null} */
-  let values = null;
-  try {
-    const meta = await api.meta();
-    values = h("div.table-scroll", valuesTable(meta.rulesets || []));
-  } catch {
-    // The rules stand without the table of values when the server cannot be reached.
-  }
+  // The page is shown at once; the table of values fills its slot when the presets come (a slot of a page the
+  // player has already left is detached, so a late answer changes nothing).
+  const values = h("div.table-scroll");
   const root = h(
     "section.panel.help",
     h("h1", t("help_title")),
@@ -94,5 +89,11 @@ export async function mountHelp(container) {
     h("p", h("a.btn.back-lobby", { href: "#/" }, t("back_lobby"))),
   );
   clear(container).appendChild(root);
+  try {
+    const meta = await api.meta();
+    values.appendChild(valuesTable(meta.rulesets || []));
+  } catch {
+    // The rules stand without the table of values when the server cannot be reached.
+  }
   return () => {};
 }

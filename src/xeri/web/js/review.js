@@ -186,7 +186,10 @@ export function reviewPanel(id, names, steps, goTo, seat = 0) {
         "table.list-table.review-rounds",
         h(
           "thead",
-          h("tr", h("th", t("round")), h("th", t("review_lost_col")), h("th", t("review_grades_col")), h("th", t("review_margin"))),
+          h(
+            "tr",
+            ["round", "review_lost_col", "review_grades_col", "review_margin"].map((k) => h("th", t(k))),
+          ),
         ),
         h("tbody", rows),
       ),
