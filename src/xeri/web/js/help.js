@@ -60,7 +60,8 @@ function valuesTable(rulesets) {
 export async function mountHelp(container) {
   // The page is shown at once; the table of values fills its slot when the presets come (a slot of a page the
   // player has already left is detached, so a late answer changes nothing).
-  const values = h("div.table-scroll");
+  // A region the keyboard can scroll, where a phone is narrower than the table.
+  const values = h("div.table-scroll", { tabindex: 0, role: "region", "aria-label": t("help_values") });
   const root = h(
     "section.panel.help",
     h("h1", t("help_title")),
