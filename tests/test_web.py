@@ -311,6 +311,7 @@ def test_full_round_against_the_weakest_bot_by_clicking(server: Server, browser:
     moves = 3 + play_until(page, "#match-dialog")
     assert moves >= 20, moves
     dialog = page.locator("#match-dialog")
+    dialog.locator(".dialog-more summary").click()  # the tables and the fair shuffle, folded below the result
     assert dialog.locator("table.breakdown tr.total td").count() == 2  # one total a side
     assert dialog.locator("table.rounds-table").count() == 1
     page.wait_for_selector("#match-dialog .fairness[data-ok]", state="attached")

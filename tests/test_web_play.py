@@ -141,6 +141,7 @@ def test_classic_shows_rounds_won_and_the_board_after_the_match(server: Server, 
         page.locator(TURN).first.click()
     dialog = page.locator("#match-dialog")
     result = dialog.locator(".match-result").inner_text()
+    dialog.locator(".dialog-more summary").click()  # the tables, folded below the result
     assert "round won" in result or "rounds won" in result, result
     assert dialog.locator(".rounds-table .wins-row").count() == 1
     # The breakdown: fixed order, each item once, named for its round.
