@@ -267,7 +267,7 @@ export function fairnessBlock(round, ruleset) {
 }
 
 /**
- * The seats of a side, by name: "you" for the viewer's own seat.
+ * The names of a side's seats (a seat without one by its number), for a headline to join in words.
  * @param {View} view
  * @param {number} side
  * @returns {string[]}
