@@ -29,10 +29,12 @@ if ! node -e "$NODE_OK" 2>/dev/null; then
 fi
 
 # The accessibility tests (tests/test_web_a11y.py) inject axe-core into the page: npm's
-# package, pinned, installed once into .cache/axe (ignored by git).
-AXE_DIR=${XERI_AXE_DIR:-$PWD/.cache/axe}
+# package, pinned to its newest release (tests/test_web_a11y.py checks the pin against the
+# page's axe.version), installed once into .cache/axe-VERSION (ignored by git).
+AXE_VERSION=4.14.1
+AXE_DIR=${XERI_AXE_DIR:-$PWD/.cache/axe-$AXE_VERSION}
 if [ ! -f "$AXE_DIR/node_modules/axe-core/axe.min.js" ]; then
-  npm install --silent --no-audit --no-fund --prefix "$AXE_DIR" axe-core@4.10.3 >/dev/null
+  npm install --silent --no-audit --no-fund --prefix "$AXE_DIR" "axe-core@$AXE_VERSION" >/dev/null
 fi
 export XERI_AXE_JS="$AXE_DIR/node_modules/axe-core/axe.min.js"
 

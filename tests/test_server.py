@@ -57,6 +57,10 @@ def test_pages_and_meta(server: ThreadServer) -> None:
     assert r.status_code == 200 and "<html" in r.text.lower()
     meta = httpx.get(server.base + "/api/meta").json()
     assert {"classic", "pisti"} <= {r["name"] for r in meta["rulesets"]}
+    # Each preset's point cards, for How to play: the scoring module's items, as the breakdown names them.
+    items = {r["name"]: {i["label"]: (i["points"], i["each"]) for i in r["point_items"]} for r in meta["rulesets"]}
+    assert items["pisti"] == {"Jacks": (1, True), "Aces": (1, True), "2♣": (2, False), "10♦": (3, False)}
+    assert items["berman"]["2♠"] == (1, False) and "2♠" not in items["classic"]
     assert "easy" in meta["levels"] and "players" in meta["options"]
     assert httpx.get(server.base + "/api/levels").json() == meta["levels"]
     assert httpx.get(server.base + "/t/abc", follow_redirects=False).headers["location"] == "/#/t/abc"

@@ -311,9 +311,10 @@ def test_full_round_against_the_weakest_bot_by_clicking(server: Server, browser:
     moves = 3 + play_until(page, "#match-dialog")
     assert moves >= 20, moves
     dialog = page.locator("#match-dialog")
+    dialog.locator(".dialog-more summary").click()  # the tables and the fair shuffle, folded below the result
     assert dialog.locator("table.breakdown tr.total td").count() == 2  # one total a side
     assert dialog.locator("table.rounds-table").count() == 1
-    page.wait_for_selector("#match-dialog .fairness[data-ok]")
+    page.wait_for_selector("#match-dialog .fairness[data-ok]", state="attached")
     fairness = dialog.locator(".fairness").first
     assert fairness.get_attribute("data-ok") == "true", fairness.inner_text()
     assert "verified" in dialog.locator(".fairness .verdict").first.inner_text()
@@ -426,7 +427,7 @@ def test_two_browsers_play_each_other_and_a_spectator_sees_no_hand(server: Serve
     mover.wait_for_selector("#round-dialog")
     for page in (alice, bob):
         assert page.locator("#round-dialog table.breakdown tr.total td").count() == 2
-        page.wait_for_selector("#round-dialog .fairness[data-ok='true']")
+        page.wait_for_selector("#round-dialog .fairness[data-ok='true']", state="attached")
     watcher.wait_for_selector("#round-dialog")
     assert watcher.locator("#round-dialog .fairness").count() == 1
     # Closed, the breakdown stays one click away.
@@ -505,17 +506,17 @@ def test_language_follows_the_browser_and_the_switch(server: Server, browser: Br
                                                      console: Console) -> None:
     page = new_page(browser, contexts, console, locale="el-GR")
     page.goto(server.url + "/")
-    page.wait_for_selector(".vs-computer h2")
+    page.wait_for_selector(".play-now")
     assert page.inner_text("#nav-lobby") == "Αίθουσα"
-    assert page.inner_text(".vs-computer h2") == "Παίξε με τον υπολογιστή"
+    assert page.inner_text(".play-now") == "Παίξε τώρα"
     levels = "els => els.map(e => [e.value, e.textContent])"
     assert page.eval_on_selector_all(".vs-level option", levels) == [  # every level the server offers, in order
         ["easy", "εύκολο"], ["medium", "μέτριο"], ["hard", "δύσκολο"], ["strong", "δυνατό"], ["master", "μαέστρος"]]
     page.click(".prefs-menu summary")  # the settings (⚙)
     page.select_option("#pref-lang", "en")
-    page.wait_for_selector("text=Play the computer")
+    page.wait_for_selector("text=Play now")
     page.reload()
-    page.wait_for_selector(".vs-computer h2")
+    page.wait_for_selector(".play-now")
     assert page.inner_text("#nav-lobby") == "Lobby"
     english = new_page(browser, contexts, console, locale="en-US")
     english.goto(server.url + "/")

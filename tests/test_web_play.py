@@ -112,7 +112,8 @@ def test_the_next_round_waits_for_the_round_dialog(server: Server, browser: Brow
     info = api(server, "GET", f"/api/tables/{table_id}")
     assert info["pause"] and 0 in info["pause"]["waiting"], info["pause"]
     assert page.locator(".fx .card").count() == 0  # nothing flies over the dialog
-    page.wait_for_selector("#round-dialog .fairness[data-ok='true']")  # time passes: the fairness check returns
+    # Time passes: the fairness check returns.
+    page.wait_for_selector("#round-dialog .fairness[data-ok='true']", state="attached")
     assert api(server, "GET", f"/api/tables/{table_id}")["version"] == version
     assert page.evaluate("window.__live.length") == lines
     page.keyboard.press("Enter")  # Continue
@@ -140,6 +141,7 @@ def test_classic_shows_rounds_won_and_the_board_after_the_match(server: Server, 
         page.locator(TURN).first.click()
     dialog = page.locator("#match-dialog")
     result = dialog.locator(".match-result").inner_text()
+    dialog.locator(".dialog-more summary").click()  # the tables, folded below the result
     assert "round won" in result or "rounds won" in result, result
     assert dialog.locator(".rounds-table .wins-row").count() == 1
     # The breakdown: fixed order, each item once, named for its round.
@@ -151,7 +153,7 @@ def test_classic_shows_rounds_won_and_the_board_after_the_match(server: Server, 
     known = [i for i in items if i in order]
     assert known == sorted(known, key=order.index), items
     assert dialog.locator("table.breakdown caption").first.inner_text() == "Round 1"
-    dialog.locator("button.primary").click()  # Close
+    dialog.locator(".actions .close-btn").click()
     page.wait_for_selector("#match-dialog", state="detached")
     # The board still says who won and offers what to do next; the round's points are not added twice.
     assert page.inner_text(".me .status") in ("You win!", "You lose")

@@ -28,6 +28,7 @@ from ..bots.registry import available_levels
 from ..errors import XeriError
 from ..record import deal_from_dict, deal_to_dict
 from ..rules import PRESET_HELP, PRESETS, Ruleset, find_ruleset
+from ..scoring import point_items
 from . import inputs
 from .cluster import make_cluster, refuse_mixed_modes
 from .connection import BURST, CLOSE_TOO_MANY, MAX_MESSAGE, RATE, TokenBucket, serve_socket
@@ -240,7 +241,10 @@ async def health(_request: Request) -> Response:
 
 
 def _rulesets() -> list[dict[str, Any]]:
-    return [{"name": name, "help": PRESET_HELP.get(name, ""), "options": r.options()}
+    """Each preset with its options and its point cards, so How to play tells what every card is worth."""
+    return [{"name": name, "help": PRESET_HELP.get(name, ""), "options": r.options(),
+             "point_items": [{"label": i.label, "points": i.points, "each": len(i.cards) > 1}
+                             for i in point_items(r.scoring, r.two_of_spades)]}
             for name, r in PRESETS.items()]
 
 

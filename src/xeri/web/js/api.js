@@ -162,9 +162,11 @@
 
 /** @typedef {{ table_id: string, seat: number, token: string, table: Table }} Seated a join's answer */
 
+/** @typedef {{ label: string, points: number, each: boolean }} PointItem a preset's point card (group) */
 /**
  * GET /api/meta.
- * @typedef {{ rulesets: { name: string, help?: string, options: RuleOptions }[], levels: string[],
+ * @typedef {{ rulesets: { name: string, help?: string, options: RuleOptions, point_items?: PointItem[] }[],
+ *   levels: string[],
  *   limits?: Record<string, number[]> } & Record<string, unknown>} Meta
  */
 

@@ -25,7 +25,7 @@ function mountGallery(container) {
   for (const suit of ["S", "H", "D", "C"])
     for (const rank of RANKS) grid.appendChild(cardElement(rank + suit, { fourColour: prefs.get("fourColour") }));
   grid.appendChild(cardElement(null));
-  clear(container).appendChild(h("section.panel", h("h2", t("cards_gallery")), grid));
+  clear(container).appendChild(h("section.panel", h("h1", t("cards_gallery")), grid));
   return () => {};
 }
 
@@ -86,8 +86,69 @@ function applyLanguage(lang) {
   byId("pref-lang", HTMLSelectElement).value = lang;
 }
 
+/** The theme in force on <html data-theme>: the player's choice, else the system's (prefers-color-scheme). */
+function applyTheme() {
+  const chosen = prefs.get("theme");
+  const light = window.matchMedia("(prefers-color-scheme: light)").matches;
+  const theme = chosen === "light" || chosen === "dark" ? chosen : light ? "light" : "dark";
+  document.documentElement.dataset.theme = theme;
+  const meta = document.querySelector('meta[name="theme-color"]');
+  if (meta) meta.setAttribute("content", theme === "light" ? "#dcebdc" : "#175338");
+}
+
+/** The card size on <html data-card-size>, which the stylesheet scales the cards by. */
+function applyCardSize() {
+  document.documentElement.dataset.cardSize = prefs.get("cardSize") || "medium";
+}
+
+/**
+ * The Settings pop-up (a <details>): it closes on Esc (the focus back on its button), on a click or a focus
+ * outside it, and on a change of page, so it never stays open over the view.
+ */
+function settingsMenu() {
+  const menu = /** @type {HTMLDetailsElement} */ (document.querySelector(".prefs-menu"));
+  const summary = /** @type {HTMLElement} */ (menu.querySelector("summary"));
+  const close = () => {
+    menu.open = false;
+  };
+  document.addEventListener("keydown", (ev) => {
+    if (ev.key !== "Escape" || !menu.open) return;
+    const inside = menu.contains(/** @type {Node} */ (document.activeElement));
+    close();
+    if (inside) summary.focus();
+  });
+  document.addEventListener("pointerdown", (ev) => {
+    if (menu.open && !menu.contains(/** @type {Node} */ (ev.target))) close();
+  });
+  document.addEventListener("focusin", (ev) => {
+    if (menu.open && !menu.contains(/** @type {Node} */ (ev.target))) close();
+  });
+  window.addEventListener("hashchange", close);
+  /**
+   * A <select> of the menu bound to its preference.
+   * @template {"theme" | "motion" | "cardSize"} K
+   * @param {string} id
+   * @param {K} key
+   */
+  const bind = (id, key) => {
+    const node = byId(id, HTMLSelectElement);
+    node.value = String(prefs.get(key));
+    node.addEventListener("change", () => prefs.set(key, /** @type {import("./prefs.js").Prefs[K]} */ (node.value)));
+  };
+  bind("pref-theme", "theme");
+  bind("pref-motion", "motion");
+  bind("pref-size", "cardSize");
+  const sound = byId("pref-sound", HTMLInputElement);
+  sound.checked = Boolean(prefs.get("sound"));
+  sound.addEventListener("change", () => prefs.set("sound", sound.checked));
+}
+
 function start() {
+  applyTheme();
+  applyCardSize();
+  window.matchMedia("(prefers-color-scheme: light)").addEventListener("change", applyTheme);
   applyLanguage(detectLanguage(prefs.get("lang"), navigator.languages || [navigator.language]));
+  settingsMenu();
   const four = byId("pref-four", HTMLInputElement);
   four.checked = Boolean(prefs.get("fourColour"));
   four.addEventListener("change", () => prefs.set("fourColour", four.checked));
@@ -98,6 +159,8 @@ function start() {
     route();
   });
   prefs.onChange((key) => {
+    if (key === "theme") applyTheme();
+    if (key === "cardSize") applyCardSize();
     if (key === "fourColour" && !location.hash.startsWith("#/t/")) route();
   });
   // The skip link goes to the game: the hand at a table, else the view.

@@ -288,7 +288,8 @@ export function renderBoard(view, opts = {}) {
           type: "button",
           "aria-disabled": can ? null : "true",
           dataset: { card: code },
-          "aria-label": cardLabel(code),
+          // No aria-label: the name comes from the card's own (its SVG's "2♦"), so it holds the visible text
+          // (WCAG 2.5.3, axe's label-content-name-mismatch); the key number beside it is aria-hidden.
           title: `${cardLabel(code)} (${i + 1})`,
           onclick: () => can && opts.onPlay && opts.onPlay(code),
         },

@@ -4,7 +4,7 @@
 import { api } from "./api.js";
 import { cardLabel } from "./cards.js";
 import { h } from "./dom.js";
-import { SCORE_ORDER, scoreLabel, splitScoreLabel, t } from "./i18n.js";
+import { joinNames, SCORE_ORDER, scoreLabel, splitScoreLabel, t } from "./i18n.js";
 
 /** @typedef {import("./api.js").Round} Round */
 /** @typedef {import("./api.js").View} View */
@@ -91,8 +91,13 @@ export function modal(title, body, actions = [], { id = null, onClose = null } =
   document.body.appendChild(back);
   document.addEventListener("keydown", onKey, true);
   /** @type {HTMLButtonElement | null} */
-  const first = dialog.querySelector(".actions button.primary") || dialog.querySelector(".actions button");
-  if (first) first.focus();
+  const first =
+    dialog.querySelector(".lead-actions button.primary") ||
+    dialog.querySelector(".actions button.primary") ||
+    dialog.querySelector(".actions button");
+  // The focus goes to the first button without scrolling to it: a dialog opens at its top, its headline in view.
+  if (first) first.focus({ preventScroll: true });
+  dialog.scrollTop = 0;
   return close;
 }
 
@@ -259,4 +264,131 @@ export function fairnessBlock(round, ruleset) {
     status.textContent = t("fairness_pending");
   }
   return box;
+}
+
+/**
+ * The names of a side's seats (a seat without one by its number), for a headline to join in words.
+ * @param {View} view
+ * @param {number} side
+ * @returns {string[]}
+ */
+function sideNames(view, side) {
+  const out = [];
+  for (let s = 0; s < view.players; s++) {
+    if (s % view.sides === side) out.push((view.names || [])[s] || `${t("seat")} ${s + 1}`);
+  }
+  return out;
+}
+
+/**
+ * A result in words: "You won round 1, 48–17", "Maria and Nikos won the match, 151–98", "Round 2 is a draw, 20–20".
+ * The winner's score comes first (the viewer's, when the viewer won or drew).
+ * @param {View} view
+ * @param {number[]} totals a total per side
+ * @param {number | null} winner the winning side, or null for a draw
+ * @param {number | null} round the round's number, or null for the match
+ * @returns {string}
+ */
+export function resultHeadline(view, totals, winner, round) {
+  const mine = view.seat != null ? view.seat % view.sides : null;
+  const first = winner ?? mine ?? 0;
+  const score = [totals[first], ...totals.filter((_, i) => i !== first)].join("–");
+  const what = round == null ? "match" : "round";
+  if (winner == null) return t(`${what}_draw`, { n: round, score });
+  if (winner === mine) {
+    const team = view.players === 4;
+    return t(team ? `${what}_won_team` : `${what}_won_you`, { n: round, score });
+  }
+  return t(`${what}_won_by`, { names: joinNames(sideNames(view, winner)), n: round, score });
+}
+
+/**
+ * The side with the highest total, or null when two or more share it.
+ * @param {number[]} totals
+ * @returns {number | null}
+ */
+function topSide(totals) {
+  const best = Math.max(...totals);
+  const at = totals.map((v, i) => (v === best ? i : -1)).filter((i) => i >= 0);
+  return at.length === 1 ? at[0] : null;
+}
+
+/**
+ * A round's headline in words, for the round dialog's title.
+ * @param {Round} round
+ * @param {View} view
+ * @returns {string}
+ */
+export function roundHeadline(round, view) {
+  const totals = round.scores.map((b) => b.total);
+  return resultHeadline(view, totals, topSide(totals), round.round);
+}
+
+/**
+ * One line a side: its total, then the items that scored, in the fixed order of the breakdown.
+ * @param {Round} round
+ * @param {View} view
+ * @returns {HTMLUListElement}
+ */
+export function compactBreakdown(round, view) {
+  /** @param {string} k */
+  const rank = (k) => (SCORE_ORDER.includes(k) ? SCORE_ORDER.indexOf(k) : SCORE_ORDER.length);
+  return h(
+    "ul.compact-breakdown",
+    round.scores.map((b) => {
+      const items = b.lines
+        .map((l) => ({ key: splitScoreLabel(l.label)[0], points: l.points }))
+        .filter((l) => l.points)
+        .sort((a, c) => rank(a.key) - rank(c.key))
+        .map((l) => `${scoreLabel(l.key)} ${l.points}`);
+      return h(
+        "li",
+        { dataset: { side: String(b.side) } },
+        h("strong", `${joinNames(sideNames(view, b.side))}: ${t("pts", { n: b.total })}`),
+        items.length ? ` — ${items.join(", ")}` : null,
+      );
+    }),
+  );
+}
+
+/**
+ * The details a dialog folds below its summary: the full tables and the fairness hashes.
+ * @param {import("./dom.js").Child[]} children
+ * @returns {HTMLDetailsElement}
+ */
+export function folded(...children) {
+  return h("details.dialog-more", h("summary", t("details_more")), children);
+}
+
+/**
+ * The round dialog's body: the compact breakdown, then (folded) the full table, the rounds and the fair shuffle.
+ * @param {Round} round
+ * @param {View} view
+ * @param {Round[]} history
+ * @param {Ruleset} ruleset
+ * @returns {HTMLDivElement}
+ */
+export function roundOverBody(round, view, history, ruleset) {
+  const names = view.names;
+  return h(
+    "div.round-over",
+    compactBreakdown(round, view),
+    folded(
+      breakdownTable(round, names, view.players, view.sides),
+      roundsTable(history, names, view.players, view.sides, view.round_wins),
+      fairnessBlock(round, ruleset),
+    ),
+  );
+}
+
+/**
+ * The match's headline: the winner and the final score (in rounds won, where rounds decide the match).
+ * @param {View} view
+ * @param {boolean} byRounds
+ * @returns {string}
+ */
+export function matchHeadline(view, byRounds) {
+  const by = (byRounds && view.round_wins) || view.match_scores || [];
+  const totals = Array.from({ length: view.sides }, (_, s) => by[s] || 0);
+  return resultHeadline(view, totals, view.winner ?? topSide(totals), null);
 }

@@ -1,16 +1,67 @@
 // @ts-check
-// "How to play": the rules in a few lines, the marks of the table, and the presets, in the page's language.
+// "How to play": the rules in a few lines, what each card and each xeri is worth under every preset, the marks of
+// the table, and the presets, in the page's language.
 
+import { api } from "./api.js";
 import { clear, h } from "./dom.js";
-import { rulesetName, t } from "./i18n.js";
+import { rulesetName, scoreLabel, t } from "./i18n.js";
 
 const PRESETS = ["classic", "classic-points", "cardgames", "berman", "pisti"];
 
 /**
- * @param {HTMLElement} container
- * @returns {() => void} the unmount
+ * The points a round gives, a column per preset: a xeri, a Jack xeri, most cards, then each point card.
+ * @param {import("./api.js").Meta["rulesets"]} rulesets
+ * @returns {HTMLTableElement}
  */
-export function mountHelp(container) {
+function valuesTable(rulesets) {
+  const shown = rulesets.filter((r) => PRESETS.includes(r.name));
+  /** @type {string[]} */
+  const labels = [];
+  for (const r of shown) {
+    for (const item of r.point_items || []) if (!labels.includes(item.label)) labels.push(item.label);
+  }
+  /**
+   * @param {string} head
+   * @param {(r: (typeof shown)[number]) => string} cell
+   */
+  const row = (head, cell) => h("tr", h("th", { scope: "row" }, head), shown.map((r) => h("td.num", cell(r))));
+  /** @param {unknown} v */
+  const num = (v) => (typeof v === "number" && v ? String(v) : "–");
+  return h(
+    "table.help-values",
+    h(
+      "thead",
+      h(
+        "tr",
+        h("th", { scope: "col" }, t("item")),
+        shown.map((r) => h("th.num", { scope: "col" }, rulesetName(r.name))),
+      ),
+    ),
+    h(
+      "tbody",
+      row(t("xeri_item"), (r) => num(r.options.xeri_points)),
+      row(t("jack_xeri_item"), (r) => num(r.options.jack_xeri_points)),
+      row(scoreLabel("most cards"), (r) => num(r.options.most_cards_points)),
+      labels.map((label) =>
+        row(scoreLabel(label), (r) => {
+          const item = (r.point_items || []).find((i) => i.label === label);
+          if (!item) return "–";
+          return item.each ? t("each", { n: item.points }) : String(item.points);
+        }),
+      ),
+    ),
+  );
+}
+
+/**
+ * @param {HTMLElement} container
+ * @returns {Promise<() => void>} the unmount
+ */
+export async function mountHelp(container) {
+  // The page is shown at once; the table of values fills its slot when the presets come (a slot of a page the
+  // player has already left is detached, so a late answer changes nothing).
+  // A region the keyboard can scroll, where a phone is narrower than the table.
+  const values = h("div.table-scroll", { tabindex: 0, role: "region", "aria-label": t("help_values") });
   const root = h(
     "section.panel.help",
     h("h1", t("help_title")),
@@ -20,6 +71,9 @@ export function mountHelp(container) {
         h("li", t(k)),
       ),
     ),
+    h("h2", t("help_values")),
+    h("p", t("help_values_note")),
+    values,
     h("h2", t("help_marks")),
     h(
       "ul.help-marks",
@@ -36,5 +90,11 @@ export function mountHelp(container) {
     h("p", h("a.btn.back-lobby", { href: "#/" }, t("back_lobby"))),
   );
   clear(container).appendChild(root);
+  try {
+    const meta = await api.meta();
+    values.appendChild(valuesTable(meta.rulesets || []));
+  } catch {
+    // The rules stand without the table of values when the server cannot be reached.
+  }
   return () => {};
 }

@@ -6,7 +6,7 @@ import { renderBoard } from "./board.js";
 import { cardLabel } from "./cards.js";
 import { breakdownTable } from "./dialogs.js";
 import { clear, h } from "./dom.js";
-import { errorText, language, t } from "./i18n.js";
+import { errorText, locale, t } from "./i18n.js";
 import { describeEvents } from "./movelog.js";
 import { prefs } from "./prefs.js";
 import { reviewPanel } from "./review.js";
@@ -21,7 +21,7 @@ import { reviewPanel } from "./review.js";
 function when(iso) {
   if (!iso) return "";
   try {
-    return new Date(iso).toLocaleString(language() === "el" ? "el-GR" : "en-GB", {
+    return new Date(iso).toLocaleString(locale(), {
       dateStyle: "short",
       timeStyle: "short",
     });
@@ -204,8 +204,17 @@ export async function mountStats(container, name = null) {
     );
   try {
     if (name) {
-      const stats = await api.playerStats(name);
-      root.append(table([stats]), h("p", h("a", { href: `#/history/${encodeURIComponent(name)}` }, t("history"))));
+      const [stats, matches] = await Promise.all([api.playerStats(name), api.matches(name)]);
+      const results = playerResults(matches.matches, name);
+      root.append(table([stats]));
+      if (results.length) {
+        root.append(
+          recentChart(results),
+          rateTable("by_level", results, (r) => r.levels),
+          rateTable("by_opponent", results, (r) => r.opponents),
+        );
+      }
+      root.append(h("p", h("a", { href: `#/history/${encodeURIComponent(name)}` }, t("history"))));
     } else {
       const data = await api.players();
       root.append(data.players.length ? table(data.players) : h("p.muted", t("no_matches")));
@@ -214,6 +223,139 @@ export async function mountStats(container, name = null) {
     root.append(h("p", `${t("error")}: ${err instanceof Error ? err.message : String(err)}`));
   }
   return () => {};
+}
+
+/**
+ * One finished match from one player's side.
+ * @typedef {object} PlayerResult
+ * @property {string} id
+ * @property {"win" | "loss" | "draw"} result
+ * @property {number} margin the player's points less the best other side's
+ * @property {string[]} levels the levels of the computer opponents ("" when all were people)
+ * @property {string[]} opponents the opponents' shown names
+ */
+
+/**
+ * The player's matches as results, oldest first: won, lost or drawn, by how much, against which levels and whom.
+ * @param {MatchSummary[]} matches newest first, as GET /api/matches gives them
+ * @param {string} name
+ * @returns {PlayerResult[]}
+ */
+export function playerResults(matches, name) {
+  /** @type {PlayerResult[]} */
+  const out = [];
+  for (const m of matches) {
+    const seat = m.names.findIndex((n, i) => n === name && !botOf(m, i));
+    if (seat < 0 || !m.ruleset) continue;
+    const sides = m.ruleset.players === 4 ? 2 : m.ruleset.players;
+    const side = seat % sides;
+    const scores = m.scores || [];
+    const others = scores.filter((_, s) => s !== side);
+    const otherSeats = m.names.map((_, i) => i).filter((i) => i % sides !== side);
+    out.push({
+      id: m.id,
+      result: m.winner == null ? "draw" : m.winner === side ? "win" : "loss",
+      margin: (scores[side] || 0) - (others.length ? Math.max(...others) : 0),
+      levels: [...new Set(otherSeats.map((i) => botOf(m, i)).filter((l) => l != null))].map(String),
+      opponents: otherSeats.map((i) => shownName(m, i)),
+    });
+  }
+  return out.reverse();
+}
+
+/**
+ * Win rates by a grouping of the results: a row per group, with games, wins and the rate.
+ * @param {string} titleKey
+ * @param {PlayerResult[]} results
+ * @param {(r: PlayerResult) => string[]} groups the groups a result counts in
+ * @returns {HTMLElement}
+ */
+function rateTable(titleKey, results, groups) {
+  /** @type {Map<string, { games: number, wins: number }>} */
+  const by = new Map();
+  for (const r of results) {
+    for (const g of groups(r)) {
+      const row = by.get(g) || { games: 0, wins: 0 };
+      row.games += 1;
+      if (r.result === "win") row.wins += 1;
+      by.set(g, row);
+    }
+  }
+  const levelNames = titleKey === "by_level";
+  const rows = [...by.entries()].sort((a, b) => b[1].games - a[1].games);
+  return h(
+    "section.win-rates",
+    { dataset: { by: titleKey } },
+    h("h2", t(titleKey)),
+    h(
+      "table.list-table.rate-table",
+      h(
+        "thead",
+        h(
+          "tr",
+          h("th", { scope: "col" }, t(levelNames ? "level" : "opponent")),
+          h("th", { scope: "col" }, t("games")),
+          h("th", { scope: "col" }, t("wins")),
+          h("th", { scope: "col" }, t("win_rate")),
+        ),
+      ),
+      h(
+        "tbody",
+        rows.map(([g, row]) =>
+          h(
+            "tr",
+            { dataset: { group: g } },
+            h("th", { scope: "row" }, levelNames ? t(g) : g),
+            h("td", String(row.games)),
+            h("td", String(row.wins)),
+            h("td", `${Math.round((100 * row.wins) / row.games)}%`),
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
+/**
+ * The recent results as a small SVG bar chart: a bar a match, up by the margin of a win, down by that of a loss.
+ * @param {PlayerResult[]} results oldest first
+ * @returns {HTMLElement}
+ */
+function recentChart(results) {
+  const recent = results.slice(-20);
+  const ns = "http://www.w3.org/2000/svg";
+  const width = 300;
+  const height = 80;
+  const bar = width / recent.length;
+  const top = Math.max(1, ...recent.map((r) => Math.abs(r.margin)));
+  const svg = document.createElementNS(ns, "svg");
+  const wins = recent.filter((r) => r.result === "win").length;
+  const losses = recent.filter((r) => r.result === "loss").length;
+  const summary = t("chart_summary", { n: recent.length, wins, losses, draws: recent.length - wins - losses });
+  svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
+  svg.setAttribute("class", "recent-chart");
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", summary);
+  const axis = document.createElementNS(ns, "line");
+  Object.entries({ x1: 0, x2: width, y1: height / 2, y2: height / 2, class: "axis" }).forEach(([k, v]) =>
+    axis.setAttribute(k, String(v)),
+  );
+  svg.appendChild(axis);
+  recent.forEach((r, i) => {
+    const size = Math.max(3, ((height / 2 - 2) * Math.abs(r.margin)) / top);
+    const rect = document.createElementNS(ns, "rect");
+    const up = r.result === "win" || (r.result === "draw" && r.margin >= 0);
+    Object.entries({
+      x: i * bar + bar * 0.15,
+      width: bar * 0.7,
+      y: up ? height / 2 - size : height / 2,
+      height: size,
+      class: `bar ${r.result}`,
+    }).forEach(([k, v]) => rect.setAttribute(k, String(v)));
+    rect.dataset.result = r.result;
+    svg.appendChild(rect);
+  });
+  return h("figure.recent", h("figcaption", h("h2", t("recent_results"))), svg, h("p.muted", summary));
 }
 
 /**

@@ -1,5 +1,6 @@
 // @ts-check
-// Greek and English. The default follows the browser; the player's choice is kept.
+// Greek, English and Turkish (for Pişti players: its terms from docs/pisti.md's Turkish sources). The default
+// follows the browser; the player's choice is kept.
 
 /** @type {Record<string, Record<string, string>>} */
 const STRINGS = {
@@ -117,6 +118,25 @@ const STRINGS = {
     preset_berman: "a Jack on a lone card is a xeri; 2♠ scores",
     preset_pisti: "Turkish pişti: hands of 4, three pile cards face down; first to 151",
     back: "Back",
+    play_now: "Play now", play_now_sub: "Against the computer · {level} · {rules} · {n} players",
+    play_friends_sub: "A table with free seats, and a link to invite them", options: "Options",
+    table_of: "{name}'s table", n_players: "{n} players",
+    theme: "Theme", theme_auto: "As the system", theme_light: "Light", theme_dark: "Dark", sound: "Sound",
+    motion: "Animations", motion_off: "Off", motion_normal: "Normal", motion_fast: "Fast", card_size: "Card size",
+    size_small: "Small", size_medium: "Medium", size_large: "Large",
+    details_more: "Full table and fair shuffle",
+    round_won_you: "You won round {n}, {score}", round_won_team: "Your team won round {n}, {score}",
+    round_won_by: "{names} won round {n}, {score}",
+    round_draw: "Round {n} is a draw, {score}",
+    match_won_you: "You won the match, {score}", match_won_team: "Your team won the match, {score}",
+    match_won_by: "{names} won the match, {score}",
+    match_draw: "The match is a draw, {score}", and: "and",
+    by_level: "Win rate by level", by_opponent: "Win rate by opponent", win_rate: "Win rate", opponent: "Opponent",
+    recent_results: "Recent results",
+    chart_summary: "Last {n} matches: {wins} won, {losses} lost, {draws} drawn; a bar's height is the points margin",
+    help_values: "What a round scores", xeri_item: "A xeri", jack_xeri_item: "A Jack xeri", each: "{n} each",
+    help_values_note: "Points per round under each preset. A card group's points count for every card of it.",
+    review_grades_col: "Errors",
   },
   el: {
     title: "Ξερή",
@@ -127,14 +147,14 @@ const STRINGS = {
     join: "Μπες", spectate: "Παρακολούθηση", refresh: "Ανανέωση", seat: "Θέση", free: "ελεύθερη", bot: "υπολογιστής",
     bot_name: "Υπολογιστής ({level})",
     invite: "Σύνδεσμος πρόσκλησης", copy: "Αντιγραφή", copied: "Αντιγράφηκε", waiting_players: "Αναμονή παικτών…",
-    your_turn: "Σειρά σου", turn_of: "Παίζει ο/η {name}", spectating: "Παρακολουθείς",
+    your_turn: "Σειρά σου", turn_of: "Παίζει: {name}", spectating: "Παρακολουθείς",
     pile: "Στοίβα", talon: "Τράπουλα", cards: "φύλλα", card: "φύλλο", xeri_one: "ξερή", captured: "Μαζεμένα",
     xeris: "Ξερές",
     hint: "Υπόδειξη", hint_text: "Δοκίμασε {card}: {reason}", cards_seen: "Φύλλα που βγήκαν",
     cards_seen_short: "Βγήκαν", four_colour: "Τετράχρωμα φύλλα",
     language: "Γλώσσα", round: "Γύρος", score: "Σκορ", points: "Πόντοι", total: "Σύνολο", match: "Παρτίδα",
     round_over: "Τέλος γύρου {n}", breakdown: "Ανάλυση γύρου", next: "Συνέχεια",
-    match_over: "Τέλος παρτίδας", winner: "Κέρδισε ο/η {name}!", winner_col: "Νικητής", you_win: "Κέρδισες!",
+    match_over: "Τέλος παρτίδας", winner: "Νίκη: {name}!", winner_col: "Νικητής", you_win: "Κέρδισες!",
     you_lose: "Έχασες",
     new_match: "Νέα παρτίδα", back_lobby: "Πίσω στην αίθουσα", download_record: "Λήψη καταγραφής",
     xeri: "Ξερή!", jack_xeri: "Ξερή με βαλέ!", xeri_by: "{name}: ξερή!",
@@ -177,18 +197,18 @@ const STRINGS = {
     err_not_started: "Το παιχνίδι δεν έχει αρχίσει ακόμη.",
     skip: "Μετάβαση στο παιχνίδι", help: "Πώς παίζεται", moves: "Κινήσεις", move_log: "Κινήσεις της παρτίδας",
     no_moves: "Καμία κίνηση ακόμη.",
-    log_deal: "Γύρος {n}: μοιράζει ο/η {name}", log_hands: "Νέο μοίρασμα: {n} φύλλα ο καθένας, {talon} στην τράπουλα",
+    log_deal: "Γύρος {n}: μοιράζει {name}", log_hands: "Νέο μοίρασμα: {n} φύλλα ο καθένας, {talon} στην τράπουλα",
     log_play: "{name}: ρίχνει {card}", log_take: "{name}: ρίχνει {card} και μαζεύει {cards}",
     log_take_hidden: "{name}: ρίχνει {card} και μαζεύει {cards} και {hidden} κλειστά",
     log_sweep: "{name}: ρίχνει τον βαλέ {card} και σαρώνει τη στοίβα: {cards}",
-    log_xeri: "Ξερή για τον/την {name}: {points} πόντοι",
-    log_jack_xeri: "Ξερή με βαλέ για τον/την {name}: {points} πόντοι",
-    log_leftover: "{name}: μάζεψε τελευταίος/α και παίρνει τα {n} φύλλα που έμειναν: {cards}",
+    log_xeri: "{name}: ξερή, {points} πόντοι",
+    log_jack_xeri: "{name}: ξερή με βαλέ, {points} πόντοι",
+    log_leftover: "{name}: έκανε το τελευταίο μάζεμα και παίρνει τα {n} φύλλα που έμειναν: {cards}",
     log_unclaimed: "Κανείς δεν μάζεψε: τα {n} φύλλα που έμειναν δεν πάνε σε κανέναν",
     log_redealt: "Η πρώτη στοίβα μοιράζεται ξανά", log_jack_slipped: "Ο βαλές {card} μπαίνει κάτω από τη στοίβα",
     log_bottom: "Το κάτω φύλλο είναι {card}", log_scored: "Τέλος γύρου: {scores}",
-    log_match: "Τέλος παρτίδας: κερδίζει ο/η {name}", log_auto: "Ο υπολογιστής παίζει για τον/την {name}",
-    hand_mine: "Το χέρι σου: σειρά σου", hand_wait: "Το χέρι σου: παίζει ο/η {name}", hand_over: "Το χέρι σου",
+    log_match: "Τέλος παρτίδας, νίκη: {name}", log_auto: "{name}: παίζει ο υπολογιστής",
+    hand_mine: "Το χέρι σου: σειρά σου", hand_wait: "Το χέρι σου· παίζει: {name}", hand_over: "Το χέρι σου",
     seen_gone: "{card}, έχει παιχτεί", seen_mine: "{card}, στο χέρι σου", seen_left: "{card}",
     copy_failed: "Η αντιγραφή δεν επιτρέπεται εδώ: ο σύνδεσμος είναι επιλεγμένος, αντίγραψέ τον με Ctrl+C",
     not_sent: "Η κίνησή σου δεν στάλθηκε: η σύνδεση χάθηκε. Θα σταλεί όταν επανέλθει, αν επιτρέπεται ακόμη.",
@@ -197,7 +217,7 @@ const STRINGS = {
     rounds_won: "{n} γύροι κερδισμένοι", round_won_one: "1 γύρος κερδισμένος", pts: "{n} πόντοι",
     this_round: "ως τώρα στον γύρο: {n}",
     this_round_title: "Πόντοι του γύρου ως τώρα, πριν από τους πόντους για τα περισσότερα φύλλα στο τέλος του γύρου",
-    rematch: "Ρεβάνς", rematch_offered: "Ο/Η {name} προτείνει ρεβάνς", accept: "Δεκτό",
+    rematch: "Ρεβάνς", rematch_offered: "{name}: πρόταση για ρεβάνς", accept: "Δεκτό",
     rematch_wait: "Αναμονή να δεχτούν οι άλλοι…",
     match_commitment: "Δέσμευση παρτίδας",
     commitment_note: "Έλεγξε όλη την παρτίδα αργότερα με: xeri verify --commitment {hash}",
@@ -243,6 +263,167 @@ const STRINGS = {
     preset_berman: "βαλές σε μοναχικό φύλλο είναι ξερή· το 2♠ μετράει",
     preset_pisti: "τουρκικό πιστί: χέρια των 4, τρία φύλλα της στοίβας κλειστά· ως τους 151",
     back: "Πίσω",
+    play_now: "Παίξε τώρα", play_now_sub: "Με τον υπολογιστή · {level} · {rules} · {n} παίκτες",
+    play_friends_sub: "Τραπέζι με ελεύθερες θέσεις και σύνδεσμο πρόσκλησης", options: "Επιλογές",
+    table_of: "Τραπέζι: {name}", n_players: "{n} παίκτες",
+    theme: "Εμφάνιση", theme_auto: "Όπως το σύστημα", theme_light: "Φωτεινή", theme_dark: "Σκοτεινή", sound: "Ήχος",
+    motion: "Κινήσεις", motion_off: "Χωρίς", motion_normal: "Κανονικές", motion_fast: "Γρήγορες",
+    card_size: "Μέγεθος φύλλων", size_small: "Μικρά", size_medium: "Μεσαία", size_large: "Μεγάλα",
+    details_more: "Πλήρης πίνακας και τίμιο μοίρασμα",
+    round_won_you: "Κέρδισες τον γύρο {n}, {score}", round_won_team: "Η ομάδα σου κέρδισε τον γύρο {n}, {score}",
+    round_won_by: "{names}: νίκη στον γύρο {n}, {score}",
+    round_draw: "Ισοπαλία στον γύρο {n}, {score}",
+    match_won_you: "Κέρδισες την παρτίδα, {score}", match_won_team: "Η ομάδα σου κέρδισε την παρτίδα, {score}",
+    match_won_by: "{names}: νίκη στην παρτίδα, {score}",
+    match_draw: "Ισοπαλία στην παρτίδα, {score}", and: "και",
+    by_level: "Ποσοστό νικών ανά επίπεδο", by_opponent: "Ποσοστό νικών ανά αντίπαλο", win_rate: "Ποσοστό νικών",
+    opponent: "Αντίπαλος", recent_results: "Πρόσφατα αποτελέσματα",
+    chart_summary: "Τελευταίες {n} παρτίδες: {wins} νίκες, {losses} ήττες, {draws} ισοπαλίες· το ύψος κάθε στήλης " +
+      "είναι η διαφορά πόντων",
+    help_values: "Τι δίνει ένας γύρος", xeri_item: "Μια ξερή", jack_xeri_item: "Μια ξερή με βαλέ",
+    each: "{n} το καθένα",
+    help_values_note: "Πόντοι ανά γύρο σε κάθε παραλλαγή. Οι πόντοι μιας ομάδας φύλλων μετράνε για κάθε φύλλο της.",
+    review_grades_col: "Λάθη",
+  },
+  tr: {
+    title: "Pişti",
+    lobby: "Salon", history: "Geçmiş", stats: "İstatistik", settings: "Ayarlar",
+    play_computer: "Bilgisayara karşı oyna", play_friends: "Arkadaşlarla oyna",
+    level: "Seviye", players: "Oyuncular", ruleset: "Kurallar", target: "Hedef", your_name: "Adın",
+    start: "Başla", create_table: "Masa aç", open_tables: "Açık masalar", no_tables: "Açık masa yok.",
+    join: "Otur", spectate: "İzle", refresh: "Yenile", seat: "Yer", free: "boş", bot: "bilgisayar",
+    bot_name: "Bilgisayar ({level})",
+    invite: "Davet bağlantısı", copy: "Kopyala", copied: "Kopyalandı", waiting_players: "Oyuncular bekleniyor…",
+    your_turn: "Sıra sende", turn_of: "Sıra: {name}", spectating: "İzliyorsun",
+    pile: "Yer", talon: "Deste", cards: "kâğıt", card: "kâğıt", xeri_one: "pişti", captured: "Toplanan",
+    xeris: "Piştiler",
+    hint: "İpucu", hint_text: "{card} dene: {reason}", cards_seen: "Çıkan kâğıtlar", cards_seen_short: "Çıkan",
+    four_colour: "Dört renkli kâğıtlar",
+    language: "Dil", round: "El", score: "Skor", points: "Puan", total: "Toplam", match: "Oyun",
+    round_over: "{n}. el bitti", breakdown: "El dökümü", next: "Devam",
+    match_over: "Oyun bitti", winner: "Kazanan: {name}!", winner_col: "Kazanan", you_win: "Kazandın!",
+    you_lose: "Kaybettin",
+    new_match: "Yeni oyun", back_lobby: "Salona dön", download_record: "Kaydı indir",
+    xeri: "Pişti!", jack_xeri: "Vale piştisi!", xeri_by: "{name}: pişti!",
+    disconnected: "Bağlantı koptu — yeniden bağlanılıyor…", reconnected: "Yeniden bağlandı",
+    fairness: "Adil karıştırma", verified: "doğrulandı", not_verified: "DOĞRULANMADI", commitment: "taahhüt",
+    seed: "tohum", verify: "Doğrula", fairness_pending: "el bitince açıklanır",
+    replay: "Tekrar izle", prev: "Önceki", next_move: "Sonraki", first: "Baş", last: "Son", play_pause: "Oynat",
+    review_title: "İnceleme: puanlar nerede kaçtı", review_seat: "Yer", review_start: "Hamleleri incele",
+    review_progress: "Usta hamleleri tartıyor: {done} / {total}",
+    review_total: "Ustanın hesabıyla {moves} hamlede {lost} puan kaçtı", review_lost_col: "Kaçan puan",
+    review_margin: "El farkı", review_costliest: "En pahalı hamleler", review_none_lost: "Hiçbir hamle puan kaçırmadı.",
+    review_lost: "{lost} kaçtı", review_better: "{card} daha iyiydi (+{lost}): {effect}",
+    review_best: "Ustanın seçimi", review_good: "{card} kadar iyi", review_forced: "Eldeki tek kâğıt",
+    review_values: "Kâğıt başına beklenen puan",
+    grade_inaccuracy: "Küçük hata", grade_mistake: "Hata", grade_blunder: "Büyük hata",
+    eff_xeri: "pişti yapar ({points} puan)", eff_capture: "{cards} kâğıt alır ({points} puan)",
+    eff_jack: "valeyle yerdeki {cards} kâğıdı alır ({points} puan)",
+    eff_lead: "boş yere açar; aynı sayıdan {unseen} kâğıt görülmedi",
+    eff_discard: "yerde {cards} kâğıt bırakır; aynı sayıdan {unseen} kâğıt görülmedi",
+    step: "Hamle {i} / {n}", no_matches: "Henüz biten oyun yok.", played_at: "Tarih",
+    games: "Oyunlar", wins: "Galibiyet", player: "Oyuncu", search_player: "Oyuncu adı",
+    error: "Hata", seat_lost: "Bu yer artık senin değil (masadan kalktın ya da bağlantı eski).", leave: "Kalk",
+    leave_confirm: "Masadan kalkılsın mı? Yerine oyunun sonuna kadar bilgisayar oynar.", you: "sen", team: "Takım",
+    side: "Taraf",
+    exposed: "Alttaki kâğıt", round_wins: "Kazanılan eller", target_is: "{target} puana", rounds_of: "{n} el",
+    round_one: "1 el", round_of: "El {n} / {total}", partner: "eş",
+    auto_timer: "Süre doldu: senin yerine bilgisayar oynadı", auto_away: "Sen yokken senin yerine bilgisayar oynadı",
+    easy: "kolay", medium: "orta", hard: "zor", strong: "güçlü", expert: "uzman", master: "usta",
+    beginner: "acemi", random: "rastgele",
+    deck_left: "kaldı", seen_title: "Bu elde çıkan kâğıtlar", seen_hint: "Üstü çizili: oynandı.",
+    spectators: "izleyici", loading: "Yükleniyor…", not_found: "Bulunamadı", empty: "boş",
+    item: "Kalem", cards_count: "Kâğıtlar", xeris_count: "Pişti sayısı", close: "Kapat",
+    keys_help: "Tuşlar: 1–9 kâğıt oynar, H ipucu, S çıkan kâğıtlar",
+    cards_gallery: "Kâğıtlar", table: "Masa", turn_timer: "Hamle süresi (sn)", none: "yok",
+    target_raised: "İki taraf da hedefe ulaştı: oyun {target} puana kadar sürüyor",
+    err_not_your_turn: "Sıra sende değil.", err_illegal_move: "Bu kâğıt elinde yok.",
+    err_rate_limited: "Çok hızlı: biraz bekle.", err_game_over: "Oyun bitti.",
+    err_not_started: "Oyun henüz başlamadı.",
+    skip: "Oyuna geç", help: "Nasıl oynanır", moves: "Hamleler", move_log: "Hamle listesi",
+    no_moves: "Henüz hamle yok.",
+    log_deal: "{n}. el: dağıtan {name}", log_hands: "Yeni dağıtım: herkese {n} kâğıt, destede {talon} kaldı",
+    log_play: "{name}: {card} atar", log_take: "{name}: {card} atar ve {cards} alır",
+    log_take_hidden: "{name}: {card} atar ve {cards} ile {hidden} kapalı kâğıt alır",
+    log_sweep: "{name}: vale {card} atar ve yeri süpürür: {cards}",
+    log_xeri: "{name}: pişti, {points} puan", log_jack_xeri: "{name}: vale piştisi, {points} puan",
+    log_leftover: "{name}: son alan o, yerde kalan {n} kâğıdı da alır: {cards}",
+    log_unclaimed: "Kimse almadı: kalan {n} kâğıt kimseye gitmez",
+    log_redealt: "İlk yer yeniden dağıtılır", log_jack_slipped: "Vale {card} yerin altına girer",
+    log_bottom: "Alttaki kâğıt {card}", log_scored: "El bitti: {scores}",
+    log_match: "Oyun bitti, kazanan: {name}", log_auto: "{name}: yerine bilgisayar oynuyor",
+    hand_mine: "Elin: sıra sende", hand_wait: "Elin; sıra: {name}", hand_over: "Elin",
+    seen_gone: "{card}, oynandı", seen_mine: "{card}, elinde", seen_left: "{card}",
+    copy_failed: "Burada kopyalama engelli: bağlantı seçildi, Ctrl+C ile kopyala",
+    not_sent: "Hamlen gönderilmedi: bağlantı koptu. Bağlantı gelince, hâlâ geçerliyse gönderilecek.",
+    sent_late: "Bağlantı geri geldi, hamlen şimdi gönderildi.",
+    dropped: "Hamlen gönderilmedi: bağlantı yokken oyun ilerledi.",
+    rounds_won: "{n} el kazandı", round_won_one: "1 el kazandı", pts: "{n} puan",
+    this_round: "bu elde şimdiye dek: {n}",
+    this_round_title: "Bu elde şimdiye kadarki puanlar, el sonundaki kâğıt çoğunluğu puanından önce",
+    rematch: "Rövanş", rematch_offered: "{name}: rövanş önerisi", accept: "Kabul",
+    rematch_wait: "Diğerlerinin kabulü bekleniyor…",
+    match_commitment: "Oyun taahhüdü",
+    commitment_note: "Tüm oyunu sonra şununla denetle: xeri verify --commitment {hash}",
+    dealer_mark: "D", dealer: "dağıtan", away_mark: "bağlantı yok", language_label: "Dil", four_label: "4 renk",
+    waiting_dialog: "El özetini kapatmaları bekleniyor: {names}…", round_named: "{n}. el",
+    last_capture: "son alış", most_cards: "Kâğıt çoğunluğu", game: "oyun",
+    hint_xeri: "{card} yerdeki tek {top} kâğıdını alır: pişti",
+    hint_match: "{card}, {top} ile eşleşir ve {count} kâğıt alır",
+    hint_jack_sweep: "vale yerdeki {count} kâğıdın hepsini alır",
+    hint_empty_pile: "yer boş; {card} başkalarının eşleyemeyeceği bir kâğıt",
+    hint_least_given: "hiçbir alış değmez; {card} en az şey verir",
+    err_bad_name: "Bir ad yaz (en çok 32 karakter).", err_table_full: "Masa dolu.",
+    err_seat_taken: "Bu yer az önce doldu.", err_not_waiting: "Oyun çoktan başladı.",
+    err_no_such_table: "Böyle bir masa yok.", err_network: "Sunucuya ulaşılamıyor.",
+    err_bad_token: "Bu yer artık senin değil.", err_http_error: "Sunucu isteği reddetti.",
+    err_stale: "Masa ilerledi: hamlen oynanmadı.",
+    err_unavailable: "Hamle kaydedilemedi: yeniden dene.",
+    err_bad_request: "İstek reddedildi.", err_bad_level: "Bilinmeyen seviye.", err_bad_ruleset: "Bilinmeyen kurallar.",
+    err_no_such_match: "Böyle bir oyun yok.", err_round_pause: "Herkes el özetini kapatana kadar bekle.",
+    help_title: "Pişti nasıl oynanır",
+    help_goal: "Yerdeki kâğıtları toplarsın. Her sırada yere bir kâğıt atarsın.",
+    help_match: "Yerdeki en üst kâğıtla aynı sayıda bir kâğıt atarsan yerdeki bütün kâğıtları alırsın.",
+    help_jack: "Vale, üstte ne olursa olsun yerdeki bütün kâğıtları alır.",
+    help_xeri: "Pişti: yerde tek kâğıt varken aynı sayıda kâğıtla onu alırsın. Ek puan getirir (vale piştisi daha " +
+      "çok).",
+    help_deal: "Herkese 6 kâğıt dağıtılır (pişti kurallarında 4); eller bitince dağıtan desteden yeniden dağıtır.",
+    help_last: "El sonunda yerde kalan kâğıtları son alış yapan alır.",
+    help_points: "Puanlar: kâğıt çoğunluğu, aslar, papazlar, kızlar, valeler, onlular, karo onlusu, sinek ikilisi " +
+      "ve piştiler.",
+    help_marks: "Masadaki işaretler", help_mark_d: "D: bu elin dağıtanı.",
+    help_mark_turn: "Sarı çerçeve: sıra kimde.",
+    help_mark_cross: "Toplanan kâğıtların üstünde çapraz duran kâğıtlar: piştileri.",
+    help_mark_away: "⚠: o oyuncunun bağlantısı koptu.",
+    help_mark_seen: "«Çıkan» tablosunda üstü çizili kâğıtlar: oynandı.",
+    help_presets: "Kural seçenekleri",
+    help_keys: "Tuşlar: ← → kâğıtların arasında gezer, Enter oynar, 1–9 n'inci kâğıdı oynar, H ipucu, S çıkan " +
+      "kâğıtlar, Esc pencereyi kapatır.",
+    preset_classic: "beş el; en çok eli kazanan kazanır", preset_classic_points: "151 puana ilk ulaşan",
+    preset_cardgames: "ilk yerdeki vale altına girer; 51 puana",
+    preset_berman: "tek kâğıdın üstüne vale pişti sayılır; maça ikilisi puan getirir",
+    preset_pisti: "Türk piştisi: 4'er kâğıt, yerdeki 3 kâğıt kapalı; 151 puana",
+    back: "Geri",
+    play_now: "Hemen oyna", play_now_sub: "Bilgisayara karşı · {level} · {rules} · {n} oyuncu",
+    play_friends_sub: "Boş yerli bir masa ve davet bağlantısı", options: "Seçenekler",
+    table_of: "Masa: {name}", n_players: "{n} oyuncu",
+    theme: "Görünüm", theme_auto: "Sistem gibi", theme_light: "Açık", theme_dark: "Koyu", sound: "Ses",
+    motion: "Animasyonlar", motion_off: "Kapalı", motion_normal: "Normal", motion_fast: "Hızlı",
+    card_size: "Kâğıt boyu", size_small: "Küçük", size_medium: "Orta", size_large: "Büyük",
+    details_more: "Tam tablo ve adil karıştırma",
+    round_won_you: "{n}. eli kazandın, {score}", round_won_team: "Takımın {n}. eli kazandı, {score}",
+    round_won_by: "{n}. eli {names} kazandı, {score}",
+    round_draw: "{n}. el berabere, {score}",
+    match_won_you: "Oyunu kazandın, {score}", match_won_team: "Takımın oyunu kazandı, {score}",
+    match_won_by: "Oyunu {names} kazandı, {score}",
+    match_draw: "Oyun berabere, {score}", and: "ve",
+    by_level: "Seviyeye göre kazanma oranı", by_opponent: "Rakibe göre kazanma oranı", win_rate: "Kazanma oranı",
+    opponent: "Rakip", recent_results: "Son sonuçlar",
+    chart_summary: "Son {n} oyun: {wins} galibiyet, {losses} mağlubiyet, {draws} beraberlik; çubuğun boyu puan " +
+      "farkı",
+    help_values: "Bir el ne kazandırır", xeri_item: "Pişti", jack_xeri_item: "Vale piştisi", each: "tanesi {n}",
+    help_values_note: "Her kural seçeneğinde el başına puanlar. Bir kâğıt grubunun puanı gruptaki her kâğıt içindir.",
+    review_grades_col: "Hatalar",
   },
 };
 
@@ -256,6 +437,14 @@ const SCORE_LABELS_EL = {
 };
 /** @type {Record<string, string>} */
 const SCORE_LABELS_EN = { xeri: "Xeris", "Jack xeri": "Jack xeris", "most cards": "Most cards" };
+/** @type {Record<string, string>} */
+const SCORE_LABELS_TR = {
+  Aces: "Aslar", Kings: "Papazlar", Queens: "Kızlar", Jacks: "Valeler", Tens: "Onlular",
+  "good 10 (10♦)": "karo onlusu (10♦)", "good 2 (2♣)": "sinek ikilisi (2♣)", "most cards": "Kâğıt çoğunluğu",
+  xeri: "Piştiler", "Jack xeri": "Vale piştileri",
+};
+/** @type {Record<string, Record<string, string>>} */
+const SCORE_LABELS = { en: SCORE_LABELS_EN, el: SCORE_LABELS_EL, tr: SCORE_LABELS_TR };
 
 /** The fixed order of the breakdown's rows; keys not listed follow in the server's order. */
 export const SCORE_ORDER = [
@@ -276,7 +465,7 @@ export function splitScoreLabel(label) {
   return [label, ""];
 }
 
-export const LANGUAGES = ["el", "en"];
+export const LANGUAGES = ["el", "en", "tr"];
 let current = "en";
 
 /**
@@ -318,6 +507,33 @@ export function t(key, params = {}) {
 }
 
 /**
+ * Names joined as a person says them: "Maria and Nikos", "Ada, Maria and Nikos".
+ * @param {string[]} names
+ * @returns {string}
+ */
+export function joinNames(names) {
+  if (names.length < 2) return names.join("");
+  return `${names.slice(0, -1).join(", ")} ${t("and")} ${names[names.length - 1]}`;
+}
+
+/**
+ * Every string of one language (the tests read them: every language has every key, no "/" constructions).
+ * @param {string} lang
+ * @returns {Record<string, string>}
+ */
+export function strings(lang) {
+  return { ...(STRINGS[lang] || {}) };
+}
+
+/**
+ * The locale the page writes dates in.
+ * @returns {string}
+ */
+export function locale() {
+  return { el: "el-GR", tr: "tr-TR" }[current] || "en-GB";
+}
+
+/**
  * "1 card" / "5 cards", "1 φύλλο" / "5 φύλλα".
  * @param {number} n
  * @returns {string}
@@ -345,11 +561,16 @@ export function hintReason(hint, cardLabel = (c) => c) {
   return typeof hint.reason === "string" ? hint.reason : "";
 }
 
-// Preset names: proper names in English, said in Greek on the Greek page.
-/** @type {Record<string, string>} */
-const RULESET_NAMES_EL = {
-  classic: "κλασική", "classic-points": "κλασική με πόντους", cardgames: "διαδικτυακή", berman: "Μπέρμαν",
-  pisti: "πιστί",
+// Preset names: proper names in English, said in the page's language on the Greek and Turkish pages.
+/** @type {Record<string, Record<string, string>>} */
+const RULESET_NAMES = {
+  el: {
+    classic: "κλασική", "classic-points": "κλασική με πόντους", cardgames: "διαδικτυακή", berman: "Μπέρμαν",
+    pisti: "πιστί",
+  },
+  tr: {
+    classic: "klasik", "classic-points": "puanlı klasik", cardgames: "çevrimiçi", berman: "Berman", pisti: "pişti",
+  },
 };
 
 /**
@@ -357,7 +578,7 @@ const RULESET_NAMES_EL = {
  * @returns {string}
  */
 export function rulesetName(name) {
-  return (current === "el" && RULESET_NAMES_EL[name]) || name;
+  return (RULESET_NAMES[current] && RULESET_NAMES[current][name]) || name;
 }
 
 /** A seat's shown name: a server bot by its level (the seat's `bot` field), else the player's name. */
@@ -406,7 +627,7 @@ export function roundsCount(n) {
  * @returns {string}
  */
 export function scoreLabel(key) {
-  return (current === "el" ? SCORE_LABELS_EL : SCORE_LABELS_EN)[key] ?? key;
+  return SCORE_LABELS[current][key] ?? key;
 }
 
 /**

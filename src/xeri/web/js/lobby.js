@@ -1,5 +1,6 @@
 // @ts-check
-// The lobby: a table against the computer in one click, a table for friends, and the open tables.
+// The lobby: one big "Play now" against the computer, "Play with friends", the options both use, and the open
+// tables with titles people read.
 
 import { api, ApiError, seats } from "./api.js";
 import { clear, h } from "./dom.js";
@@ -20,37 +21,60 @@ function select(cls, options, value) {
 }
 
 /**
+ * How a table's match ends: "to 151", "5 rounds".
  * @param {import("./api.js").Ruleset | null} rs
  * @returns {string}
  */
 function rulesetText(rs) {
   if (!rs) return "";
-  const end = rs.match_end === "target" ? t("target_is", { target: rs.target }) : roundsCount(rs.rounds);
-  return `${rulesetName(rs.name)} · ${rs.players} ${t("players").toLowerCase()} · ${end}`;
+  return rs.match_end === "target" ? t("target_is", { target: rs.target }) : roundsCount(rs.rounds);
 }
 
 /**
- * The shared fields of both forms: players, rules, target.
- * @param {import("./api.js").Meta} meta
- * @param {"vs" | "fr"} prefix against the computer, or with friends
- * @returns {{ rows: HTMLElement[], read: () => import("./api.js").NewTable & { players: number } }}
+ * An open table's title as people read it: its own title, else its host's table, with the rules and the players.
+ * @param {import("./api.js").Table} table
+ * @returns {string}
  */
-function gameFields(meta, prefix) {
+export function tableTitle(table) {
+  const host = table.seats.find((s) => s.taken && s.human && s.name);
+  const title = (table.title || "").trim() || (host ? t("table_of", { name: host.name }) : t("table"));
+  const rs = table.ruleset;
+  return [title, rs ? rulesetName(rs.name) : null, t("n_players", { n: table.players })].filter(Boolean).join(" · ");
+}
+
+/**
+ * The lobby's options, shared by "Play now" and "Play with friends": name, level, players, rules, target,
+ * turn timer. Each field keeps the class names the tests and docs know (vs-level, fr-timer, ...).
+ * @param {import("./api.js").Meta} meta
+ * @returns {{ rows: HTMLElement[], read: () => import("./api.js").NewTable & { players: number }, level: string,
+ *   timer: () => number | null, summary: () => string }}
+ */
+function lobbyOptions(meta) {
   const rulesets = meta.rulesets || [{ name: "classic", options: {} }];
+  const levels = meta.levels && meta.levels.length ? meta.levels : ["easy"];
+  // A first visit gets a level a beginner can beat sometimes (docs/web.md); the last choice is remembered.
+  const saved = prefs.get("level");
+  const level = select(
+    "vs-level",
+    levels.map((l) => [l, t(l)]),
+    saved && levels.includes(saved) ? saved : levels.includes("medium") ? "medium" : levels[0],
+  );
   const ruleset = select(
-    `${prefix}-ruleset`,
+    "vs-ruleset",
     rulesets.map((r) => [r.name, rulesetName(r.name)]),
-    prefs.get(`${prefix}Ruleset`) || "classic",
+    prefs.get("vsRuleset") || "classic",
   );
   const players = select(
-    `${prefix}-players`,
+    "vs-players",
     [
       [2, "2"],
       [3, "3"],
       [4, `4 (${t("team")})`],
     ],
-    prefs.get(`${prefix}Players`) || 2,
+    prefs.get("vsPlayers") || 2,
   );
+  players.classList.add("fr-players");
+  ruleset.classList.add("fr-ruleset");
   // The target: the ruleset's own end, a number of rounds, or points to reach.
   /** @type {[string, string][]} */
   const targets = [
@@ -58,7 +82,8 @@ function gameFields(meta, prefix) {
     ...[1, 3, 5].map((n) => /** @type {[string, string]} */ ([`r${n}`, roundsCount(n)])),
     ...[51, 101, 151, 251].map((n) => /** @type {[string, string]} */ ([`p${n}`, t("target_is", { target: n })])),
   ];
-  const target = select(`${prefix}-target`, targets, prefs.get(`${prefix}Target`) || "");
+  const target = select("vs-target", targets, prefs.get("vsTarget") || "");
+  target.classList.add("fr-target");
   const updatePlaceholder = () => {
     const rs = rulesets.find((r) => r.name === ruleset.value);
     const o = (rs && rs.options) || {};
@@ -67,31 +92,64 @@ function gameFields(meta, prefix) {
   };
   ruleset.addEventListener("change", updatePlaceholder);
   updatePlaceholder();
+  const timer = h("input.fr-timer#fr-timer", {
+    type: "number",
+    min: (meta.limits && meta.limits.turn_timer && meta.limits.turn_timer[0]) || 5,
+    max: 600,
+    placeholder: t("none"),
+  });
+  const name = h("input.vs-name.fr-name#vs-name", {
+    value: prefs.get("name") || "",
+    maxlength: 32,
+    placeholder: t("your_name"),
+    autocomplete: "nickname",
+  });
+  name.addEventListener("change", () => prefs.set("name", name.value.trim()));
   /**
    * @param {HTMLElement} node
    * @param {string} key
    */
   const label = (node, key) => h("label", { for: node.id }, t(key));
   const rows = [
+    label(name, "your_name"),
+    name,
+    label(level, "level"),
+    level,
     label(players, "players"),
     players,
     label(ruleset, "ruleset"),
     ruleset,
     label(target, "target"),
     target,
+    label(timer, "turn_timer"),
+    timer,
   ];
   const read = () => {
-    prefs.set(`${prefix}Ruleset`, ruleset.value);
-    prefs.set(`${prefix}Players`, Number(players.value));
-    prefs.set(`${prefix}Target`, target.value);
+    prefs.set("name", name.value.trim());
+    prefs.set("level", level.value);
+    prefs.set("vsRuleset", ruleset.value);
+    prefs.set("vsPlayers", Number(players.value));
+    prefs.set("vsTarget", target.value);
     /** @type {import("./api.js").NewTable & { players: number }} */
     const body = { ruleset: ruleset.value, players: Number(players.value) };
     const n = Number(target.value.slice(1));
     if (target.value.startsWith("r")) body.options = { match_end: "rounds", rounds: n };
     else if (target.value.startsWith("p")) body.target = n;
+    body.name = name.value.trim() || t("player");
+    body.seat = 0;
     return body;
   };
-  return { rows, read };
+  const summary = () =>
+    t("play_now_sub", { level: t(level.value), rules: rulesetName(ruleset.value), n: Number(players.value) });
+  return {
+    rows,
+    read,
+    get level() {
+      return level.value;
+    },
+    timer: () => (timer.value ? Number(timer.value) : null),
+    summary,
+  };
 }
 
 /**
@@ -109,106 +167,48 @@ export async function mountLobby(container) {
     root.appendChild(h("div.panel", h("p", `${t("error")}: ${text}`)));
     return () => {};
   }
-  const name = () =>
-    (prefs.get("name") || "").trim() || (document.documentElement.lang === "el" ? "Παίκτης" : "Player");
-  /** @param {string} cls */
-  const nameInput = (cls) => {
-    const input = h(`input.${cls}#${cls}`, {
-      value: prefs.get("name") || "",
-      maxlength: 32,
-      placeholder: t("your_name"),
-      autocomplete: "nickname",
-    });
-    input.addEventListener("change", () => prefs.set("name", input.value.trim()));
-    return input;
+  const options = lobbyOptions(meta);
+  const error = h("p.error-text", { role: "alert" });
+  /**
+   * Create the table and sit at seat 0: against the computer, or with seats left free for friends.
+   * @param {boolean} friends
+   */
+  const create = async (friends) => {
+    const body = options.read();
+    const level = options.level;
+    body.seats = Array.from({ length: body.players }, (_, i) => (i === 0 || friends ? null : { bot: level }));
+    const timer = options.timer();
+    if (friends && timer) body.turn_timer = timer;
+    try {
+      const res = await api.createTable(body);
+      seats.set(res.table_id, res.seat, res.token);
+      location.hash = `#/t/${res.table_id}`;
+    } catch (err) {
+      error.textContent = err instanceof ApiError ? errorText(err.code, err.message) : String(err);
+    }
   };
-
-  // --- against the computer ---
-  const levels = meta.levels && meta.levels.length ? meta.levels : ["easy"];
-  // A first visit gets a level a beginner can beat sometimes (docs/web.md); the last choice is remembered.
-  const saved = prefs.get("level");
-  const level = select(
-    "vs-level",
-    levels.map((l) => [l, t(l)]),
-    saved && levels.includes(saved) ? saved : levels.includes("medium") ? "medium" : levels[0],
-  );
-  const vs = gameFields(meta, "vs");
-  const vsError = h("p.error-text");
-  const vsName = nameInput("vs-name");
-  const vsForm = h(
-    "form.panel.vs-computer",
+  const sub = h("p.play-now-sub", options.summary());
+  const form = h(
+    "form.lobby-form",
     {
-      onsubmit: async (ev) => {
+      onsubmit: (ev) => {
         ev.preventDefault();
-        prefs.set("name", vsName.value.trim());
-        prefs.set("level", level.value);
-        const body = vs.read();
-        body.seats = Array.from({ length: body.players }, (_, i) => (i === 0 ? null : { bot: level.value }));
-        body.name = name();
-        body.seat = 0;
-        try {
-          const res = await api.createTable(body);
-          seats.set(res.table_id, res.seat, res.token);
-          location.hash = `#/t/${res.table_id}`;
-        } catch (err) {
-          vsError.textContent = err instanceof ApiError ? errorText(err.code, err.message) : String(err);
-        }
+        create(false);
       },
+      onchange: () => (sub.textContent = options.summary()),
     },
-    h("h2", t("play_computer")),
     h(
-      "div.form-grid",
-      h("label", { for: "vs-name" }, t("your_name")),
-      vsName,
-      h("label", { for: "vs-level" }, t("level")),
-      level,
-      vs.rows,
+      "div.panel.play-now-panel.vs-computer",
+      h("button.primary.play-now.start-vs", { type: "submit" }, t("play_now")),
+      sub,
+      error,
     ),
-    h("button.primary.start-vs", { type: "submit" }, t("start")),
-    vsError,
-  );
-
-  // --- with friends ---
-  const fr = gameFields(meta, "fr");
-  const frError = h("p.error-text");
-  const frName = nameInput("fr-name");
-  const timer = h("input.fr-timer#fr-timer", {
-    type: "number",
-    min: (meta.limits && meta.limits.turn_timer && meta.limits.turn_timer[0]) || 5,
-    max: 600,
-    placeholder: t("none"),
-  });
-  const frForm = h(
-    "form.panel.vs-friends",
-    {
-      onsubmit: async (ev) => {
-        ev.preventDefault();
-        prefs.set("name", frName.value.trim());
-        const body = fr.read();
-        body.seats = Array.from({ length: body.players }, () => null);
-        body.name = name();
-        body.seat = 0;
-        if (timer.value) body.turn_timer = Number(timer.value);
-        try {
-          const res = await api.createTable(body);
-          seats.set(res.table_id, res.seat, res.token);
-          location.hash = `#/t/${res.table_id}`;
-        } catch (err) {
-          frError.textContent = err instanceof ApiError ? errorText(err.code, err.message) : String(err);
-        }
-      },
-    },
-    h("h2", t("play_friends")),
     h(
-      "div.form-grid",
-      h("label", { for: "fr-name" }, t("your_name")),
-      frName,
-      fr.rows,
-      h("label", { for: "fr-timer" }, t("turn_timer")),
-      timer,
+      "div.panel.friends-panel.vs-friends",
+      h("button.play-friends.create-friends", { type: "button", onclick: () => create(true) }, t("play_friends")),
+      h("p.muted", t("play_friends_sub")),
     ),
-    h("button.primary.create-friends", { type: "submit" }, t("create_table")),
-    frError,
+    h("div.panel.lobby-options", h("h2", t("options")), h("div.form-grid", options.rows)),
   );
 
   // --- open tables ---
@@ -237,7 +237,7 @@ export async function mountLobby(container) {
         h(
           "li",
           { dataset: { table: table.id } },
-          h("div.desc", h("strong", table.title || table.id), " — ", rulesetText(table.ruleset), h("br"), names),
+          h("div.desc", h("strong.table-title", tableTitle(table)), " — ", rulesetText(table.ruleset), h("br"), names),
           actions,
         ),
       );
@@ -254,7 +254,7 @@ export async function mountLobby(container) {
     h("p", t("help_goal")),
     h("a.btn.help-link", { href: "#/help" }, t("help")),
   );
-  root.append(h("h1.sr-only", t("title")), vsForm, frForm, tablesPanel, helpPanel);
+  root.append(h("h1.sr-only", t("title")), form, tablesPanel, helpPanel);
   await refresh();
   const every = setInterval(refresh, 5000);
   return () => clearInterval(every);

@@ -11,7 +11,8 @@ import { errorText, t } from "./i18n.js";
 /** @typedef {import("./api.js").ReviewedMove} ReviewedMove */
 
 const POLL_MS = 600;
-// the colour of each grade (the same scale as `xeri review`)
+// The colour of each grade (the same scale as `xeri review`), for the border of a move's note; the grades' text
+// takes the theme's colours (.grade-* in style.css), which keep 4.5:1 on the felt.
 /** @type {Record<string, string>} */
 export const GRADE_COLOUR = {
   forced: "#8a8a8a", best: "#2e7d32", good: "#558b2f", inaccuracy: "#b38f00", mistake: "#e65100", blunder: "#c62828",
@@ -168,8 +169,8 @@ export function reviewPanel(id, names, steps, goTo, seat = 0) {
           ["inaccuracy", "mistake", "blunder"].map((g) =>
             r.grades[g]
               ? h(
-                  "span",
-                  { style: `color:${GRADE_COLOUR[g]};margin-right:.6em` },
+                  `span.grade-text.grade-${g}`,
+                  { style: "margin-right:.6em" },
                   `${r.grades[g]} × ${t(`grade_${g}`)}`,
                 )
               : null,
@@ -185,7 +186,10 @@ export function reviewPanel(id, names, steps, goTo, seat = 0) {
         "table.list-table.review-rounds",
         h(
           "thead",
-          h("tr", h("th", t("round")), h("th", t("review_lost_col")), h("th", ""), h("th", t("review_margin"))),
+          h(
+            "tr",
+            ["round", "review_lost_col", "review_grades_col", "review_margin"].map((k) => h("th", t(k))),
+          ),
         ),
         h("tbody", rows),
       ),
@@ -216,8 +220,7 @@ export function reviewPanel(id, names, steps, goTo, seat = 0) {
     note.append(
       ...[
         h(
-          "div.review-verdict",
-          { style: `color:${GRADE_COLOUR[m.grade] || "inherit"}` },
+          `div.review-verdict.grade-text.grade-${m.grade}`,
           m.grade === "forced" || m.grade === "best"
             ? verdict(m)
             : `${t("review_lost", { lost: num(m.lost) })} — ${verdict(m)}`,

@@ -4,7 +4,9 @@
 import { api, ApiError, seats, TableSocket } from "./api.js";
 import { renderBoard, sideName } from "./board.js";
 import { cardLabel } from "./cards.js";
-import { breakdownTable, fairnessBlock, matchResult, modal, roundsTable } from "./dialogs.js";
+import {
+  breakdownTable, fairnessBlock, folded, matchHeadline, matchResult, modal, roundHeadline, roundOverBody, roundsTable,
+} from "./dialogs.js";
 import { clear, h } from "./dom.js";
 import { announce, fly, hideAnnouncement, rectOf } from "./fx.js";
 import { errorText, hintReason, seatName, t } from "./i18n.js";
@@ -448,18 +450,12 @@ export function mountTable(container, tableId, { watch = false } = {}) {
     const v = state.view;
     const table = state.table;
     if (!v || !table) return;
-    const names = v.names;
-    const body = h(
-      "div",
-      breakdownTable(round, names, v.players, v.sides),
-      roundsTable(state.history, names, v.players, v.sides, v.round_wins),
-      fairnessBlock(round, table.ruleset),
-    );
+    const body = roundOverBody(round, v, state.history, table.ruleset);
     if (state.roundDialog) state.roundDialog();
     /** @type {() => void} */
     let release = () => {};
     dialogClosed = new Promise((resolve) => (release = resolve));
-    state.roundDialog = modal(t("round_over", { n: round.round }), body, [{ label: t("next"), primary: true }], {
+    state.roundDialog = modal(roundHeadline(round, v), body, [{ label: t("next"), primary: true }], {
       id: "round-dialog",
       onClose: () => {
         state.roundDialog = null;
@@ -532,28 +528,39 @@ export function mountTable(container, tableId, { watch = false } = {}) {
     if (state.roundDialog) state.roundDialog();
     const last = state.history[state.history.length - 1];
     const byRounds = Boolean(table.ruleset && table.ruleset.match_end === "rounds");
+    // The winner and the final score lead, then what to do next; the tables and hashes are folded below.
+    const next = endActions(true).map(({ label, cls, onClick }, i) =>
+      h(`button${i ? "" : ".primary"}${cls ? "." + cls : ""}`, {
+        type: "button",
+        onclick: () => onClick && onClick(close),
+      }, label),
+    );
     const body = h(
       "div",
-      h("p.headline", h("strong", headline())),
       matchResult(v, byRounds),
-      roundsTable(state.history, v.names, v.players, v.sides, v.round_wins),
-      last ? breakdownTable(last, v.names, v.players, v.sides) : null,
-      last ? fairnessBlock(last, table.ruleset) : null,
-      state.commitment
-        ? h(
-            "p.commitment",
-            `${t("match_commitment")}: `,
-            h("code", state.commitment),
-            h("br"),
-            t("commitment_note", { hash: state.commitment }),
-          )
-        : null,
+      h(
+        "div.lead-actions",
+        next,
+        h("button.lobby-btn", { type: "button", onclick: () => { close(); location.hash = "#/"; } }, t("back_lobby")),
+      ),
+      folded(
+        roundsTable(state.history, v.names, v.players, v.sides, v.round_wins),
+        last ? breakdownTable(last, v.names, v.players, v.sides) : null,
+        last ? fairnessBlock(last, table.ruleset) : null,
+        state.commitment
+          ? h(
+              "p.commitment",
+              `${t("match_commitment")}: `,
+              h("code", state.commitment),
+              h("br"),
+              t("commitment_note", { hash: state.commitment }),
+            )
+          : null,
+      ),
     );
-    state.matchDialog = modal(t("match_over"), body, [
-      ...endActions(true),
+    const close = modal(matchHeadline(v, byRounds), body, [
       { label: t("download_record"), href: api.recordUrl(tableId), download: `xeri-${tableId}.json` },
-      { label: t("back_lobby"), onClick: (close) => { close(); location.hash = "#/"; } },
-      { label: t("close"), primary: true },
+      { label: t("close"), cls: "close-btn" },
     ], {
       id: "match-dialog",
       onClose: () => {
@@ -562,6 +569,7 @@ export function mountTable(container, tableId, { watch = false } = {}) {
         render();
       },
     });
+    state.matchDialog = close;
   }
 
   /** The rematch button says "Accept" once another player offered, and waits once this one has. */
