@@ -56,7 +56,7 @@ def matches(server: ThreadServer) -> dict[str, tuple[str, str]]:
 
 
 def _status(server: ThreadServer, path: str, **kwargs: Any) -> int:
-    r = httpx.get(server.base + path, timeout=30, **kwargs)
+    r = httpx.get(server.base + path, timeout=120, **kwargs)  # a review weighs every move: slow while numba compiles
     if r.status_code >= 400:
         assert r.json()["error"]["code"] in ("private_match", "no_such_match"), r.text
     return r.status_code

@@ -380,6 +380,7 @@ const STRINGS = {
     err_stale: "Masa ilerledi: hamlen oynanmadı.",
     err_unavailable: "Hamle kaydedilemedi: yeniden dene.",
     err_bad_request: "İstek reddedildi.", err_bad_level: "Bilinmeyen seviye.", err_bad_ruleset: "Bilinmeyen kurallar.",
+    err_private_match: "Bu oyun özeldir: onu yalnızca oyuncuları görebilir.",
     err_no_such_match: "Böyle bir oyun yok.", err_round_pause: "Herkes el özetini kapatana kadar bekle.",
     help_title: "Pişti nasıl oynanır",
     help_goal: "Yerdeki kâğıtları toplarsın. Her sırada yere bir kâğıt atarsın.",
