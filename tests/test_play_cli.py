@@ -196,3 +196,16 @@ def test_rules_and_play_help_list_every_level_with_its_margin(capsys: pytest.Cap
     help_text = " ".join(capsys.readouterr().out.split())
     assert "easy, medium, hard, strong, master" in help_text
     assert all(" ".join(margin.split()) in help_text for margin in LEVEL_MARGINS.values())
+
+
+def test_resume_prints_a_save_s_names_escaped(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+                                              tmp_path: Path) -> None:
+    """A save is anyone's file: a name holding ESC [2K must not erase a line of the terminal (issue 26, item 11)."""
+    run_plain(monkeypatch, capsys, tmp_path, ["play", "--seed", "5", "--option", "rounds=1"], "1\n")
+    path = saves.newest_unfinished(tmp_path / "matches")
+    text = path.read_text(encoding="utf-8")
+    assert '"Computer"' in text
+    path.write_text(text.replace('"Computer"', '"Evil\\u001b[2K\\u001b[1A"'), encoding="utf-8")
+    rc, out, _ = run_plain(monkeypatch, capsys, tmp_path, ["play", "--resume", str(path)], "1\n" * 40)
+    assert rc == 0 and "Match over" in out
+    assert "\x1b" not in out and "Evil\\x1b[2K\\x1b[1A" in out

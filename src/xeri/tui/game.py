@@ -196,8 +196,8 @@ class Game:
                 self.ui.match_summary(self.match, self.seating)
 
     def _human_move(self, seat: int) -> Card:
-        name = self.match.names[seat]
         seating = Seating(self.match.ruleset, self.match.names, seat)
+        name = seating.names[seat]
         if self.hotseat:
             if not self.ui.handover(name):
                 raise _Stop

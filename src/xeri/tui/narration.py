@@ -29,6 +29,7 @@ from ..events import (
     ThresholdRaised,
     Xeri,
 )
+from ..record import printable
 from ..rules import Ruleset
 
 RED = "bold red"
@@ -53,6 +54,10 @@ class Seating:
     ruleset: Ruleset
     names: tuple[str, ...]
     viewer: int | None
+
+    def __post_init__(self) -> None:
+        # A save's names are anyone's text: a control character in one must not drive the terminal.
+        object.__setattr__(self, "names", tuple(printable(n) for n in self.names))
 
     def who(self, seat: int) -> str:
         return "You" if seat == self.viewer else self.names[seat]
