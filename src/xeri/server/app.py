@@ -31,6 +31,7 @@ from . import inputs
 from .cluster import make_cluster, refuse_mixed_modes
 from .connection import BURST, CLOSE_TOO_MANY, MAX_MESSAGE, RATE, TokenBucket, serve_socket
 from .errors import ProtocolError
+from .handle import TableHandle
 from .health import healthz, readyz
 from .history import summary
 from .limits import Limits
@@ -42,7 +43,7 @@ from .reviews import ReviewBusy, ReviewCache, ReviewFailed
 from .security import origin_allowed, secure
 from .static import PageFiles, page_response
 from .store import Store, StoreError
-from .table import Table, unavailable
+from .table import unavailable
 from .workers import BotBudget, PoolBusy, Workers
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
@@ -180,7 +181,7 @@ def api(handler: Handler) -> Handler:
     return wrapped
 
 
-async def _table_of(request: Request) -> Table:
+async def _table_of(request: Request) -> TableHandle:
     table = await ctx(request).lobby.get(request.path_params["table_id"])
     if table is None:
         raise ProtocolError("no_such_table", "there is no such table")
