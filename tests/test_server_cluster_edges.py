@@ -4,6 +4,7 @@ process that does not own the table, client addresses through HAProxy, and HAPro
 Real services, as in test_server_cluster.py (its fixtures and helpers).
 """
 
+# ruff: noqa: F811  (the fixture imported from test_server_cluster is a parameter by name)
 from __future__ import annotations
 
 import socket
