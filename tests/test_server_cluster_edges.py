@@ -7,6 +7,7 @@ Real services, as in test_server_cluster.py (its fixtures and helpers).
 # ruff: noqa: F811  (the fixture imported from test_server_cluster is a parameter by name)
 from __future__ import annotations
 
+import json
 import socket
 from pathlib import Path
 
@@ -111,5 +112,30 @@ def test_two_players_behind_the_balancer_are_counted_apart(database: str) -> Non
 
         page = poll("HAProxy's own page", unavailable_page, timeout=30)
         assert "<html" in page and "No server is available" not in page
+    finally:
+        cluster.stop()
+
+
+def test_the_connection_caps_hold_across_the_processes(database: str) -> None:
+    """One address may hold two connections: one on each of two processes, and a third on the third process is
+    refused (each process counted only its own, so a cluster of three let six through); one closing frees a place."""
+    assert REDIS_URL
+    cluster = Cluster(database, REDIS_URL, n=3, extra=("--ws-per-address", "2"))
+    try:
+        a, b, c = cluster.nodes
+        tid = httpx.post(f"{a.base}/api/tables", json={"name": "ann"}).json()["table_id"]
+        held = [Client([node.ws], tid) for node in (a, b)]
+        with connect(f"{c.ws}/ws/tables/{tid}", open_timeout=5) as ws:
+            refused = json.loads(ws.recv(timeout=5))
+        assert refused["type"] == "error" and refused["code"] == "too_many_connections", refused
+        held.pop().close()
+
+        def third() -> bool:
+            with connect(f"{c.ws}/ws/tables/{tid}", open_timeout=5) as ws:
+                return bool(json.loads(ws.recv(timeout=5))["type"] == "sync")
+
+        poll("a place freed by a closed connection", third, timeout=10)
+        held[0].close()
+        no_tracebacks(cluster)
     finally:
         cluster.stop()

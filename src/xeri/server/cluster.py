@@ -37,6 +37,7 @@ import msgspec
 from ..rules import Ruleset
 from .envelope import Envelope, EnvelopeError
 from .errors import ProtocolError
+from .limits import SharedSockets
 from .ownership import LEASE_SECONDS, Ownership
 from .pubsub import RedisBroker
 from .seats import Seat, hash_token
@@ -152,6 +153,8 @@ class Cluster:
         self._tasks: set[asyncio.Task[Any]] = set()
         #: whether the lease loop has reached the database at its last tick (readiness)
         self.healthy = False
+        #: the cluster-wide connection counts (server.limits), from ``start``
+        self.sockets: SharedSockets | None = None
         broker.listen(inbox(self.node), self._on_inbox)
         broker.listen(CONTROL, self._on_control)
         broker.on_resubscribed(self._resync_all)
@@ -161,6 +164,9 @@ class Cluster:
 
     async def start(self, lobby: Lobby) -> None:
         self.lobby = lobby
+        # The per-address and per-seat connection caps hold across the cluster, not once per process.
+        self.sockets = SharedSockets(self.broker.url, self.node, lobby.limits, 3 * self.ownership.lease)
+        lobby.connections.shared = self.sockets
         await self.ownership.renew()
         self.healthy = True
         self._loop = asyncio.create_task(self._tick_loop())
@@ -176,6 +182,8 @@ class Cluster:
             self._loop = None
         for task in list(self._tasks):
             task.cancel()
+        if self.sockets is not None:
+            await self.sockets.close()
         try:
             await self.ownership.release()
             await self.store.leave_cluster(self.node)
@@ -238,6 +246,11 @@ class Cluster:
         """Adopt the orphaned tables, and hand over those whose connections are all elsewhere."""
         lobby = self.lobby
         assert lobby is not None
+        if self.sockets is not None:
+            try:
+                await self.sockets.renew(await self.store.live_nodes())
+            except Exception as exc:  # Redis or the database away: the counts fall back to this process's
+                log.warning("cannot renew the shared connection counts: %s", exc)
         try:
             for table_id in await self.ownership.orphans():
                 await self.adopt(table_id)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -232,19 +232,18 @@ async def serve_socket(ws: WebSocket, lobby: Lobby, rate: float = RATE, burst: f
     address = ws.client.host if ws.client else "-"
     # Every count a connection holds (its address's and seat's here, its own and its summary's at the table,
     # wherever the table is owned) is taken and given back inside this one try, so no error can leak one.
-    counted = False
+    give_back: Callable[[], Awaitable[None]] | None = None
     try:
-        # One address, and one seat, may hold only so many connections (server.limits).
-        lobby.book.connect(address, table.id, seat)
-        counted = True
+        # One address, and one seat, may hold only so many connections (server.limits; across a cluster in Redis).
+        give_back = await lobby.connections.connect(address, table.id, seat)
         # ?summary=1: this client shows a summary after each round, and the next round waits for its "ready".
         client = Client(ws, table, seat, rate, burst, summary=ws.query_params.get("summary") == "1")
         await client.run()
     except LimitExceeded as exc:
-        if counted:
+        if give_back is not None:
             raise
         await refuse(ws, error(exc.code, exc.message), CLOSE_TOO_MANY)
     finally:
-        if counted:
-            lobby.book.disconnect(address, table.id, seat)
+        if give_back is not None:
+            await give_back()
         lobby.release(table)

@@ -18,7 +18,7 @@ from ..rules import OPTIONS, find_ruleset
 from . import inputs
 from .errors import ProtocolError
 from .handle import TableHandle
-from .limits import AddressBook, Limits, check_match_size, expired
+from .limits import AddressBook, Connections, Limits, check_match_size, expired
 from .protocol import CreateTable
 from .pubsub import Broker
 from .seats import hash_token, new_token
@@ -66,6 +66,8 @@ class Lobby:
         self.limits = limits or Limits()
         #: who created which table, and the connections each address and seat holds (server.limits)
         self.book = AddressBook(self.limits)
+        #: where connections are counted: this book, or Redis across a cluster (``Cluster`` sets it up)
+        self.connections = Connections(self.book)
         #: the pool of search bots, hints and replays (None: a thread per job)
         self.workers = workers
         self.tables: dict[str, Table] = {}
