@@ -723,6 +723,9 @@ class RemoteTable:
             if close is not None:
                 close()  # says "unavailable ... reconnecting" and closes (Client.left for a table not owned here)
             return
+        except BaseException:
+            self._replica = None  # attach_replica counted nothing that stays: detach has nothing to give back
+            raise
         self.clients += 1
 
     async def detach(self, seat: int | None, ch: str, deliver: Callable[[Envelope], None],
