@@ -135,7 +135,8 @@ class Seat:
         self.thinking = False
         #: a round was scored: the page's "ready" is due (sent at once, as by a player who closes it quickly)
         self.ready_due = False
-        #: the next round waits for every player's "ready": no move until a TABLE without a pause says it goes on
+        #: a move was refused because the next round waits for another player's "ready": none until a TABLE
+        #: without a pause (or an update) says it goes on
         self.held = False
         #: the last sync or update's version and view (to move once the pause is over)
         self.last: tuple[int, View | None] = (-1, None)
@@ -144,22 +145,25 @@ class Seat:
         """Take one message; when it is this seat's turn, return (think seconds, version, card) to play."""
         msg = DECODE(raw)
         if msg.type == "error":
-            self.stats.error(msg.code or "?")
+            if msg.code == "round_pause":  # the page's player sees the others still reading: it waits, no error
+                self.held = True
+            else:
+                self.stats.error(msg.code or "?")
             self.pending = None
             return None
         if msg.type == "table":
-            if msg.table is None or msg.table.pause is not None:
+            if not self.held or msg.table is None or msg.table.pause is not None:
                 return None
-            self.held = False  # every player closed the summary (or none was open): play goes on
+            self.held = False  # every player closed the summary: play goes on
             version, view = self.last
         elif msg.type not in ("sync", "update") or msg.version is None:
             return None
         else:
             version, view = msg.version, msg.view
             self.last = (version, view)
-            # A round scored: the next waits for the players' "ready"s (a TABLE without a pause says it goes on).
-            self.held = any(e.kind == "round_scored" for e in msg.events) and not (view and view.match_over)
-            self.ready_due = self.ready_due or self.held
+            self.held = False
+            if any(e.kind == "round_scored" for e in msg.events) and not (view and view.match_over):
+                self.ready_due = True
             if self.pending is not None and version >= self.pending[0]:
                 if self.stats.recording:
                     self.stats.latencies.append(time.perf_counter() - self.pending[1])
