@@ -103,7 +103,7 @@ class Node:
 
     def ready(self) -> Node:
         poll("the server to be ready", lambda: self.alive() and httpx.get(f"{self.base}/readyz", timeout=2)
-             .status_code == 200, timeout=30)
+             .status_code == 200, timeout=90)  # three processes importing at once on a busy machine
         return self
 
     def alive(self) -> bool:
