@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import socket
+import time
 from pathlib import Path
 
 import httpx
@@ -20,6 +21,7 @@ from test_server_cluster import (  # noqa: F401  (the fixture is used by name)
     REDIS_URL,
     Client,
     Cluster,
+    Node,
     database,
     lease_owner,
     node_id,
@@ -136,6 +138,36 @@ def test_the_connection_caps_hold_across_the_processes(database: str) -> None:
 
         poll("a place freed by a closed connection", third, timeout=10)
         held[0].close()
+        no_tracebacks(cluster)
+    finally:
+        cluster.stop()
+
+
+def test_handovers_and_adoptions_are_logged_at_info_with_the_table_id(database: str) -> None:
+    """``--log-level info`` shows where each table went and why (only /readyz counted them before)."""
+    assert REDIS_URL
+    cluster = Cluster(database, REDIS_URL, n=2, extra=("--log-level", "info"))
+    a, b = cluster.nodes
+    try:
+        tid = httpx.post(f"{a.base}/api/tables", json={"name": "ann", "seats": [None, {"bot": "easy"}]}).json()
+        client = Client([b.ws, a.ws], tid["table_id"], tid["token"], summary=True)  # all its connections on b
+        table_id = tid["table_id"]
+        poll("the handover to b", lambda: lease_owner(database, table_id) == node_id(b), timeout=20)
+
+        def logged(node: Node, text: str) -> bool:
+            return text in Path(node.log.name).read_text(errors="replace")
+
+        poll("a's log of the handover", lambda: logged(a, f"handed table {table_id} over to {node_id(b)}"))
+        poll("b's log of the arrival", lambda: logged(b, f"table {table_id} handed over to this process"))
+        b.kill9()
+        poll("the adoption by a", lambda: lease_owner(database, table_id) == node_id(a), timeout=20)
+        poll("a's log of the adoption", lambda: logged(a, f"adopted table {table_id}"))
+        deadline = time.monotonic() + 20
+        while client.reconnects == 0:  # b is gone: after what it had received, the client reconnects, to a
+            assert time.monotonic() < deadline, "the client never reconnected"
+            client.recv(10)
+        assert client.view is not None and client.view["seat"] == 0
+        client.close()
         no_tracebacks(cluster)
     finally:
         cluster.stop()
