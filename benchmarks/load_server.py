@@ -87,6 +87,18 @@ class View(msgspec.Struct):
     legal_moves: list[str] = []
 
 
+class Event(msgspec.Struct):
+    """An event of an update, as far as a client needs it: whether a round was scored."""
+
+    kind: str = ""
+
+
+class TableInfo(msgspec.Struct):
+    """The TABLE object, as far as a client needs it: whether the next round still waits for a summary."""
+
+    pause: dict[str, Any] | None = None
+
+
 class Message(msgspec.Struct):
     """A server message, as far as a playing client needs it (docs/protocol.md)."""
 
@@ -94,10 +106,20 @@ class Message(msgspec.Struct):
     version: int | None = None
     view: View | None = None
     code: str | None = None
+    events: list[Event] = []
+    table: TableInfo | None = None
 
 
 DECODE = msgspec.json.Decoder(Message).decode
 ENCODE = msgspec.json.Encoder().encode
+#: what the page sends once its player has closed a round's summary (the next round waits for it)
+READY = ENCODE({"type": "ready"})
+
+
+def seat_url(ws_base: str, table_id: str, token: str) -> str:
+    """A seat's socket as the page opens it: with ``summary=1`` (the page shows each round's summary, and the
+    owner's next round waits for its "ready")."""
+    return f"{ws_base}/ws/tables/{table_id}?token={token}&summary=1"
 
 
 class Seat:
@@ -111,26 +133,47 @@ class Seat:
         self.rng, self.stats, self.think = rng, stats, think
         self.pending: tuple[int, float] | None = None
         self.thinking = False
+        #: a round was scored: the page's "ready" is due (sent at once, as by a player who closes it quickly)
+        self.ready_due = False
+        #: a move was refused because the next round waits for another player's "ready": none until a TABLE
+        #: without a pause (or an update) says it goes on
+        self.held = False
+        #: the last sync or update's version and view (to move once the pause is over)
+        self.last: tuple[int, View | None] = (-1, None)
 
     def receive(self, raw: bytes | memoryview) -> tuple[float, int, str] | None:
         """Take one message; when it is this seat's turn, return (think seconds, version, card) to play."""
         msg = DECODE(raw)
         if msg.type == "error":
-            self.stats.error(msg.code or "?")
+            if msg.code == "round_pause":  # the page's player sees the others still reading: it waits, no error
+                self.held = True
+            else:
+                self.stats.error(msg.code or "?")
             self.pending = None
             return None
-        if msg.type not in ("sync", "update") or msg.version is None:
+        if msg.type == "table":
+            if not self.held or msg.table is None or msg.table.pause is not None:
+                return None
+            self.held = False  # every player closed the summary: play goes on
+            version, view = self.last
+        elif msg.type not in ("sync", "update") or msg.version is None:
             return None
-        if self.pending is not None and msg.version >= self.pending[0]:
-            if self.stats.recording:
-                self.stats.latencies.append(time.perf_counter() - self.pending[1])
-                self.stats.moves += 1
-            self.pending = None
-        view = msg.view
-        if view is None or view.match_over or view.turn != view.seat or self.pending is not None or self.thinking:
+        else:
+            version, view = msg.version, msg.view
+            self.last = (version, view)
+            self.held = False
+            if any(e.kind == "round_scored" for e in msg.events) and not (view and view.match_over):
+                self.ready_due = True
+            if self.pending is not None and version >= self.pending[0]:
+                if self.stats.recording:
+                    self.stats.latencies.append(time.perf_counter() - self.pending[1])
+                    self.stats.moves += 1
+                self.pending = None
+        if (self.held or view is None or view.match_over or view.turn != view.seat or self.pending is not None
+                or self.thinking):
             return None
         delay = self.rng.uniform(0.5 * self.think, 1.5 * self.think) if self.think else 0.0
-        return delay, msg.version, self.rng.choice(view.legal_moves)
+        return delay, version, self.rng.choice(view.legal_moves)
 
     def move(self, version: int, card: str) -> bytes:
         """The move message to send now (the latency clock starts here)."""
@@ -142,7 +185,7 @@ class Seat:
         """The connection closed (or did not open): count it, forget the move in flight, and return the
         browser's reconnect pause."""
         self.stats.error("closed")
-        self.pending, self.thinking = None, False
+        self.pending, self.thinking, self.held, self.ready_due = None, False, False, False
         return self.rng.uniform(0.2, 0.5)
 
 
@@ -161,6 +204,9 @@ async def websockets_client(url: str, seat: Seat) -> None:
                                proxy=None) as ws:
                 while True:
                     turn = seat.receive(await ws.recv(decode=False))
+                    if seat.ready_due:
+                        seat.ready_due = False
+                        await ws.send(READY, text=True)
                     if turn is not None:
                         delay, version, card = turn
                         if delay:
@@ -200,6 +246,9 @@ async def picows_client(url: str, seat: Seat) -> None:
             else:
                 raw = frame.get_payload_as_memoryview()
             turn = seat.receive(raw)
+            if seat.ready_due:
+                seat.ready_due = False
+                transport.send(WSMsgType.TEXT, READY)
             if turn is None:
                 return
             delay, version, card = turn
@@ -243,8 +292,8 @@ async def run(base: str, tables: int, seconds: float, warmup: float, think: floa
             made = (await http.post("/api/tables", json={"name": f"a{i}", "options": {"rounds": 99},
                                                          "takeover_after": None})).json()
             joined = (await http.post(f"/api/tables/{made['table_id']}/join", json={"name": f"b{i}"})).json()
-            urls += [f"{ws_base}/ws/tables/{made['table_id']}?token={made['token']}",
-                     f"{ws_base}/ws/tables/{made['table_id']}?token={joined['token']}"]
+            urls += [seat_url(ws_base, made["table_id"], made["token"]),
+                     seat_url(ws_base, made["table_id"], joined["token"])]
     stats = Stats()
     play = CLIENTS[client]
     tasks = [asyncio.create_task(play(u, Seat(random.Random(rng.random()), stats, think))) for u in urls]
@@ -437,7 +486,7 @@ def failover(base: str, creator: str, kill: Callable[[str], None], timeout: floa
 
     made = httpx.post(f"{creator}/api/tables", json={"name": "f", "options": {"rounds": 9},
                                                    "seats": [None, {"bot": "easy"}]}, timeout=60).json()
-    url = base.replace("http://", "ws://") + f"/ws/tables/{made['table_id']}?token={made['token']}"
+    url = seat_url(base.replace("http://", "ws://"), made["table_id"], made["token"])
     state: dict[str, Any] = {"ws": None, "version": -1, "view": None, "seen": []}
 
     def recv(wait: float) -> dict[str, Any] | None:
@@ -458,6 +507,8 @@ def failover(base: str, creator: str, kill: Callable[[str], None], timeout: floa
             return {"type": "quiet"}
         if msg["type"] in ("sync", "update"):
             state["version"], state["view"] = msg["version"], msg["view"]
+            if any(e.get("kind") == "round_scored" for e in msg.get("events", ())):
+                state["ws"].send(READY.decode())  # the page's player closed the round's summary
         state["seen"].append(msg["type"] if msg["type"] != "error" else f"error {msg.get('code')}")
         return msg
 

@@ -86,14 +86,15 @@ def database() -> Iterator[str]:
 class Node:
     """One ``xeri serve`` process of the cluster."""
 
-    def __init__(self, db: str, redis: str | None, lease: float = LEASE, bot_delay: float = 0.0) -> None:
+    def __init__(self, db: str, redis: str | None, lease: float = LEASE, bot_delay: float = 0.0,
+                 extra: tuple[str, ...] = ()) -> None:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.ws = f"ws://127.0.0.1:{self.port}"
         args = [sys.executable, "-m", "xeri", "serve", "--port", str(self.port), "--db", db, "--lease", str(lease),
                 "--bot-delay", str(bot_delay), "--workers", "0", "--ws-opens", "1000", "--rate", "1000",
                 "--http-rate", "1000",
-                "--log-level", "error"]
+                "--log-level", "error", *extra]
         if redis:
             args += ["--redis", redis]
         # The log goes to a file: a pipe nobody reads would fill and stall the server.
@@ -102,7 +103,7 @@ class Node:
 
     def ready(self) -> Node:
         poll("the server to be ready", lambda: self.alive() and httpx.get(f"{self.base}/readyz", timeout=2)
-             .status_code == 200, timeout=30)
+             .status_code == 200, timeout=90)  # three processes importing at once on a busy machine
         return self
 
     def alive(self) -> bool:
@@ -164,9 +165,10 @@ class Cluster:
 class Client:
     """A player (or spectator) that reconnects as the browser does, keeping every message it got."""
 
-    def __init__(self, ws_bases: list[str], table_id: str, token: str | None = None) -> None:
+    def __init__(self, ws_bases: list[str], table_id: str, token: str | None = None, summary: bool = False) -> None:
         self.bases = ws_bases
-        self.path = f"/ws/tables/{table_id}" + (f"?token={token}" if token else "")
+        # summary=1 as the page sends it: this client shows each round's summary, and the next round waits for it
+        self.path = f"/ws/tables/{table_id}" + (f"?token={token}" if token else "") + ("&summary=1" if summary else "")
         self.messages: list[dict[str, Any]] = []
         self.version = -1
         self.view: dict[str, Any] | None = None

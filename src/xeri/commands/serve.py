@@ -177,6 +177,22 @@ def _check_edges(args: argparse.Namespace) -> None:
             raise ServeError(f"--trusted-proxy must be an IP address or network, not {proxy!r}") from None
 
 
+def _log_to_stderr(level: str) -> None:
+    """The server's own log (``xeri.*``: adoptions, handovers, lost leases) at --log-level, beside uvicorn's.
+
+    uvicorn configures only its own loggers: without this, Python's last-resort handler showed warnings alone.
+    """
+    import logging
+
+    logger = logging.getLogger("xeri")
+    if not logger.handlers:
+        handler = logging.StreamHandler()
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+        logger.addHandler(handler)
+    logger.setLevel(level.upper())
+    logger.propagate = False
+
+
 def _is_loopback(host: str) -> bool:
     import ipaddress
 
@@ -263,6 +279,7 @@ def run(args: argparse.Namespace) -> int:
                      http_rate=args.http_rate, http_burst=4 * args.http_rate, limits=limits, workers=args.workers,
                      bot_queue=args.bot_queue, bot_budget=budget, lease=args.lease)
     _secure(app, args)
+    _log_to_stderr(args.log_level)
     print(f"xeri serve: http://{args.host}:{args.port}/  (Ctrl-C stops)", flush=True)
     _tune_gc()
     try:

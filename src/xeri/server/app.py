@@ -33,6 +33,7 @@ from . import inputs
 from .cluster import make_cluster, refuse_mixed_modes
 from .connection import BURST, CLOSE_TOO_MANY, MAX_MESSAGE, RATE, TokenBucket, serve_socket
 from .errors import ProtocolError, private_match
+from .handle import TableHandle
 from .health import healthz, readyz
 from .history import summary
 from .limits import Limits
@@ -45,7 +46,7 @@ from .seats import hash_token
 from .security import origin_allowed, secure
 from .static import PageFiles, page_response
 from .store import Store, StoreError
-from .table import Table, unavailable
+from .table import unavailable
 from .workers import BotBudget, PoolBusy, Workers
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
@@ -182,14 +183,14 @@ def api(handler: Handler) -> Handler:
     return wrapped
 
 
-async def _table_of(request: Request) -> Table:
+async def _table_of(request: Request) -> TableHandle:
     table = await ctx(request).lobby.get(request.path_params["table_id"])
     if table is None:
         raise ProtocolError("no_such_table", "there is no such table")
     return table
 
 
-async def _shown_table(request: Request) -> Table:
+async def _shown_table(request: Request) -> TableHandle:
     """A table to describe: a finished private one only with one of its seats' tokens."""
     table = await _table_of(request)
     if table.status == "finished" and table.info().get("private"):

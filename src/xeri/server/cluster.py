@@ -23,6 +23,7 @@ Redis): that keeps working exactly as before.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import secrets
 import time
@@ -33,13 +34,15 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
+from ..rules import Ruleset
 from .envelope import Envelope, EnvelopeError
 from .errors import ProtocolError
+from .limits import SharedSockets
 from .ownership import LEASE_SECONDS, Ownership
 from .pubsub import RedisBroker
-from .seats import hash_token
-from .store import Store, StoreError, TableRow
-from .wire import channel
+from .seats import Seat, hash_token
+from .store import SeatRow, Store, StoreError, TableRow
+from .wire import channel, iso
 
 if TYPE_CHECKING:
     from .lobby import Lobby
@@ -82,6 +85,13 @@ class Replica:
     buffered: list[Envelope] | None = field(default_factory=list)
     #: closes the connection with a retryable error (the client reconnects): for when it cannot be resynced
     close: Callable[[], None] | None = None
+    #: the connection shows each round's summary (``?summary=1``): the owner's next round waits for it
+    summary: bool = False
+
+    @property
+    def args(self) -> dict[str, Any]:
+        """What the owner needs to count this connection (``attach`` and ``detach``)."""
+        return {"seat": self.seat, "summary": self.summary}
 
     @property
     def channel(self) -> str:
@@ -143,6 +153,8 @@ class Cluster:
         self._tasks: set[asyncio.Task[Any]] = set()
         #: whether the lease loop has reached the database at its last tick (readiness)
         self.healthy = False
+        #: the cluster-wide connection counts (server.limits), from ``start``
+        self.sockets: SharedSockets | None = None
         broker.listen(inbox(self.node), self._on_inbox)
         broker.listen(CONTROL, self._on_control)
         broker.on_resubscribed(self._resync_all)
@@ -152,6 +164,9 @@ class Cluster:
 
     async def start(self, lobby: Lobby) -> None:
         self.lobby = lobby
+        # The per-address and per-seat connection caps hold across the cluster, not once per process.
+        self.sockets = SharedSockets(self.broker.url, self.node, lobby.limits, 3 * self.ownership.lease)
+        lobby.connections.shared = self.sockets
         await self.ownership.renew()
         self.healthy = True
         self._loop = asyncio.create_task(self._tick_loop())
@@ -167,6 +182,8 @@ class Cluster:
             self._loop = None
         for task in list(self._tasks):
             task.cancel()
+        if self.sockets is not None:
+            await self.sockets.close()
         try:
             await self.ownership.release()
             await self.store.leave_cluster(self.node)
@@ -229,6 +246,11 @@ class Cluster:
         """Adopt the orphaned tables, and hand over those whose connections are all elsewhere."""
         lobby = self.lobby
         assert lobby is not None
+        if self.sockets is not None:
+            try:
+                await self.sockets.renew(await self.store.live_nodes())
+            except Exception as exc:  # Redis or the database away: the counts fall back to this process's
+                log.warning("cannot renew the shared connection counts: %s", exc)
         try:
             for table_id in await self.ownership.orphans():
                 await self.adopt(table_id)
@@ -286,7 +308,7 @@ class Cluster:
 
     def _demote(self, table: Table) -> None:
         """Another process took this table's lease: stop acting for it; its seats reconnect to the new owner."""
-        log.warning("lost the lease of table %s", table.id)
+        log.warning("lost the lease of table %s at version %d", table.id, table.version)
         self._let_go(table)
 
     def _let_go(self, table: Table) -> None:
@@ -438,6 +460,7 @@ class Cluster:
             return
         handed = message.get("handover")
         if handed is not None:  # another process passed this one a table's lease: rebuild the table here
+            log.info("table %s handed over to this process by %s", handed, message.get("from"))
             self._claimed[handed] = self._arrived[handed] = time.monotonic()
             self.handed_in += 1
             self._spawn(self.adopt(handed))
@@ -496,7 +519,7 @@ class Cluster:
             raise retry_later("the message relay (Redis) is unavailable") from None
         self.replicas.setdefault(replica.table_id, set()).add(replica)
         try:
-            sync = _envelope(await self.call(replica.table_id, "attach", {"seat": replica.seat}))
+            sync = _envelope(await self.call(replica.table_id, "attach", replica.args))
         except BaseException:
             self.detach_local(replica)
             raise
@@ -513,7 +536,7 @@ class Cluster:
     async def detach_replica(self, replica: Replica) -> None:
         self.detach_local(replica)
         try:
-            await self.call(replica.table_id, "detach", {"seat": replica.seat})
+            await self.call(replica.table_id, "detach", replica.args)
         except (ProtocolError, NotOwner):
             pass  # the owner is changing: the new one never counted this connection
 
@@ -535,7 +558,7 @@ class Cluster:
                     pending.discard(replica)  # the connection ended meanwhile
                     continue
                 try:
-                    replica.deliver(_envelope(await self.call(table_id, op, {"seat": replica.seat})))
+                    replica.deliver(_envelope(await self.call(table_id, op, replica.args)))
                     pending.discard(replica)
                 except (ProtocolError, NotOwner) as exc:
                     if time.monotonic() > deadline:
@@ -598,22 +621,42 @@ def _envelope(answer: Any) -> Envelope:
         raise retry_later("the table's server answered with a malformed sync") from None
 
 
-def listed_info(row: TableRow, seats: list[Any]) -> dict[str, Any]:
-    """A lobby entry built from the database rows alone (a table another process owns)."""
-    from .table import Table
+def listed_info(row: TableRow, seats: list[SeatRow]) -> dict[str, Any]:
+    """A lobby entry built from the database rows alone (a table another process owns).
 
-    table = Table(row, seats, store=None, broker=None, bot_delay=0.0)  # type: ignore[arg-type]
-    return table.info()
+    What only the owner knows (who is connected, the scores, the version) is as for a table just loaded: the
+    lobby shows who sits where; the table's own page asks its owner for the rest.
+    """
+    ruleset = Ruleset.from_dict(json.loads(row.ruleset))
+    places = [Seat.from_row(s) for s in seats]
+    return {
+        "id": row.id, "title": row.title or "", "status": row.status, "ruleset": ruleset.to_dict(),
+        "players": ruleset.players,
+        "seats": [{"seat": s.seat, "side": ruleset.side_of(s.seat), "name": s.display_name() if s.taken else None,
+                   "bot": s.bot_level if not s.human else row.takeover_level if s.left else None,
+                   "human": s.human, "taken": s.taken, "connected": not s.human or s.left,
+                   "away": s.human and not s.left and s.name is not None} for s in places],
+        "free_seats": [s.seat for s in places if not s.taken],
+        "turn_timer": row.turn_timer, "takeover_after": row.takeover_after, "takeover_level": row.takeover_level,
+        "private": bool(row.private), "version": 0, "created_at": iso(row.created_at),
+        "finished_at": iso(row.finished_at), "invite": f"/#/t/{row.id}", "scores": [0] * ruleset.sides,
+        "winner": None, "pause": None, "rematch": None,
+    }
 
 
 class RemoteTable:
-    """A table owned by another process, as this process's routes and connections use it."""
+    """A table owned by another process, as this process's routes and connections use it (a ``TableHandle``).
+
+    Each asks the owner (``Cluster.call``); a connection is a ``Replica``, counted at the owner, its summary too.
+    """
 
     def __init__(self, cluster: Cluster, table_id: str, described: dict[str, Any]) -> None:
         self.cluster = cluster
         self.id = table_id
         self.clients = 0
         self.owned = False
+        #: this handle's connection, once it attached (one RemoteTable per connection: ``Lobby.get`` makes it)
+        self._replica: Replica | None = None
         self._refresh(described)
 
     def _refresh(self, described: dict[str, Any]) -> None:
@@ -646,8 +689,14 @@ class RemoteTable:
         self._refresh(out["described"])
         return int(out["seat"])
 
-    async def move(self, seat: int | None, card_text: str, version: int, auto: str | None = None) -> None:
+    async def move(self, seat: int | None, card_text: str, version: int) -> None:
         await self.cluster.call(self.id, "move", {"seat": seat, "card": card_text, "version": version})
+
+    async def ready(self, seat: int | None) -> None:
+        await self.cluster.call(self.id, "ready", {"seat": seat})
+
+    async def ask_rematch(self, seat: int | None) -> None:
+        await self.cluster.call(self.id, "rematch", {"seat": seat})
 
     async def hint(self, seat: int | None) -> tuple[str, str]:
         out = await self.cluster.call(self.id, "hint", {"seat": seat})
@@ -662,10 +711,10 @@ class RemoteTable:
         return _envelope(await self.cluster.call(self.id, "sync", {"seat": seat}))
 
     async def attach(self, seat: int | None, ch: str, deliver: Callable[[Envelope], None],
-                     close: Callable[[], None] | None = None) -> None:
+                     close: Callable[[], None] | None = None, summary: bool = False) -> None:
         """Become a replica connection; if the owner cannot be reached now, the connection is closed with a
         retryable error (the client reconnects) rather than left without its sync."""
-        self._replica: Replica | None = Replica(self.id, seat, deliver, close=close)
+        self._replica = Replica(self.id, seat, deliver, close=close, summary=summary)
         try:
             await self.cluster.attach_replica(self._replica)
         except ProtocolError as exc:
@@ -674,10 +723,13 @@ class RemoteTable:
             if close is not None:
                 close()  # says "unavailable ... reconnecting" and closes (Client.left for a table not owned here)
             return
+        except BaseException:
+            self._replica = None  # attach_replica counted nothing that stays: detach has nothing to give back
+            raise
         self.clients += 1
 
     async def detach(self, seat: int | None, ch: str, deliver: Callable[[Envelope], None],
-                     close: Callable[[], None] | None = None) -> None:
+                     close: Callable[[], None] | None = None, summary: bool = False) -> None:
         if self._replica is not None:
             self.clients -= 1
             await self.cluster.detach_replica(self._replica)
@@ -704,7 +756,7 @@ async def serve_op(cluster: Cluster, table: Table, op: str, args: dict[str, Any]
         if remote:
             cluster.watch(table.id, seat, +1, node)
         try:
-            sync = (await table.attach_remote(seat)).encode()
+            sync = (await table.attach_remote(seat, bool(args.get("summary")))).encode()
         except BaseException:
             if remote:
                 cluster.watch(table.id, seat, -1, node)
@@ -713,10 +765,16 @@ async def serve_op(cluster: Cluster, table: Table, op: str, args: dict[str, Any]
             cluster.consider(table)  # all its connections may be on that process now
         return sync
     if op == "detach":
-        await table.detach_remote(seat)
+        await table.detach_remote(seat, bool(args.get("summary")))
         if node != cluster.node:
             cluster.watch(table.id, seat, -1, node)
             cluster.consider(table)
+        return None
+    if op == "ready":
+        await table.ready(seat)
+        return None
+    if op == "rematch":
+        await table.ask_rematch(seat)
         return None
     if op == "hint":
         card, reason = await table.hint(seat)

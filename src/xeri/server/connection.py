@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -14,10 +14,11 @@ from ..bots.hint import HintReason
 from . import protocol
 from .envelope import Envelope
 from .errors import private_match
+from .handle import TableHandle
 from .limits import LimitExceeded
 from .lobby import Lobby, parse_json
 from .protocol import Hint, Move, Ping, Ready, Rematch, Sync
-from .table import ProtocolError, Table, channel
+from .table import ProtocolError, channel
 
 MAX_MESSAGE = 4096
 RATE = 20.0
@@ -52,21 +53,23 @@ def error(code: str, message: str, ref: Any = None, **extra: Any) -> str:
 
 
 class Client:
-    """A connection for ``seat`` (None: a spectator). Its outgoing texts go through a bounded queue."""
+    """A connection for ``seat`` (None: a spectator). Its outgoing texts go through a bounded queue.
 
-    def __init__(self, ws: WebSocket, table: Table, seat: int | None, rate: float = RATE,
-                 burst: float = BURST) -> None:
+    ``summary``: the client shows each round's summary (``?summary=1``), and the next round waits for its "ready".
+    """
+
+    def __init__(self, ws: WebSocket, table: TableHandle, seat: int | None, rate: float = RATE,
+                 burst: float = BURST, summary: bool = False) -> None:
         self.ws = ws
         self.table = table
         self.seat = seat
+        self.summary = summary and seat is not None
         self.out: asyncio.Queue[str | None] = asyncio.Queue(QUEUE)
         self.bucket = TokenBucket(rate, burst)
         self.rejected = 0
         self.synced = -1
         self.close_code = 4009  # a client too slow to read its messages
         self.channel = channel(table.id, seat)
-        #: the lobby, which makes the new table of a rematch (None: rematches are refused)
-        self.lobby: Lobby | None = None
 
     def deliver(self, envelope: Envelope) -> None:
         """Queue an envelope's text (server.envelope), dropping updates not newer than what the client has."""
@@ -103,8 +106,9 @@ class Client:
         sender = asyncio.create_task(self._sender())
         # A send to a client that went away fails; that is how it ends, not an error to report.
         sender.add_done_callback(lambda t: t.cancelled() or t.exception())
-        await table.attach(self.seat, self.channel, self.deliver, self.left)
         try:
+            # Inside the try: whatever attach counted, detach gives back, even if attach failed half way.
+            await table.attach(self.seat, self.channel, self.deliver, self.left, self.summary)
             while not sender.done():
                 message = await self.ws.receive()
                 if message["type"] == "websocket.disconnect":
@@ -120,7 +124,7 @@ class Client:
         except WebSocketDisconnect:
             pass
         finally:
-            await table.detach(self.seat, self.channel, self.deliver, self.left)
+            await table.detach(self.seat, self.channel, self.deliver, self.left, self.summary)
             if self.rejected >= FLOOD and not sender.done():
                 try:
                     await asyncio.wait_for(sender, timeout=5)
@@ -133,7 +137,7 @@ class Client:
 
         Or the table moved to another process (server.cluster): say so and close (1012), and the client reconnects.
         """
-        if not getattr(self.table, "owned", True):
+        if not self.table.owned:
             self.send(error("unavailable", "this table is changing servers: reconnecting; try again then", retry=True))
             self.close_code = 1012
             self.deliver_close()
@@ -194,8 +198,7 @@ class Client:
         if isinstance(message, Ready):
             await table.ready(self.seat)
             return None
-        if await table.offer_rematch(self.seat) and self.lobby is not None:  # a Rematch
-            await self.lobby.rematch(table)
+        await table.ask_rematch(self.seat)  # a Rematch: the owner makes the new table once every player asked
         return None
 
 
@@ -231,23 +234,21 @@ async def serve_socket(ws: WebSocket, lobby: Lobby, rate: float = RATE, burst: f
         refused = private_match()  # a finished private match: its seats only, never a spectator
         await refuse(ws, error(refused.code, refused.message), 4403)
         return
-    # One address, and one seat, may hold only so many connections (server.limits).
     address = ws.client.host if ws.client else "-"
+    # Every count a connection holds (its address's and seat's here, its own and its summary's at the table,
+    # wherever the table is owned) is taken and given back inside this one try, so no error can leak one.
+    give_back: Callable[[], Awaitable[None]] | None = None
     try:
-        lobby.book.connect(address, table.id, seat)
-    except LimitExceeded as exc:
-        await refuse(ws, error(exc.code, exc.message), CLOSE_TOO_MANY)
-        return
-    # ?summary=1: this client shows a summary after each round, and the next round waits for its "ready".
-    summary = seat if seat is not None and ws.query_params.get("summary") == "1" else None
-    if summary is not None:
-        table.summary_clients[summary] = table.summary_clients.get(summary, 0) + 1
-    try:
-        client = Client(ws, table, seat, rate, burst)
-        client.lobby = lobby
+        # One address, and one seat, may hold only so many connections (server.limits; across a cluster in Redis).
+        give_back = await lobby.connections.connect(address, table.id, seat)
+        # ?summary=1: this client shows a summary after each round, and the next round waits for its "ready".
+        client = Client(ws, table, seat, rate, burst, summary=ws.query_params.get("summary") == "1")
         await client.run()
+    except LimitExceeded as exc:
+        if give_back is not None:
+            raise
+        await refuse(ws, error(exc.code, exc.message), CLOSE_TOO_MANY)
     finally:
-        if summary is not None:
-            table.summary_clients[summary] -= 1
-        lobby.book.disconnect(address, table.id, seat)
+        if give_back is not None:
+            await give_back()
         lobby.release(table)

@@ -7,12 +7,15 @@ at most a few tables per address, so one client can neither crowd the server
 nor flood the lobby out of view. Every number is a :class:`Limits` field and a
 ``xeri serve`` option (docs/security.md). The counts live in memory: after a
 restart a table's creator is no longer known, and its table counts for nobody.
+In a cluster the connection counts live in Redis (:class:`SharedSockets`), so a
+cap holds across every process instead of once per process.
 """
 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Iterable, Iterator
+import logging
+from collections.abc import Awaitable, Callable, Iterable, Iterator
 from dataclasses import dataclass, fields
 from typing import Any, TypeVar
 
@@ -151,6 +154,125 @@ class AddressBook:
             if len(out) >= limit:
                 break
         return out
+
+
+log = logging.getLogger("xeri.server")
+
+#: takes one connection of each field (an address's, a seat's) if every process's counts together leave room:
+#: KEYS are the live processes' hashes, this process's first; ARGV the milliseconds the hash lives unrenewed,
+#: then field and cap pairs. Returns 0, or the number (1-based) of the first field over its cap.
+_TAKE = """
+local pairs = (#ARGV - 1) / 2
+for i = 1, pairs do
+  local field, cap, held = ARGV[2 * i], tonumber(ARGV[2 * i + 1]), 0
+  for _, key in ipairs(KEYS) do held = held + tonumber(redis.call('HGET', key, field) or '0') end
+  if held >= cap then return i end
+end
+for i = 1, pairs do redis.call('HINCRBY', KEYS[1], ARGV[2 * i], 1) end
+redis.call('PEXPIRE', KEYS[1], ARGV[1])
+return 0
+"""
+#: gives back one connection of each field (ARGV) in this process's hash (KEYS[1]), dropping fields at zero
+_GIVE = """
+for _, field in ipairs(ARGV) do
+  if redis.call('HINCRBY', KEYS[1], field, -1) <= 0 then redis.call('HDEL', KEYS[1], field) end
+end
+return 0
+"""
+
+
+class SharedSockets:
+    """The connections each address and each seat holds on every process of a cluster, in Redis.
+
+    Each process keeps its own counts in one hash (``xeri-caps:{node}``), renewed with its lease loop and gone
+    soon after it dies (its players' new connections elsewhere are not counted twice for long); a connection is
+    taken only if every live process's counts together leave room, in one script (no two processes can both
+    take the last place). If Redis is away, the process falls back to its own counts (``AddressBook``).
+    """
+
+    def __init__(self, url: str, node: str, limits: Limits, ttl: float) -> None:
+        import redis.asyncio
+
+        self.redis = redis.asyncio.from_url(url, socket_timeout=2.0, socket_connect_timeout=2.0)
+        self.limits = limits
+        self.node = node
+        self.ttl_ms = int(ttl * 1000)
+        #: the processes serving now (the cluster's lease loop renews the list)
+        self.nodes: list[str] = [node]
+        self._take = self.redis.register_script(_TAKE)
+        self._give = self.redis.register_script(_GIVE)
+
+    def key(self, node: str) -> str:
+        return f"xeri-caps:{node}"
+
+    @staticmethod
+    def fields(address: str, table_id: str, seat: int | None) -> list[str]:
+        return [f"a:{address}"] + ([f"s:{table_id}:{seat}"] if seat is not None else [])
+
+    async def connect(self, address: str, table_id: str, seat: int | None) -> None:
+        """Count one more connection of ``address`` (and ``seat``) cluster-wide, or raise ``LimitExceeded``."""
+        fields = self.fields(address, table_id, seat)
+        caps = [self.limits.ws_per_address, self.limits.ws_per_seat]
+        keys = [self.key(self.node)] + [self.key(n) for n in self.nodes if n != self.node]
+        args: list[Any] = [self.ttl_ms]
+        for field, cap in zip(fields, caps, strict=False):
+            args += [field, cap]
+        over = int(await self._take(keys=keys, args=args))
+        if over == 1:
+            raise LimitExceeded("too_many_connections",
+                                f"one address may hold at most {self.limits.ws_per_address} connections")
+        if over == 2:
+            raise LimitExceeded("too_many_connections",
+                                f"one seat may hold at most {self.limits.ws_per_seat} connections")
+
+    async def disconnect(self, address: str, table_id: str, seat: int | None) -> None:
+        await self._give(keys=[self.key(self.node)], args=self.fields(address, table_id, seat))
+
+    async def renew(self, nodes: list[str]) -> None:
+        """The lease loop's tick: the live processes, and this process's counts kept alive."""
+        self.nodes = nodes if self.node in nodes else [self.node, *nodes]
+        await self.redis.pexpire(self.key(self.node), self.ttl_ms)
+
+    async def close(self) -> None:
+        try:
+            await self.redis.delete(self.key(self.node))
+        except Exception:  # Redis away: the hash expires by itself
+            pass
+        await self.redis.aclose()
+
+
+class Connections:
+    """Where a connection's address and seat are counted: in Redis across a cluster (``SharedSockets``), or in
+    this process (``AddressBook``), the fallback while Redis is away. ``connect`` returns how to give it back."""
+
+    def __init__(self, book: AddressBook, shared: SharedSockets | None = None) -> None:
+        self.book = book
+        self.shared = shared
+
+    async def connect(self, address: str, table_id: str, seat: int | None) -> Callable[[], Awaitable[None]]:
+        """Count one connection or raise ``LimitExceeded`` (nothing counted)."""
+        shared = self.shared
+        if shared is not None:
+            try:
+                await shared.connect(address, table_id, seat)
+            except LimitExceeded:
+                raise
+            except Exception as exc:
+                log.warning("connection caps fall back to this process's counts (Redis: %s)", exc)
+            else:
+                async def give_back_shared() -> None:
+                    try:
+                        await shared.disconnect(address, table_id, seat)
+                    except Exception as exc:
+                        log.warning("a connection's count stays in Redis until this process stops: %s", exc)
+
+                return give_back_shared
+        self.book.connect(address, table_id, seat)
+
+        async def give_back() -> None:
+            self.book.disconnect(address, table_id, seat)
+
+        return give_back
 
 
 def _decrement(counts: dict[Any, int], key: Any) -> None:

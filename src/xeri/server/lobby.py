@@ -17,7 +17,8 @@ from ..errors import XeriError
 from ..rules import OPTIONS, find_ruleset
 from . import inputs
 from .errors import ProtocolError
-from .limits import AddressBook, Limits, check_match_size, expired
+from .handle import TableHandle
+from .limits import AddressBook, Connections, Limits, check_match_size, expired
 from .protocol import CreateTable
 from .pubsub import Broker
 from .seats import hash_token, new_token
@@ -65,6 +66,8 @@ class Lobby:
         self.limits = limits or Limits()
         #: who created which table, and the connections each address and seat holds (server.limits)
         self.book = AddressBook(self.limits)
+        #: where connections are counted: this book, or Redis across a cluster (``Cluster`` sets it up)
+        self.connections = Connections(self.book)
         #: the pool of search bots, hints and replays (None: a thread per job)
         self.workers = workers
         self.tables: dict[str, Table] = {}
@@ -145,11 +148,12 @@ class Lobby:
     def _keep(self, table: Table) -> None:
         """Hold an unfinished table in memory; a finished one only while someone is connected to it."""
         table.on_idle = self.release
+        table.on_rematch = self.rematch
         table.autoplay.use(self.workers, self.limits.hint_cooldown)
         if table.status in ("waiting", "playing"):
             self.tables[table.id] = table
 
-    async def get(self, table_id: str) -> Table | None:
+    async def get(self, table_id: str) -> TableHandle | None:
         """The table ``table_id``; in a cluster, one another process owns comes as a ``RemoteTable``."""
         table = self.tables.get(table_id)
         if table is not None:
@@ -159,15 +163,14 @@ class Lobby:
         lock = self._loading.setdefault(table_id, asyncio.Lock())
         async with lock:
             try:
-                if self.cluster is not None:
-                    table = self.tables.get(table_id) or await self.cluster.open(table_id)  # type: ignore[assignment]
-                else:
-                    table = self.tables.get(table_id) or await self._load(table_id)
+                found: TableHandle | None = self.tables.get(table_id)
+                if found is None:
+                    found = await (self.cluster.open(table_id) if self.cluster is not None else self._load(table_id))
             finally:
                 self._loading.pop(table_id, None)
-        return table
+        return found
 
-    def release(self, table: Table) -> None:
+    def release(self, table: TableHandle) -> None:
         """Forget a finished table nobody watches (it reloads from the database on demand)."""
         if table.status in ("finished", "closed") and table.clients == 0 and self.tables.get(table.id) is table:
             del self.tables[table.id]

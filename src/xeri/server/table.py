@@ -16,7 +16,7 @@ import asyncio
 import json
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from ..cards import Card
@@ -114,6 +114,8 @@ class Table:
         self.rematch_table: str | None = None
         #: per seat, its connections that show a round summary (``?summary=1``): only those hold up the next round
         self.summary_clients: dict[int, int] = {}
+        #: makes the new table of a rematch once every player asked for one (the lobby's; None: refused)
+        self.on_rematch: Callable[[Table], Awaitable[Any]] | None = None
 
     # --- building ------------------------------------------------------------
 
@@ -301,10 +303,11 @@ class Table:
             return True
 
     async def attach(self, seat: int | None, ch: str, deliver: Callable[[Envelope], None],
-                     close: Callable[[], None] | None = None) -> None:
+                     close: Callable[[], None] | None = None, summary: bool = False) -> None:
         """Subscribe a connection and hand it its sync, under the lock, so no update is missed or doubled.
 
-        ``close`` ends the connection; it is called if the seat's player leaves the table.
+        ``close`` ends the connection; it is called if the seat's player leaves the table. Every count is
+        taken before anything that may fail, so ``detach`` always gives back exactly what was taken.
         """
         async with self.lock:
             self.clients += 1
@@ -312,6 +315,7 @@ class Table:
             if seat is not None:
                 s = self.seats[seat]
                 s.connections += 1
+                self._count_summary(seat, summary, +1)
                 if close is not None:
                     self._closers.setdefault(seat, set()).add(close)
             if not self.owned:
@@ -325,7 +329,7 @@ class Table:
                 await self.publish_table()
 
     async def detach(self, seat: int | None, ch: str, deliver: Callable[[Envelope], None],
-                     close: Callable[[], None] | None = None) -> None:
+                     close: Callable[[], None] | None = None, summary: bool = False) -> None:
         async with self.lock:
             self.clients -= 1
             self.broker.unsubscribe(ch, deliver)
@@ -336,6 +340,7 @@ class Table:
                 self._closers.get(seat, set()).discard(close)
             s = self.seats[seat]
             s.connections -= 1
+            self._count_summary(seat, summary, -1)
             if s.connections == 0:
                 s.away_since = time.monotonic()
                 self.autoplay.reschedule()
@@ -348,7 +353,16 @@ class Table:
                 raise moved()
             return Envelope.sync(self.version, self.sync_message(seat))
 
-    async def attach_remote(self, seat: int | None) -> Envelope:
+    def _count_summary(self, seat: int, summary: bool, change: int) -> None:
+        """Count a connection that shows the round summary (``?summary=1``), or give the count back."""
+        if summary:
+            left = self.summary_clients.get(seat, 0) + change
+            if left > 0:
+                self.summary_clients[seat] = left
+            else:
+                self.summary_clients.pop(seat, None)
+
+    async def attach_remote(self, seat: int | None, summary: bool = False) -> Envelope:
         """A connection on another process (a replica) joins: count it, and return its sync."""
         async with self.lock:
             if not self.owned:
@@ -358,17 +372,19 @@ class Table:
             if seat is not None:
                 s = self.seats[seat]
                 s.connections += 1
+                self._count_summary(seat, summary, +1)
                 if s.connections == 1:
                     self.autoplay.reschedule()
                     await self.publish_table()
             return text
 
-    async def detach_remote(self, seat: int | None) -> None:
+    async def detach_remote(self, seat: int | None, summary: bool = False) -> None:
         async with self.lock:
             self.clients = max(self.clients - 1, 0)
             if seat is not None and self.seats[seat].connections > 0:
                 s = self.seats[seat]
                 s.connections -= 1
+                self._count_summary(seat, summary, -1)
                 if s.connections == 0:
                     s.away_since = time.monotonic()
                     self.autoplay.reschedule()
@@ -555,6 +571,11 @@ class Table:
             players = {s.seat for s in self.seats if s.human and not s.left}
             await self.publish_table()
             return players <= self.rematch and self.rematch_table is None
+
+    async def ask_rematch(self, seat: int | None) -> None:
+        """``seat`` offers (or accepts) a rematch; once every player has, the lobby makes the new table."""
+        if await self.offer_rematch(seat) and self.on_rematch is not None:
+            await self.on_rematch(self)
 
     def stop(self) -> None:
         self.autoplay.stop()

@@ -772,6 +772,11 @@ export function mountTable(container, tableId, { watch = false } = {}) {
         state.pending = false;
         if (msg.code === "stale") state.socket?.send({ type: "sync" });
         else announce(errorText(msg.code, msg.message));
+        // Not stored (the database away, the table changing servers): sent again after a resync, if still legal.
+        if (msg.retry && state.socket) {
+          const again = state.socket.retryLater();
+          if (again && again.type === "move") state.outbox = again;
+        }
         render();
         return null;
       default:
