@@ -16,7 +16,7 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.middleware.gzip import GZipMiddleware
-from starlette.requests import HTTPConnection, Request
+from starlette.requests import ClientDisconnect, HTTPConnection, Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.websockets import WebSocket
@@ -41,7 +41,7 @@ from .replays import ReplayCache, ReplayTooLarge
 from .reviews import ReviewBusy, ReviewCache, ReviewFailed
 from .security import origin_allowed, secure
 from .static import PageFiles, page_response
-from .store import Store, StoreError
+from .store import Store, StoreError, StoreUnavailable
 from .table import Table, unavailable
 from .workers import BotBudget, PoolBusy, Workers
 
@@ -54,7 +54,7 @@ _STATUS = {"no_such_table": 404, "no_such_match": 404, "no_such_player": 404, "b
            "table_full": 409, "seat_taken": 409, "not_waiting": 409, "not_finished": 409, "too_large": 413,
            "rate_limited": 429,
            "unsupported_media_type": 415, "unavailable": 503, "too_many_tables": 429, "too_many_connections": 429,
-           "hint_cooldown": 429, "busy": 503}
+           "hint_cooldown": 429, "busy": 503, "game_over": 409}
 
 #: HTTP requests per second (average, burst) from one client address
 HTTP_RATE, HTTP_BURST = 50.0, 200.0
@@ -111,11 +111,16 @@ async def _body(request: Request) -> Any:
         raise too_large
     chunks: list[bytes] = []
     size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > MAX_BODY:
-            raise too_large
-        chunks.append(chunk)
+    try:
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > MAX_BODY:
+                raise too_large
+            chunks.append(chunk)
+    except ClientDisconnect:
+        # The client went away before its body was whole (or sent a broken chunked body): nothing to do,
+        # and nothing to log; the answer goes nowhere.
+        raise ProtocolError("bad_request", "the request body did not arrive whole") from None
     raw = b"".join(chunks)
     if not raw.strip():
         return {}
@@ -175,6 +180,10 @@ def api(handler: Handler) -> Handler:
         except ProtocolError as exc:
             return _error(exc)
         except StoreError as exc:
+            if request.method in ("GET", "HEAD"):  # a read: nothing was to be stored
+                detail = str(exc) if isinstance(exc, StoreUnavailable) else "the database refused it"
+                return _error(ProtocolError("unavailable", f"the request could not be answered ({detail}); "
+                                            "try again", retry=True))
             return _error(unavailable(exc, "the request"))
 
     return wrapped

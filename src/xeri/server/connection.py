@@ -66,6 +66,8 @@ class Client:
         self.channel = channel(table.id, seat)
         #: the lobby, which makes the new table of a rematch (None: rematches are refused)
         self.lobby: Lobby | None = None
+        #: the client's address, which a rematch table counts against (server.limits)
+        self.address: str | None = None
 
     def deliver(self, envelope: Envelope) -> None:
         """Queue an envelope's text (server.envelope), dropping updates not newer than what the client has."""
@@ -193,8 +195,11 @@ class Client:
         if isinstance(message, Ready):
             await table.ready(self.seat)
             return None
-        if await table.offer_rematch(self.seat) and self.lobby is not None:  # a Rematch
-            await self.lobby.rematch(table)
+        if await table.offer_rematch(self.seat):  # a Rematch
+            if self.lobby is None:
+                table.rematching = False
+            else:
+                await self.lobby.rematch(table, self.address)
         return None
 
 
@@ -240,6 +245,7 @@ async def serve_socket(ws: WebSocket, lobby: Lobby, rate: float = RATE, burst: f
     try:
         client = Client(ws, table, seat, rate, burst)
         client.lobby = lobby
+        client.address = address
         await client.run()
     finally:
         if summary is not None:

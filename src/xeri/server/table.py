@@ -112,8 +112,16 @@ class Table:
         #: the seats that offered (or accepted) a rematch once the match is over
         self.rematch: set[int] = set()
         self.rematch_table: str | None = None
+        #: True while the rematch's table is being made (by the one caller ``offer_rematch`` chose)
+        self.rematching = False
         #: per seat, its connections that show a round summary (``?summary=1``): only those hold up the next round
         self.summary_clients: dict[int, int] = {}
+        #: per seat (None: spectators), its last sync: (match, version, what changes without a move, parts, envelope)
+        self._syncs: dict[int | None, tuple[Match | None, int, Any, dict[str, Any], Envelope]] = {}
+        #: how many times a sync's costly parts were built (one per version and seat)
+        self.sync_builds = 0
+        #: the fairness report of a finished match, which never changes
+        self._fairness: dict[str, Any] | None = None
 
     # --- building ------------------------------------------------------------
 
@@ -144,6 +152,22 @@ class Table:
     def sync_message(self, seat: int | None) -> dict[str, Any]:
         return wire.sync_message(self, seat)
 
+    def sync_envelope_now(self, seat: int | None) -> Envelope:
+        """``seat``'s sync, enveloped: built once per version and seat, and served as is while the table
+        does not change, so a flood of ``sync`` requests (or of connections) costs no rebuild each."""
+        m, info, timer, pause = self.match, self.info(), self.timer(), self.pause_state()
+        cached = self._syncs.get(seat)
+        if cached is not None and cached[0] is m and cached[1] == self.version:
+            if cached[2] == (info, timer, pause):
+                return cached[4]
+            parts = cached[3]
+        else:
+            parts = wire.sync_parts(self, seat)
+            self.sync_builds += 1
+        envelope = Envelope.sync(self.version, wire.sync_from(self, seat, parts, info, timer, pause))
+        self._syncs[seat] = (m, self.version, (info, timer, pause), parts, envelope)
+        return envelope
+
     def timer(self) -> dict[str, Any] | None:
         return self.autoplay.timer()
 
@@ -151,7 +175,12 @@ class Table:
         return self.commitments.history(self.match)
 
     def fairness_report(self) -> dict[str, Any]:
-        return self.commitments.report(self.ruleset, self.match)
+        if self._fairness is not None:
+            return self._fairness
+        report = self.commitments.report(self.ruleset, self.match)
+        if self.status == "finished":
+            self._fairness = report  # every round is revealed and checked: built once
+        return report
 
     def match_commitment(self) -> str:
         return self.commitments.of_match()
@@ -266,6 +295,8 @@ class Table:
             seat = self.seat_for_token(token)
             if seat is None:
                 raise ProtocolError("bad_token", "no seat at this table has that token")
+            if self.status in ("finished", "closed"):
+                raise ProtocolError("game_over", f"this table is {self.status}: there is no game to leave")
             s = self.seats[seat]
             try:
                 if self.status == "waiting":
@@ -319,7 +350,7 @@ class Table:
                 if close is not None:
                     close()
                 return
-            deliver(Envelope.sync(self.version, self.sync_message(seat)))
+            deliver(self.sync_envelope_now(seat))
             if seat is not None and self.seats[seat].connections == 1:
                 self.autoplay.reschedule()
                 await self.publish_table()
@@ -346,7 +377,7 @@ class Table:
         async with self.lock:
             if not self.owned:
                 raise moved()
-            return Envelope.sync(self.version, self.sync_message(seat))
+            return self.sync_envelope_now(seat)
 
     async def attach_remote(self, seat: int | None) -> Envelope:
         """A connection on another process (a replica) joins: count it, and return its sync."""
@@ -354,7 +385,7 @@ class Table:
             if not self.owned:
                 raise moved()
             self.clients += 1
-            text = Envelope.sync(self.version, self.sync_message(seat))
+            text = self.sync_envelope_now(seat)
             if seat is not None:
                 s = self.seats[seat]
                 s.connections += 1
@@ -554,7 +585,10 @@ class Table:
             self.rematch.add(seat)
             players = {s.seat for s in self.seats if s.human and not s.left}
             await self.publish_table()
-            return players <= self.rematch and self.rematch_table is None
+            # Exactly one caller makes the new table, however many connections offer at once.
+            ready = players <= self.rematch and self.rematch_table is None and not self.rematching
+            self.rematching = self.rematching or ready
+            return ready
 
     def stop(self) -> None:
         self.autoplay.stop()
