@@ -179,7 +179,7 @@ class Lobby:
         """The table ``table_id``; in a cluster, one another process owns comes as a ``RemoteTable``."""
         table = self.tables.get(table_id) or self.finished.get(table_id)
         if table is not None:
-            if table.status == "finished":
+            if table_id in self.finished:
                 self.finished.move_to_end(table_id)
             return table
         if not inputs.is_table_id(table_id):
