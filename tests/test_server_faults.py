@@ -17,6 +17,7 @@ from typing import Any
 
 import httpx
 import pytest
+from starlette.middleware.gzip import GZipResponder
 from websockets.exceptions import ConnectionClosed
 
 from test_server import play_out
@@ -174,3 +175,26 @@ def test_a_text_frame_that_is_not_utf8_closes_1007_and_logs_nothing(server: Thre
             p.ws.recv(timeout=10)
     assert closed.value.rcvd is not None and closed.value.rcvd.code == 1007
     # The traceback check (tests/server_logs.py) fails this test if the server logged one.
+
+
+def test_a_replay_is_compressed_once_not_per_request(server: ThreadServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    table_id = finished_bots_match(server.base)
+    compressed: list[int] = []
+    real = GZipResponder._compress_body
+
+    def counted(self: GZipResponder, body: bytes, more_body: bool) -> bytes:
+        compressed.append(len(body))
+        return real(self, body, more_body)
+
+    monkeypatch.setattr(GZipResponder, "_compress_body", counted)
+    bodies = []
+    for _ in range(3):
+        r = httpx.get(f"{server.base}/api/matches/{table_id}/replay", headers={"Accept-Encoding": "gzip"}, timeout=30)
+        assert r.status_code == 200 and r.headers["content-encoding"] == "gzip"
+        bodies.append(r.json())
+    plain = httpx.get(f"{server.base}/api/matches/{table_id}/replay", headers={"Accept-Encoding": "identity"},
+                      timeout=30)
+    assert "content-encoding" not in plain.headers and plain.json() == bodies[0] == bodies[2]
+    assert len(bodies[0]["steps"]) > 10
+    # On main the gzip middleware compressed the whole replay (megabytes, at level 9) for every request.
+    assert sum(compressed) == 0, f"{sum(compressed)} bytes of replay were gzipped again per request"

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import gzip
 import json
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
@@ -300,14 +301,23 @@ async def record(request: Request) -> Response:
 
 
 async def replay(request: Request) -> Response:
-    """Built in the worker pool, not on the event loop, and cached: a finished match never changes."""
+    """Built in the worker pool, not on the event loop, and cached: a finished match never changes.
+
+    Kept gzipped (server.replays) and sent so; a client that does not take gzip gets it unzipped in a thread.
+    """
+    replays = ctx(request).replays
     try:
-        data = await ctx(request).replays.get(request.path_params["table_id"], lambda: _finished_text(request))
+        data = await replays.get(request.path_params["table_id"], lambda: _finished_text(request))
     except PoolBusy:
         raise ProtocolError("busy", "the server is busy: try the replay again in a moment") from None
     except ReplayTooLarge as exc:
         raise ProtocolError("too_large", str(exc)) from None
-    return Response(data, media_type="application/json")
+    if not replays.gzipped:
+        return Response(data, media_type="application/json")
+    if "gzip" in request.headers.get("accept-encoding", "").lower():
+        return Response(data, media_type="application/json",
+                        headers={"Content-Encoding": "gzip", "Vary": "Accept-Encoding"})
+    return Response(await asyncio.to_thread(gzip.decompress, data), media_type="application/json")
 
 
 async def review(request: Request) -> Response:
@@ -462,7 +472,7 @@ def create_app(db: str | None = None, *, bot_delay: float = 0.4, broker: Broker 
     app = Starlette(routes=ROUTES, lifespan=lifespan)
     app.add_middleware(GZipMiddleware, minimum_size=512)  # the page's files and the API's JSON
     secure(app)
-    replays = ReplayCache(pool.run, max_bytes=replay_cache_bytes, max_replay=limits.max_replay_bytes)
+    replays = ReplayCache(pool.run, max_bytes=replay_cache_bytes, max_replay=limits.max_replay_bytes, gzipped=True)
     app.state.ctx = Context(store=store, lobby=lobby, workers=pool, replays=replays, rate=rate, burst=burst,
                             http_rate=http_rate, http_burst=http_burst, reviews=ReviewCache(pool.run))
     app.state.lobby = lobby
