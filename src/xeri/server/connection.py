@@ -64,14 +64,23 @@ class Client:
         self.synced = -1
         self.close_code = 4009  # a client too slow to read its messages
         self.channel = channel(table.id, seat)
+        #: the text of the last sync queued, until it is sent
+        self._queued_sync: str | None = None
         #: the lobby, which makes the new table of a rematch (None: rematches are refused)
         self.lobby: Lobby | None = None
         #: the client's address, which a rematch table counts against (server.limits)
         self.address: str | None = None
 
     def deliver(self, envelope: Envelope) -> None:
-        """Queue an envelope's text (server.envelope), dropping updates not newer than what the client has."""
+        """Queue an envelope's text (server.envelope), dropping updates not newer than what the client has.
+
+        A sync still waiting in the queue answers a request for the same sync too: a client that asks faster
+        than it reads gets no second copy (the table serves one envelope while it does not change).
+        """
         if envelope.kind == "sync" and envelope.version is not None:
+            if envelope.body is self._queued_sync:
+                return
+            self._queued_sync = envelope.body
             self.synced = envelope.version
         elif envelope.kind == "update":
             if envelope.version is None or envelope.version <= self.synced:
@@ -90,10 +99,13 @@ class Client:
     def _drain(self) -> None:
         while not self.out.empty():
             self.out.get_nowait()
+        self._queued_sync = None
 
     async def _sender(self) -> None:
         while True:
             text = await self.out.get()
+            if text is self._queued_sync:
+                self._queued_sync = None
             if text is None:
                 await self.ws.close(code=self.close_code)
                 return

@@ -116,8 +116,10 @@ class Table:
         self.rematching = False
         #: per seat, its connections that show a round summary (``?summary=1``): only those hold up the next round
         self.summary_clients: dict[int, int] = {}
-        #: per seat (None: spectators), its last sync: (match, version, what changes without a move, parts, envelope)
-        self._syncs: dict[int | None, tuple[Match | None, int, Any, dict[str, Any], Envelope]] = {}
+        #: per seat (None: spectators), its last sync: (match, version, epoch, parts, envelope)
+        self._syncs: dict[int | None, tuple[Match | None, int, int, dict[str, Any], Envelope]] = {}
+        #: counts the table's publications: what a sync shows besides the match changes only with one
+        self.epoch = 0
         #: how many times a sync's costly parts were built (one per version and seat)
         self.sync_builds = 0
         #: the fairness report of a finished match, which never changes
@@ -154,18 +156,25 @@ class Table:
 
     def sync_envelope_now(self, seat: int | None) -> Envelope:
         """``seat``'s sync, enveloped: built once per version and seat, and served as is while the table
-        does not change, so a flood of ``sync`` requests (or of connections) costs no rebuild each."""
-        m, info, timer, pause = self.match, self.info(), self.timer(), self.pause_state()
+        does not change, so a flood of ``sync`` requests (or of connections) costs no rebuild each.
+
+        Out of play (waiting, finished, closed) nothing in a sync depends on the clock, and whatever changes the
+        table's description is published (``epoch``): the whole envelope is reused until then. In play the
+        timer counts down, so the envelope is rebuilt around the parts, which change only with the version.
+        """
+        m = self.match
         cached = self._syncs.get(seat)
-        if cached is not None and cached[0] is m and cached[1] == self.version:
-            if cached[2] == (info, timer, pause):
-                return cached[4]
+        same = cached is not None and cached[0] is m and cached[1] == self.version
+        if same and cached is not None and cached[2] == self.epoch and self.status != "playing" and not self.pause:
+            return cached[4]
+        if same and cached is not None:
             parts = cached[3]
         else:
             parts = wire.sync_parts(self, seat)
             self.sync_builds += 1
-        envelope = Envelope.sync(self.version, wire.sync_from(self, seat, parts, info, timer, pause))
-        self._syncs[seat] = (m, self.version, (info, timer, pause), parts, envelope)
+        envelope = Envelope.sync(self.version, wire.sync_from(self, seat, parts, self.info(), self.timer(),
+                                                              self.pause_state()))
+        self._syncs[seat] = (m, self.version, self.epoch, parts, envelope)
         return envelope
 
     def timer(self) -> dict[str, Any] | None:
@@ -202,6 +211,7 @@ class Table:
         Each text goes out in an ``Envelope`` of ``kind`` at the table's version, which lets a
         connection drop an update it already has (a broker between processes may deliver one after a sync).
         """
+        self.epoch += 1
         version = None if kind == "plain" else self.version
         for seat in (None, *range(self.ruleset.players)):
             ch = channel(self.id, seat)
@@ -343,6 +353,7 @@ class Table:
             if seat is not None:
                 s = self.seats[seat]
                 s.connections += 1
+                self.epoch += 1  # the seat's connected/away state, which its sync shows
                 if close is not None:
                     self._closers.setdefault(seat, set()).add(close)
             if not self.owned:
@@ -367,6 +378,7 @@ class Table:
                 self._closers.get(seat, set()).discard(close)
             s = self.seats[seat]
             s.connections -= 1
+            self.epoch += 1
             if s.connections == 0:
                 s.away_since = time.monotonic()
                 self.autoplay.reschedule()
@@ -389,6 +401,7 @@ class Table:
             if seat is not None:
                 s = self.seats[seat]
                 s.connections += 1
+                self.epoch += 1  # the seat's connected/away state, which its sync shows
                 if s.connections == 1:
                     self.autoplay.reschedule()
                     await self.publish_table()
@@ -400,6 +413,7 @@ class Table:
             if seat is not None and self.seats[seat].connections > 0:
                 s = self.seats[seat]
                 s.connections -= 1
+                self.epoch += 1
                 if s.connections == 0:
                     s.away_since = time.monotonic()
                     self.autoplay.reschedule()
@@ -538,6 +552,7 @@ class Table:
             finish = self._finish_row(time.time())
             await self.store.finish(self.id, finish)
             self.status, self.finished_at = "finished", finish.finished_at
+            self.epoch += 1
             self.autoplay.stop()
             return True
 
