@@ -25,8 +25,8 @@ FLOOD = 200
 QUEUE = 1000
 #: the close code of a connection over its address's or its seat's cap
 CLOSE_TOO_MANY = 4029
-#: seconds before a connection is sent again the same sync it was just sent: a repeat request meanwhile is
-#: answered then (one answer for every repeat), so a sync flood costs a table one sync a second per connection
+#: seconds before a connection is sent again the same sync it was just sent: a repeat request meanwhile gets a
+#: short ``sync_unchanged`` error instead, so a sync flood costs one full sync a second per connection
 SYNC_REPEAT = 1.0
 
 
@@ -69,9 +69,8 @@ class Client:
         self.channel = channel(table.id, seat)
         #: the text of the last sync queued, until it is sent
         self._queued_sync: str | None = None
-        #: the last sync delivered, and when; the answer to repeat requests for it, once SYNC_REPEAT has passed
+        #: the last sync delivered, and when: sent again once SYNC_REPEAT has passed
         self._last_sync: tuple[str, float] | None = None
-        self._sync_later: asyncio.TimerHandle | None = None
         #: the lobby, which makes the new table of a rematch (None: rematches are refused)
         self.lobby: Lobby | None = None
         #: the client's address, which a rematch table counts against (server.limits)
@@ -140,8 +139,6 @@ class Client:
         except WebSocketDisconnect:
             pass
         finally:
-            if self._sync_later is not None:
-                self._sync_later.cancel()
             await table.detach(self.seat, self.channel, self.deliver, self.left)
             if self.rejected >= FLOOD and not sender.done():
                 try:
@@ -149,17 +146,6 @@ class Client:
                 except (TimeoutError, RuntimeError, WebSocketDisconnect):
                     pass
             sender.cancel()
-
-    def _resync(self) -> None:
-        self._sync_later = None
-        task = asyncio.ensure_future(self._send_sync())
-        task.add_done_callback(lambda t: t.cancelled() or t.exception())  # a table gone meanwhile: no answer
-
-    async def _send_sync(self) -> None:
-        try:
-            self.deliver(await self.table.sync_envelope(self.seat))
-        except ProtocolError as exc:
-            self.send(error(exc.code, exc.message, **exc.extra))
 
     def left(self) -> None:
         """The seat's player left the table: say so and close (code 4001).
@@ -219,13 +205,10 @@ class Client:
         if isinstance(message, Sync):
             envelope = await table.sync_envelope(self.seat)
             last = self._last_sync
-            if last is not None and envelope.body == last[0]:
-                wait = last[1] + SYNC_REPEAT - time.monotonic()
-                if wait > 0:
-                    # The same sync again, at once: answered when SYNC_REPEAT is up (with the sync of then).
-                    if self._sync_later is None:
-                        self._sync_later = asyncio.get_running_loop().call_later(wait, self._resync)
-                    return None
+            if last is not None and envelope.body == last[0] and time.monotonic() - last[1] < SYNC_REPEAT:
+                # The very sync this connection was just sent: say so in a few bytes, not tens of kilobytes.
+                raise ProtocolError("sync_unchanged", f"nothing changed since the sync you were sent (version "
+                                    f"{envelope.version}): ask again in a second", version=envelope.version)
             return envelope
         if isinstance(message, Hint):
             card, reason = await table.hint(self.seat)

@@ -763,7 +763,7 @@ export function mountTable(container, tableId, { watch = false } = {}) {
       case "error":
         state.pending = false;
         if (msg.code === "stale") state.socket?.send({ type: "sync" });
-        else announce(errorText(msg.code, msg.message));
+        else if (msg.code !== "sync_unchanged") announce(errorText(msg.code, msg.message)); // it holds that sync
         render();
         return null;
       default:
