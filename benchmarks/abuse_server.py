@@ -285,7 +285,7 @@ async def abuse_sync(base: str, match_id: str, stop: asyncio.Event, abuse: Abuse
 
                     async def read() -> None:
                         async for text in ws:  # not parsed: 64 sockets' 38 KB syncs would busy the abuser
-                            abuse.count("error" if str(text).startswith('{"type":"error"') else "reply")
+                            abuse.count("error" if '"error"' in str(text)[:16] else "reply")
 
                     reader = asyncio.create_task(read())
                     next_at = time.monotonic()
