@@ -17,7 +17,17 @@ addresses (127.0.0.2, 127.0.0.3, ...), in a process of its own, runs one of:
 - ``hint``: two dozen sockets on one seat token, each asking ``hint`` in a loop
   (reconnecting when refused or closed);
 - ``master``: a dozen tables of four ``master`` bots (created in a loop when
-  refused, at most one attempt a second).
+  refused, at most one attempt a second);
+- ``sync``: 64 spectator sockets on a finished 4-player, 30-round match (the
+  "big match", built like the long one) each sending ``{"type":"sync"}`` 20
+  times a second (issue 26.1);
+- ``finished_get``: ``GET /api/tables/BIG`` and ``/fairness`` of the big match,
+  32 requests a second in all (issue 26.2);
+- ``ws_churn``: WebSocket open/close on the big match, as fast as the
+  per-address open rate lets (issue 26.2);
+- ``rematch``: a person's 1-round table played out as fast as allowed, then four
+  sockets of its seat sending ``rematch`` at once, again and again; it counts
+  the rematch tables each race made (issue 26.3).
 
 It prints the victim's p50/p99 per scenario as a table, and with ``--json PATH``
 writes them as JSON. Bounded: ``--seconds`` measured per scenario (after
@@ -57,7 +67,9 @@ import httpx
 from websockets.asyncio.client import connect
 from websockets.exceptions import WebSocketException
 
-SCENARIOS = ("none", "replay", "hint", "master")
+SCENARIOS = ("none", "replay", "hint", "master", "sync", "finished_get", "ws_churn", "rematch")
+#: the scenarios that need the finished 4-player, 30-round match
+BIG_MATCH = ("sync", "finished_get", "ws_churn")
 VICTIM_ADDRESS = "127.0.0.1"
 THINK = 0.06
 
@@ -111,17 +123,17 @@ def serve_options() -> str:
                           check=True).stdout
 
 
-async def build_long_match(base: str) -> str:
-    """A finished 99-round match of four easy bots; returns its id."""
+async def build_long_match(base: str, rounds: int = 99) -> str:
+    """A finished ``rounds``-round match of four easy bots; returns its id."""
     async with http_client(base, VICTIM_ADDRESS) as http:
-        made = await http.post("/api/tables", json={"options": {"players": 4, "rounds": 99},
+        made = await http.post("/api/tables", json={"options": {"players": 4, "rounds": rounds},
                                                     "seats": [{"bot": "easy"}] * 4})
         made.raise_for_status()
         table_id = str(made.json()["table_id"])
         deadline = time.monotonic() + 600
         while (await http.get(f"/api/tables/{table_id}")).json()["status"] != "finished":
             if time.monotonic() > deadline:
-                raise SystemExit("the 99-round match did not finish in 10 minutes")
+                raise SystemExit(f"the {rounds}-round match did not finish in 10 minutes")
             await asyncio.sleep(0.5)  # polling the server's progress
         return table_id
 
@@ -255,6 +267,134 @@ async def abuse_master(base: str, stop: asyncio.Event, abuse: Abuse, tables: int
         await stop.wait()
 
 
+def ws_url(base: str, table_id: str, token: str | None = None) -> str:
+    return f"{base.replace('http://', 'ws://')}/ws/tables/{table_id}" + (f"?token={token}" if token else "")
+
+
+async def abuse_sync(base: str, match_id: str, stop: asyncio.Event, abuse: Abuse, sockets: int = 64,
+                     rate: float = 20.0) -> None:
+    address = abuser_address(0)
+
+    async def loop(i: int) -> None:
+        await asyncio.sleep(i * 0.03)  # the opens spread over two seconds, under the per-address open rate
+        while not stop.is_set():
+            try:
+                async with connect(ws_url(base, match_id), max_size=None, ping_interval=None,
+                                   local_addr=(address, 0)) as ws:
+                    abuse.count("connected")
+
+                    async def read() -> None:
+                        async for text in ws:  # not parsed: 64 sockets' 38 KB syncs would busy the abuser
+                            abuse.count("error" if '"error"' in str(text)[:16] else "reply")
+
+                    reader = asyncio.create_task(read())
+                    next_at = time.monotonic()
+                    while not stop.is_set() and not reader.done():
+                        await ws.send('{"type":"sync"}')
+                        next_at += 1 / rate
+                        await asyncio.sleep(max(0.0, next_at - time.monotonic()))  # the abuser's own pace
+                    reader.cancel()
+            except (WebSocketException, OSError):
+                abuse.count("closed")
+                await asyncio.sleep(0.2)  # then reconnect
+
+    await asyncio.gather(*(loop(i) for i in range(sockets)))
+
+
+async def abuse_finished_get(base: str, match_id: str, stop: asyncio.Event, abuse: Abuse,
+                             rate: float = 32.0) -> None:
+    async with http_client(base, abuser_address(0)) as http:
+        paths = [f"/api/tables/{match_id}", f"/api/tables/{match_id}/fairness"]
+        next_at = time.monotonic()
+        i = 0
+        while not stop.is_set():
+            try:
+                r = await http.get(paths[i % 2])
+                abuse.count(f"http_{r.status_code}")
+            except httpx.HTTPError:
+                abuse.count("failed")
+            i += 1
+            next_at += 1 / rate
+            await asyncio.sleep(max(0.0, next_at - time.monotonic()))  # the abuser's own pace
+
+
+async def abuse_ws_churn(base: str, match_id: str, stop: asyncio.Event, abuse: Abuse, clients: int = 4) -> None:
+    async def loop(i: int) -> None:
+        address = abuser_address(i)
+        while not stop.is_set():
+            try:
+                async with connect(ws_url(base, match_id), max_size=None, ping_interval=None,
+                                   local_addr=(address, 0)) as ws:
+                    json.loads(await ws.recv())  # its sync
+                    abuse.count("opened")
+            except (WebSocketException, OSError):
+                abuse.count("refused")
+                await asyncio.sleep(0.05)  # refused by the open rate: the abuser backs off as little as it must
+
+    await asyncio.gather(*(loop(i) for i in range(clients)))
+
+
+async def abuse_rematch(base: str, stop: asyncio.Event, abuse: Abuse, sockets: int = 4) -> None:
+    address = abuser_address(0)
+    rng = random.Random(7)
+    async with http_client(base, address) as http:
+        made = (await http.post("/api/tables", json={
+            "name": "racer", "seats": [None, {"bot": "easy"}], "options": {"rounds": 1},
+            "takeover_after": None})).json()
+    table_id, token = made["table_id"], made["token"]
+    while not stop.is_set():
+        conns = [await connect(ws_url(base, table_id, token), max_size=None, ping_interval=None,
+                               local_addr=(address, 0)) for _ in range(sockets)]
+        try:
+            player = conns[0]
+            # Play the match out, as fast as the message rate allows.
+            while not stop.is_set():
+                msg = json.loads(await player.recv())
+                view = msg.get("view") if msg["type"] in ("sync", "update") else None
+                if view is None:
+                    continue
+                if view["match_over"]:
+                    break
+                if view["turn"] == view["seat"]:
+                    await asyncio.sleep(0.06)  # under the per-connection message rate
+                    await player.send(json.dumps({"type": "move", "card": rng.choice(view["legal_moves"]),
+                                                  "version": msg["version"]}))
+            if stop.is_set():
+                break
+            await asyncio.gather(*(ws.send('{"type":"rematch"}') for ws in conns))
+            for ws in conns:
+                await ws.send('{"type":"ping"}')
+            new: dict[str, str] = {}
+            for ws in conns:
+                while True:
+                    msg = json.loads(await ws.recv())
+                    if msg["type"] == "rematch" and msg.get("token"):
+                        new[msg["table_id"]] = msg["token"]
+                    elif msg["type"] == "error":
+                        abuse.count(f"error_{msg['code']}")
+                    elif msg["type"] == "pong":
+                        break
+            # Late rematch messages (a table made after another socket's pong) are read off the player's socket.
+            with contextlib.suppress(TimeoutError):
+                while True:
+                    msg = json.loads(await asyncio.wait_for(player.recv(), timeout=0.3))
+                    if msg["type"] == "rematch" and msg.get("token"):
+                        new[msg["table_id"]] = msg["token"]
+            abuse.count("races")
+            abuse.count(f"race_made_{len(new)}")
+            if not new:
+                break
+            table_id, token = next(iter(new.items()))
+        except (WebSocketException, OSError):
+            abuse.count("closed")
+        finally:
+            for ws in conns:
+                await ws.close()
+    async with http_client(base, address) as http:
+        live = (await http.get("/api/tables", params={"status": "all"})).json()["tables"]
+        abuse.counts["tables_listed_at_end"] = len(live)
+
+
 def quantile(values: list[float], p: float) -> float | None:
     if not values:
         return None
@@ -271,6 +411,12 @@ async def abuser(base: str, name: str, match_id: str | None, duration: float) ->
         task = asyncio.create_task(abuse_replay(base, match_id, stop, abuse))
     elif name == "hint":
         task = asyncio.create_task(abuse_hint(base, stop, abuse))
+    elif name in BIG_MATCH:
+        assert match_id is not None
+        run = {"sync": abuse_sync, "finished_get": abuse_finished_get, "ws_churn": abuse_ws_churn}[name]
+        task = asyncio.create_task(run(base, match_id, stop, abuse))
+    elif name == "rematch":
+        task = asyncio.create_task(abuse_rematch(base, stop, abuse))
     else:
         task = asyncio.create_task(abuse_master(base, stop, abuse))
     await asyncio.sleep(duration)  # the abuse lasts this long
@@ -344,22 +490,27 @@ def main() -> int:
     results: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory() as tmp:
         seed_db = os.path.join(tmp, "seed.sqlite3")
-        match_id = None
-        if "replay" in names:
+        long_id = big_id = None
+        if "replay" in names or set(names) & set(BIG_MATCH):
             raise_cap = ["--max-rounds", "99"] if "--max-rounds" in serve_options() else []
             with server(seed_db, raise_cap) as base:
-                match_id = _run(build_long_match(base))
+                if "replay" in names:
+                    long_id = _run(build_long_match(base))
+                if set(names) & set(BIG_MATCH):
+                    big_id = _run(build_long_match(base, rounds=30))
         for i, name in enumerate(names):
             db = os.path.join(tmp, f"{name}.sqlite3")
             if os.path.exists(seed_db):
                 shutil.copy(seed_db, db)
-            with server(db, args.server_arg) as base:
+            match_id = long_id if name == "replay" else big_id
+            extra = [*args.server_arg, *(["--playing-per-address", "2"] if name == "rematch" else [])]
+            with server(db, extra) as base:
                 out = _run(scenario(base, name, match_id, args.seconds, args.warmup, args.seed + i))
             results.append(out)
             print(json.dumps(out), file=sys.stderr, flush=True)
-    print(f"{'scenario':<8} {'replies':>7} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8}  abuse")
+    print(f"{'scenario':<12} {'replies':>7} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8}  abuse")
     for r in results:
-        print(f"{r['scenario']:<8} {r['replies']:>7} {r['p50_ms']!s:>8} {r['p99_ms']!s:>8} {r['max_ms']!s:>8}  "
+        print(f"{r['scenario']:<12} {r['replies']:>7} {r['p50_ms']!s:>8} {r['p99_ms']!s:>8} {r['max_ms']!s:>8}  "
               f"{json.dumps(r['abuse'])}")
     if args.json:
         meta = {"xeri": os.path.dirname(xeri.__file__), "cpus": os.cpu_count(), "python": sys.version.split()[0],

@@ -65,3 +65,59 @@ def test_the_lease_loop_and_an_arriving_client_share_one_adoption() -> None:
     loads, tables = asyncio.run(scenario())
     assert loads == 1, "the table was rebuilt twice: two copies would both run its bots"
     assert tables[0] is tables[1] is not None
+
+
+class DownBroker(Broker):
+    """Redis killed: every publish is refused, as redis-py's connection is."""
+
+    def __init__(self) -> None:
+        self.sent = 0
+        self.down = True
+
+    async def send(self, channel: str, envelope: Any) -> int:
+        if self.down:
+            raise ConnectionRefusedError(111, "Connect call failed ('127.0.0.1', 6379)")
+        self.sent += 1
+        return 1
+
+
+class Orphans(Store):
+    async def orphans(self) -> list[str]:
+        return ["t1"]
+
+
+class Adopted(Rebuilt):
+    id = "t1"
+    status = "playing"
+    owned = True
+    clients = 0
+
+
+class Loaded(Lobby):
+    async def load_owned(self, table_id: str) -> Any:
+        table = Adopted()
+        self.tables[table_id] = table
+        return table
+
+
+def test_redis_away_while_adopting_logs_one_line_not_a_traceback_and_retries(caplog: Any) -> None:
+    async def scenario() -> DownBroker:
+        broker = DownBroker()
+        cluster = Cluster(Orphans(), broker, lease=0.03)  # type: ignore[arg-type]
+        cluster.lobby = Loaded()  # type: ignore[assignment]
+        await cluster._look_after()
+        broker.down = False  # Redis is back: the announcement is retried
+        for _ in range(200):
+            if broker.sent:
+                break
+            await asyncio.sleep(0.01)  # polling the retry task, whose period is the (tiny) lease's
+        for task in list(cluster._tasks):
+            task.cancel()
+        return broker
+
+    with caplog.at_level("INFO", logger="xeri.server"):
+        broker = asyncio.run(scenario())
+    assert not [r for r in caplog.records if r.exc_info], "a refused Redis connection is logged as a traceback"
+    warnings = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
+    assert len(warnings) == 1 and "adoption of table t1" in warnings[0], warnings
+    assert broker.sent == 1, "the adoption's announcement was not retried once Redis came back"

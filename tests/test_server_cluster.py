@@ -29,6 +29,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
+import server_logs
 from test_server_leak import check_messages, ground_truth
 from test_server_support import free_port
 from xeri.server.store import MoveRow, SeatRow, StaleMove, Store, TableRow
@@ -128,6 +129,7 @@ class Node:
                 self.proc.wait(timeout=10)
         if os.environ.get("XERI_TEST_NODE_LOGS"):
             print(f"--- node {self.port}:\n{self.output()}")
+        server_logs.check_file(self.log.name, f"cluster node on port {self.port}")
         self.log.close()
 
 

@@ -84,6 +84,7 @@ def test_progress_then_the_cached_review() -> None:
     asyncio.run(scenario())
 
 
+@pytest.mark.allow_traceback("RuntimeError: a bug")  # the failed build it provokes, logged as one
 def test_bounded_builds_bad_input_and_a_failed_build() -> None:
     data = a_record()
 

@@ -10,6 +10,7 @@ import os
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -21,8 +22,10 @@ import httpx
 import uvicorn
 from websockets.sync.client import ClientConnection, connect
 
+import server_logs
 from xeri.server import create_app
 from xeri.server.limits import Limits
+from xeri.server.ws_protocol import QuietWebSocketProtocol
 
 READY_TIMEOUT = 20.0
 #: The per-address caps lifted, as the message rates are, for tests about other things
@@ -65,7 +68,7 @@ class ThreadServer:
                               broker=broker, http_rate=http_rate, http_burst=2 * http_rate,
                               **{"limits": LIFTED, **options})
         config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning",
-                                ws_max_size=1 << 16, lifespan="on")
+                                ws_max_size=1 << 16, lifespan="on", ws=QuietWebSocketProtocol)
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
@@ -89,10 +92,12 @@ def subprocess_server(db: str, port: int | None = None, bot_delay: float = 0.0,
     """``xeri serve`` as a real process (for the restart test)."""
     port = port or free_port()
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    # Its stderr goes to a file (a pipe nobody reads would stall it), checked for tracebacks once it stops.
+    log = tempfile.NamedTemporaryFile(prefix="xeri-serve-", suffix=".log")
     proc = subprocess.Popen([sys.executable, "-m", "xeri", "serve", "--port", str(port), "--db", db,
                              "--bot-delay", str(bot_delay), "--log-level", "error",
                              "--rate", "1000", *(extra or [])], env=env,
-                            stdout=subprocess.DEVNULL)
+                            stdout=subprocess.DEVNULL, stderr=log)
     base = f"http://127.0.0.1:{port}"
     try:
         wait_ready(base, lambda: proc.poll() is None)
@@ -101,6 +106,8 @@ def subprocess_server(db: str, port: int | None = None, bot_delay: float = 0.0,
         if proc.poll() is None:
             proc.kill()
         proc.wait(timeout=15)
+        server_logs.check_file(log.name, f"xeri serve on port {port}")
+        log.close()
 
 
 class Player:

@@ -22,6 +22,8 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, Playwright, sync_playwright
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
+import server_logs
+
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -65,6 +67,8 @@ class Server:
         self.env = {**os.environ, "XERI_DATA_DIR": str(tmp / "data")}
         self.proc: subprocess.Popen[bytes] | None = None
         self.url = f"http://127.0.0.1:{self.port}"
+        #: how much of the log was checked for tracebacks (tests/server_logs.py)
+        self.checked = 0
 
     def start(self) -> None:
         cmd = [sys.executable, "-m", "xeri", "serve", "--port", str(self.port), "--db", str(self.db),
@@ -91,6 +95,8 @@ class Server:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
+        if self.proc is not None:
+            self.checked = server_logs.check_file(str(self.log), f"xeri serve on port {self.port}", self.checked)
         self.proc = None
 
     def get(self, path: str) -> Any:

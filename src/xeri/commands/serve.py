@@ -264,6 +264,7 @@ def run(args: argparse.Namespace) -> int:
     from ..server.http_timeouts import timed_protocol
     from ..server.limits import Limits
     from ..server.workers import BotBudget
+    from ..server.ws_protocol import QuietWebSocketProtocol
 
     try:
         limits = Limits(waiting_per_address=args.waiting_per_address, playing_per_address=args.playing_per_address,
@@ -287,7 +288,7 @@ def run(args: argparse.Namespace) -> int:
         # A request that does not arrive whole within --request-timeout is closed (no slowloris).
         uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=1 << 16,
                     proxy_headers=False,  # X-Forwarded-For only from --trusted-proxy (server.security)
-                    ws_per_message_deflate=False, timeout_graceful_shutdown=3,
+                    ws_per_message_deflate=False, timeout_graceful_shutdown=3, ws=QuietWebSocketProtocol,
                     http=timed_protocol(args.request_timeout, args.connection_rate),
                     timeout_keep_alive=args.keep_alive)
     except OSError as exc:

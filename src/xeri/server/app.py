@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import gzip
 import json
 import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -17,7 +18,7 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.middleware.gzip import GZipMiddleware
-from starlette.requests import HTTPConnection, Request
+from starlette.requests import ClientDisconnect, HTTPConnection, Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.websockets import WebSocket
@@ -45,7 +46,7 @@ from .reviews import ReviewBusy, ReviewCache, ReviewFailed
 from .seats import hash_token
 from .security import origin_allowed, secure
 from .static import PageFiles, page_response
-from .store import Store, StoreError
+from .store import Store, StoreError, StoreUnavailable
 from .table import unavailable
 from .workers import BotBudget, PoolBusy, Workers
 
@@ -60,7 +61,7 @@ _STATUS = {"no_such_table": 404, "no_such_match": 404, "no_such_player": 404, "b
            "table_full": 409, "seat_taken": 409, "not_waiting": 409, "not_finished": 409, "too_large": 413,
            "rate_limited": 429,
            "unsupported_media_type": 415, "unavailable": 503, "too_many_tables": 429, "too_many_connections": 429,
-           "hint_cooldown": 429, "busy": 503, "private_match": 403}
+           "hint_cooldown": 429, "busy": 503, "private_match": 403, "game_over": 409}
 
 #: HTTP requests per second (average, burst) from one client address
 HTTP_RATE, HTTP_BURST = 50.0, 200.0
@@ -117,11 +118,16 @@ async def _body(request: Request) -> Any:
         raise too_large
     chunks: list[bytes] = []
     size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > MAX_BODY:
-            raise too_large
-        chunks.append(chunk)
+    try:
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > MAX_BODY:
+                raise too_large
+            chunks.append(chunk)
+    except ClientDisconnect:
+        # The client went away before its body was whole (or sent a broken chunked body): nothing to do,
+        # and nothing to log; the answer goes nowhere.
+        raise ProtocolError("bad_request", "the request body did not arrive whole") from None
     raw = b"".join(chunks)
     if not raw.strip():
         return {}
@@ -178,6 +184,10 @@ def api(handler: Handler) -> Handler:
         except ProtocolError as exc:
             return _error(exc)
         except StoreError as exc:
+            if request.method in ("GET", "HEAD"):  # a read: nothing was to be stored
+                detail = str(exc) if isinstance(exc, StoreUnavailable) else "the database refused it"
+                return _error(ProtocolError("unavailable", f"the request could not be answered ({detail}); "
+                                            "try again", retry=True))
             return _error(unavailable(exc, "the request"))
 
     return wrapped
@@ -330,15 +340,24 @@ async def record(request: Request) -> Response:
 
 
 async def replay(request: Request) -> Response:
-    """Built in the worker pool, not on the event loop, and cached: a finished match never changes."""
+    """Built in the worker pool, not on the event loop, and cached: a finished match never changes.
+
+    Kept gzipped (server.replays) and sent so; a client that does not take gzip gets it unzipped in a thread.
+    """
     await _open_match(request)
+    replays = ctx(request).replays
     try:
-        data = await ctx(request).replays.get(request.path_params["table_id"], lambda: _finished_text(request))
+        data = await replays.get(request.path_params["table_id"], lambda: _finished_text(request))
     except PoolBusy:
         raise ProtocolError("busy", "the server is busy: try the replay again in a moment") from None
     except ReplayTooLarge as exc:
         raise ProtocolError("too_large", str(exc)) from None
-    return Response(data, media_type="application/json")
+    if not replays.gzipped:
+        return Response(data, media_type="application/json")
+    if "gzip" in request.headers.get("accept-encoding", "").lower():
+        return Response(data, media_type="application/json",
+                        headers={"Content-Encoding": "gzip", "Vary": "Accept-Encoding"})
+    return Response(await asyncio.to_thread(gzip.decompress, data), media_type="application/json")
 
 
 async def review(request: Request) -> Response:
@@ -493,7 +512,7 @@ def create_app(db: str | None = None, *, bot_delay: float = 0.4, broker: Broker 
     app = Starlette(routes=ROUTES, lifespan=lifespan)
     app.add_middleware(GZipMiddleware, minimum_size=512)  # the page's files and the API's JSON
     secure(app)
-    replays = ReplayCache(pool.run, max_bytes=replay_cache_bytes, max_replay=limits.max_replay_bytes)
+    replays = ReplayCache(pool.run, max_bytes=replay_cache_bytes, max_replay=limits.max_replay_bytes, gzipped=True)
     app.state.ctx = Context(store=store, lobby=lobby, workers=pool, replays=replays, rate=rate, burst=burst,
                             http_rate=http_rate, http_burst=http_burst, reviews=ReviewCache(pool.run))
     app.state.lobby = lobby

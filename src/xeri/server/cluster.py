@@ -254,8 +254,8 @@ class Cluster:
         try:
             for table_id in await self.ownership.orphans():
                 await self.adopt(table_id)
-        except StoreError as exc:
-            log.warning("cannot look for orphaned tables: %s", exc)
+        except (StoreError, OSError) as exc:  # the database or Redis is away: the next tick looks again
+            log.warning("cannot look for orphaned tables: %s", str(exc) or type(exc).__name__)
         except Exception:
             log.exception("the look for orphaned tables failed")
         now = time.monotonic()
@@ -302,9 +302,34 @@ class Cluster:
             return None
         self.owners.pop(table_id, None)
         log.info("adopted table %s at version %d", table_id, table.version)
-        await self.broker.send(CONTROL, Envelope.message({"adopted": table_id, "owner": self.node}))
+        if not await self._announce_adoption(table_id):
+            # Redis is away: the table is ours all the same (the lease is in the database); say so once it is back.
+            self._spawn(self._announce_later(table_id, table))
         self._spawn(self._reattach(table_id))
         return table
+
+    async def _announce_adoption(self, table_id: str, quiet: bool = False) -> bool:
+        """Tell the other processes this one owns ``table_id`` now; False (one warning line) if Redis is away."""
+        try:
+            await self.broker.send(CONTROL, Envelope.message({"adopted": table_id, "owner": self.node}))
+        except OSError as exc:  # ConnectionError and its kin: the relay, not this table, is in trouble
+            if not quiet:
+                log.warning("cannot announce the adoption of table %s (%s): retrying", table_id,
+                            str(exc) or type(exc).__name__)
+            return False
+        return True
+
+    async def _announce_later(self, table_id: str, table: Table, tries: int = 120) -> None:
+        """Retry an adoption's announcement each half lease, while the table is still this process's."""
+        lobby = self.lobby
+        assert lobby is not None
+        for _ in range(tries):
+            await asyncio.sleep(self.ownership.every)  # a retry period, not synchronisation
+            if lobby.tables.get(table_id) is not table or not getattr(table, "owned", True):
+                return
+            if await self._announce_adoption(table_id, quiet=True):
+                log.info("announced the adoption of table %s", table_id)
+                return
 
     def _demote(self, table: Table) -> None:
         """Another process took this table's lease: stop acting for it; its seats reconnect to the new owner."""
@@ -695,8 +720,8 @@ class RemoteTable:
     async def ready(self, seat: int | None) -> None:
         await self.cluster.call(self.id, "ready", {"seat": seat})
 
-    async def ask_rematch(self, seat: int | None) -> None:
-        await self.cluster.call(self.id, "rematch", {"seat": seat})
+    async def ask_rematch(self, seat: int | None, address: str | None = None) -> None:
+        await self.cluster.call(self.id, "rematch", {"seat": seat, "address": address})
 
     async def hint(self, seat: int | None) -> tuple[str, str]:
         out = await self.cluster.call(self.id, "hint", {"seat": seat})
@@ -774,7 +799,8 @@ async def serve_op(cluster: Cluster, table: Table, op: str, args: dict[str, Any]
         await table.ready(seat)
         return None
     if op == "rematch":
-        await table.ask_rematch(seat)
+        address = args.get("address")
+        await table.ask_rematch(seat, address if isinstance(address, str) else None)
         return None
     if op == "hint":
         card, reason = await table.hint(seat)

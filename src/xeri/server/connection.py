@@ -27,6 +27,9 @@ FLOOD = 200
 QUEUE = 1000
 #: the close code of a connection over its address's or its seat's cap
 CLOSE_TOO_MANY = 4029
+#: seconds before a connection is sent again the same sync it was just sent: a repeat request meanwhile gets a
+#: short ``sync_unchanged`` error instead, so a sync flood costs one full sync a second per connection
+SYNC_REPEAT = 1.0
 
 
 class TokenBucket:
@@ -70,10 +73,24 @@ class Client:
         self.synced = -1
         self.close_code = 4009  # a client too slow to read its messages
         self.channel = channel(table.id, seat)
+        #: the text of the last sync queued, until it is sent
+        self._queued_sync: str | None = None
+        #: the last sync delivered, and when: sent again once SYNC_REPEAT has passed
+        self._last_sync: tuple[str, float] | None = None
+        #: the client's address, which a rematch table counts against (server.limits)
+        self.address: str | None = None
 
     def deliver(self, envelope: Envelope) -> None:
-        """Queue an envelope's text (server.envelope), dropping updates not newer than what the client has."""
+        """Queue an envelope's text (server.envelope), dropping updates not newer than what the client has.
+
+        A sync still waiting in the queue answers a request for the same sync too: a client that asks faster
+        than it reads gets no second copy (the table serves one envelope while it does not change).
+        """
         if envelope.kind == "sync" and envelope.version is not None:
+            if envelope.body is self._queued_sync:
+                return
+            self._queued_sync = envelope.body
+            self._last_sync = (envelope.body, time.monotonic())
             self.synced = envelope.version
         elif envelope.kind == "update":
             if envelope.version is None or envelope.version <= self.synced:
@@ -92,10 +109,13 @@ class Client:
     def _drain(self) -> None:
         while not self.out.empty():
             self.out.get_nowait()
+        self._queued_sync = None
 
     async def _sender(self) -> None:
         while True:
             text = await self.out.get()
+            if text is self._queued_sync:
+                self._queued_sync = None
             if text is None:
                 await self.ws.close(code=self.close_code)
                 return
@@ -188,7 +208,13 @@ class Client:
         if isinstance(message, Ping):
             return Envelope.plain(json.dumps({"type": "pong", "ref": ref}))
         if isinstance(message, Sync):
-            return await table.sync_envelope(self.seat)
+            envelope = await table.sync_envelope(self.seat)
+            last = self._last_sync
+            if last is not None and envelope.body == last[0] and time.monotonic() - last[1] < SYNC_REPEAT:
+                # The very sync this connection was just sent: say so in a few bytes, not tens of kilobytes.
+                raise ProtocolError("sync_unchanged", f"nothing changed since the sync you were sent (version "
+                                    f"{envelope.version}): ask again in a second", version=envelope.version)
+            return envelope
         if isinstance(message, Hint):
             card, reason = await table.hint(self.seat)
             # The reason's code and parameters let a client say it in its own language.
@@ -198,7 +224,8 @@ class Client:
         if isinstance(message, Ready):
             await table.ready(self.seat)
             return None
-        await table.ask_rematch(self.seat)  # a Rematch: the owner makes the new table once every player asked
+        # A Rematch: the owner makes the new table once every player asked, counted against this address.
+        await table.ask_rematch(self.seat, self.address)
         return None
 
 
@@ -243,6 +270,7 @@ async def serve_socket(ws: WebSocket, lobby: Lobby, rate: float = RATE, burst: f
         give_back = await lobby.connections.connect(address, table.id, seat)
         # ?summary=1: this client shows a summary after each round, and the next round waits for its "ready".
         client = Client(ws, table, seat, rate, burst, summary=ws.query_params.get("summary") == "1")
+        client.address = address
         await client.run()
     except LimitExceeded as exc:
         if give_back is not None:

@@ -54,8 +54,9 @@ class TableHandle(Protocol):
     async def ready(self, seat: int | None) -> None:
         """``seat`` closed the round summary."""
 
-    async def ask_rematch(self, seat: int | None) -> None:
-        """``seat`` offers or accepts a rematch; the owner makes the new table once every player has."""
+    async def ask_rematch(self, seat: int | None, address: str | None = None) -> None:
+        """``seat`` (at ``address``) offers or accepts a rematch; the owner makes the new table once every player
+        has, counted against ``address``."""
 
     async def attach(self, seat: int | None, ch: str, deliver: Callable[[Envelope], None],
                      close: Callable[[], None] | None = None, summary: bool = False) -> None:

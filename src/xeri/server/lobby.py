@@ -6,6 +6,7 @@ import asyncio
 import secrets
 import time
 import unicodedata
+from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
 import msgspec
@@ -30,6 +31,8 @@ if TYPE_CHECKING:
     from .cluster import Cluster
 
 NAME_LENGTH = 32
+#: finished tables kept built in memory, the most recently used: a finished match never changes
+FINISHED_KEPT = 16
 
 
 def check_name(value: Any) -> str:
@@ -75,6 +78,12 @@ class Lobby:
         #: this process's part in a cluster (server.cluster), or None when it serves alone
         self.cluster: Cluster | None = None
         self._sweeper: asyncio.Task[None] | None = None
+        #: finished tables, built once (off the event loop) and kept, least recently used first out
+        self.finished: OrderedDict[str, Table] = OrderedDict()
+        #: one finished match rebuilt at a time: its thread shares the interpreter with the event loop
+        self._rebuilding = asyncio.Semaphore(1)
+        #: how many finished matches were rebuilt (replayed from their moves)
+        self.rebuilt = 0
 
     async def start(self) -> None:
         """Load every unfinished table and let its bots and timers go on where they were.
@@ -141,7 +150,15 @@ class Lobby:
             return None
         table = Table(loaded.table, loaded.seats, store=self.store, broker=self.broker, bot_delay=self.bot_delay,
                       hint_level=self.hint_level)
-        table.replay(loaded.moves)
+        if table.status == "finished":
+            # A long match takes tens of milliseconds to replay: in a thread, not on the event loop (a worker
+            # process would gain nothing, since sending the built match back costs as much as building it).
+            # Nobody else holds the new table yet, so the thread has it to itself.
+            async with self._rebuilding:
+                await asyncio.to_thread(table.replay, loaded.moves)
+            self.rebuilt += 1
+        else:
+            table.replay(loaded.moves)
         self._keep(table)
         return table
 
@@ -152,18 +169,29 @@ class Lobby:
         table.autoplay.use(self.workers, self.limits.hint_cooldown)
         if table.status in ("waiting", "playing"):
             self.tables[table.id] = table
+        elif table.status == "finished":
+            self._remember(table)
+
+    def _remember(self, table: Table) -> None:
+        """Keep a finished table built, for the next request or connection that wants it."""
+        self.finished[table.id] = table
+        self.finished.move_to_end(table.id)
+        while len(self.finished) > FINISHED_KEPT:
+            self.finished.popitem(last=False)
 
     async def get(self, table_id: str) -> TableHandle | None:
         """The table ``table_id``; in a cluster, one another process owns comes as a ``RemoteTable``."""
-        table = self.tables.get(table_id)
+        table = self.tables.get(table_id) or self.finished.get(table_id)
         if table is not None:
+            if table_id in self.finished:
+                self.finished.move_to_end(table_id)
             return table
         if not inputs.is_table_id(table_id):
             return None
         lock = self._loading.setdefault(table_id, asyncio.Lock())
         async with lock:
             try:
-                found: TableHandle | None = self.tables.get(table_id)
+                found: TableHandle | None = self.tables.get(table_id) or self.finished.get(table_id)
                 if found is None:
                     found = await (self.cluster.open(table_id) if self.cluster is not None else self._load(table_id))
             finally:
@@ -174,6 +202,8 @@ class Lobby:
         """Forget a finished table nobody watches (it reloads from the database on demand)."""
         if table.status in ("finished", "closed") and table.clients == 0 and self.tables.get(table.id) is table:
             del self.tables[table.id]
+            if table.status == "finished":
+                self._remember(table)
 
     async def listing(self, status: str) -> list[dict[str, Any]]:
         """The lobby's list: this process's tables, or in a cluster every process's (from the database)."""
@@ -278,11 +308,23 @@ class Lobby:
             await table.open_started(start)
         return table, joined, token
 
-    async def rematch(self, old: Table) -> Table:
+    async def rematch(self, old: Table, address: str | None = None) -> Table:
         """The same match again for the players of a finished table: the same rules, bots and seats.
 
-        Each player gets the new table's id and a token for the same seat on their own channel.
+        Each player gets the new table's id and a token for the same seat on their own channel. The new
+        table counts as created by ``address`` (the player who completed the offer), within its caps.
         """
+        try:
+            if address is None:
+                return await self._rematch(old)
+            with self.book.creating(address, self._status):
+                table = await self._rematch(old)
+                self.book.created(table.id, address)
+                return table
+        finally:
+            old.rematching = False  # made (rematch_table is set) or refused: a refused one may be offered again
+
+    async def _rematch(self, old: Table) -> Table:
         body: dict[str, Any] = {
             "ruleset": old.ruleset.name, "options": {k: v for k, v in old.ruleset.to_dict().items() if k != "name"},
             "seats": [None if s.human else {"bot": s.bot_level} for s in old.seats],

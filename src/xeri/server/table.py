@@ -112,10 +112,21 @@ class Table:
         #: the seats that offered (or accepted) a rematch once the match is over
         self.rematch: set[int] = set()
         self.rematch_table: str | None = None
+        #: True while the rematch's table is being made (by the one caller ``offer_rematch`` chose)
+        self.rematching = False
         #: per seat, its connections that show a round summary (``?summary=1``): only those hold up the next round
         self.summary_clients: dict[int, int] = {}
-        #: makes the new table of a rematch once every player asked for one (the lobby's; None: refused)
-        self.on_rematch: Callable[[Table], Awaitable[Any]] | None = None
+        #: makes the new table of a rematch once every player asked for one, counted against the address of
+        #: the player who completed the offer (the lobby's; None: refused)
+        self.on_rematch: Callable[[Table, str | None], Awaitable[Any]] | None = None
+        #: per seat (None: spectators), its last sync: (match, version, epoch, parts, envelope)
+        self._syncs: dict[int | None, tuple[Match | None, int, int, dict[str, Any], Envelope]] = {}
+        #: counts the table's publications: what a sync shows besides the match changes only with one
+        self.epoch = 0
+        #: how many times a sync's costly parts were built (one per version and seat)
+        self.sync_builds = 0
+        #: the fairness report of a finished match, which never changes
+        self._fairness: dict[str, Any] | None = None
 
     # --- building ------------------------------------------------------------
 
@@ -146,6 +157,29 @@ class Table:
     def sync_message(self, seat: int | None) -> dict[str, Any]:
         return wire.sync_message(self, seat)
 
+    def sync_envelope_now(self, seat: int | None) -> Envelope:
+        """``seat``'s sync, enveloped: built once per version and seat, and served as is while the table
+        does not change, so a flood of ``sync`` requests (or of connections) costs no rebuild each.
+
+        Out of play (waiting, finished, closed) nothing in a sync depends on the clock, and whatever changes the
+        table's description is published (``epoch``): the whole envelope is reused until then. In play the
+        timer counts down, so the envelope is rebuilt around the parts, which change only with the version.
+        """
+        m = self.match
+        cached = self._syncs.get(seat)
+        same = cached is not None and cached[0] is m and cached[1] == self.version
+        if same and cached is not None and cached[2] == self.epoch and self.status != "playing" and not self.pause:
+            return cached[4]
+        if same and cached is not None:
+            parts = cached[3]
+        else:
+            parts = wire.sync_parts(self, seat)
+            self.sync_builds += 1
+        envelope = Envelope.sync(self.version, wire.sync_from(self, seat, parts, self.info(), self.timer(),
+                                                              self.pause_state()))
+        self._syncs[seat] = (m, self.version, self.epoch, parts, envelope)
+        return envelope
+
     def timer(self) -> dict[str, Any] | None:
         return self.autoplay.timer()
 
@@ -153,7 +187,12 @@ class Table:
         return self.commitments.history(self.match)
 
     def fairness_report(self) -> dict[str, Any]:
-        return self.commitments.report(self.ruleset, self.match)
+        if self._fairness is not None:
+            return self._fairness
+        report = self.commitments.report(self.ruleset, self.match)
+        if self.status == "finished":
+            self._fairness = report  # every round is revealed and checked: built once
+        return report
 
     def match_commitment(self) -> str | None:
         return self.commitments.of_match(self.match)
@@ -175,6 +214,7 @@ class Table:
         Each text goes out in an ``Envelope`` of ``kind`` at the table's version, which lets a
         connection drop an update it already has (a broker between processes may deliver one after a sync).
         """
+        self.epoch += 1
         version = None if kind == "plain" else self.version
         for seat in (None, *range(self.ruleset.players)):
             ch = channel(self.id, seat)
@@ -268,6 +308,8 @@ class Table:
             seat = self.seat_for_token(token)
             if seat is None:
                 raise ProtocolError("bad_token", "no seat at this table has that token")
+            if self.status in ("finished", "closed"):
+                raise ProtocolError("game_over", f"this table is {self.status}: there is no game to leave")
             s = self.seats[seat]
             try:
                 if self.status == "waiting":
@@ -316,6 +358,7 @@ class Table:
                 s = self.seats[seat]
                 s.connections += 1
                 self._count_summary(seat, summary, +1)
+                self.epoch += 1  # the seat's connected/away state, which its sync shows
                 if close is not None:
                     self._closers.setdefault(seat, set()).add(close)
             if not self.owned:
@@ -323,7 +366,7 @@ class Table:
                 if close is not None:
                     close()
                 return
-            deliver(Envelope.sync(self.version, self.sync_message(seat)))
+            deliver(self.sync_envelope_now(seat))
             if seat is not None and self.seats[seat].connections == 1:
                 self.autoplay.reschedule()
                 await self.publish_table()
@@ -341,6 +384,7 @@ class Table:
             s = self.seats[seat]
             s.connections -= 1
             self._count_summary(seat, summary, -1)
+            self.epoch += 1
             if s.connections == 0:
                 s.away_since = time.monotonic()
                 self.autoplay.reschedule()
@@ -351,7 +395,7 @@ class Table:
         async with self.lock:
             if not self.owned:
                 raise moved()
-            return Envelope.sync(self.version, self.sync_message(seat))
+            return self.sync_envelope_now(seat)
 
     def _count_summary(self, seat: int, summary: bool, change: int) -> None:
         """Count a connection that shows the round summary (``?summary=1``), or give the count back."""
@@ -368,11 +412,12 @@ class Table:
             if not self.owned:
                 raise moved()
             self.clients += 1
-            text = Envelope.sync(self.version, self.sync_message(seat))
+            text = self.sync_envelope_now(seat)
             if seat is not None:
                 s = self.seats[seat]
                 s.connections += 1
                 self._count_summary(seat, summary, +1)
+                self.epoch += 1  # the seat's connected/away state, which its sync shows
                 if s.connections == 1:
                     self.autoplay.reschedule()
                     await self.publish_table()
@@ -385,6 +430,7 @@ class Table:
                 s = self.seats[seat]
                 s.connections -= 1
                 self._count_summary(seat, summary, -1)
+                self.epoch += 1
                 if s.connections == 0:
                     s.away_since = time.monotonic()
                     self.autoplay.reschedule()
@@ -523,6 +569,7 @@ class Table:
             finish = self._finish_row(time.time())
             await self.store.finish(self.id, finish)
             self.status, self.finished_at = "finished", finish.finished_at
+            self.epoch += 1
             self.autoplay.stop()
             return True
 
@@ -570,12 +617,19 @@ class Table:
             self.rematch.add(seat)
             players = {s.seat for s in self.seats if s.human and not s.left}
             await self.publish_table()
-            return players <= self.rematch and self.rematch_table is None
+            # Exactly one caller makes the new table, however many connections offer at once.
+            ready = players <= self.rematch and self.rematch_table is None and not self.rematching
+            self.rematching = self.rematching or ready
+            return ready
 
-    async def ask_rematch(self, seat: int | None) -> None:
-        """``seat`` offers (or accepts) a rematch; once every player has, the lobby makes the new table."""
-        if await self.offer_rematch(seat) and self.on_rematch is not None:
-            await self.on_rematch(self)
+    async def ask_rematch(self, seat: int | None, address: str | None = None) -> None:
+        """``seat`` (at ``address``) offers or accepts a rematch; once every player has, the lobby makes the new
+        table, counted against ``address``."""
+        if await self.offer_rematch(seat):
+            if self.on_rematch is None:
+                self.rematching = False  # refused: nothing makes it
+            else:
+                await self.on_rematch(self, address)
 
     def stop(self) -> None:
         self.autoplay.stop()

@@ -193,9 +193,10 @@ def seat_view(table: Table, seat: int | None) -> dict[str, Any] | None:
     return view_json(m.view(seat), winner=m.winner, match_over=m.is_over)
 
 
-def sync_message(table: Table, seat: int | None) -> dict[str, Any]:
-    """Everything ``seat`` may know of the table now: the current round's events since its start (or since
-    the last round's score), the finished rounds, the match commitment and the timer."""
+def sync_parts(table: Table, seat: int | None) -> dict[str, Any]:
+    """The costly part of ``seat``'s sync, which changes only with the table's version (its match state):
+    the view, the current round's events since its start (or since the last round's score) and the
+    finished rounds. ``Table.sync_envelope_now`` builds it once per version and seat."""
     m = table.match
     events: list[dict[str, Any]] = []
     if m is not None:
@@ -207,10 +208,22 @@ def sync_message(table: Table, seat: int | None) -> dict[str, Any]:
             if scored:
                 begin, number = scored[-1], len(starts) - 1
         events = wire_events(table, log[begin:], seat, number)
-    return {"type": "sync", "table": table_info(table), "seat": seat, "version": table.version,
-            "view": seat_view(table, seat), "events": events, "history": table.commitments.history(m),
-            "fairness": {"match_commitment": table.commitments.of_match(m)}, "timer": table.autoplay.timer(),
-            "pause": table.pause_state()}
+    return {"view": seat_view(table, seat), "events": events, "history": table.commitments.history(m),
+            "fairness": {"match_commitment": table.commitments.of_match(m)}}
+
+
+def sync_from(table: Table, seat: int | None, parts: dict[str, Any], info: dict[str, Any],
+              timer: dict[str, Any] | None, pause: dict[str, Any] | None) -> dict[str, Any]:
+    """A sync message from its costly ``parts`` and what changes without a move (the table, timer, pause)."""
+    return {"type": "sync", "table": info, "seat": seat, "version": table.version, **parts, "timer": timer,
+            "pause": pause}
+
+
+def sync_message(table: Table, seat: int | None) -> dict[str, Any]:
+    """Everything ``seat`` may know of the table now: the current round's events since its start (or since
+    the last round's score), the finished rounds, the match commitment and the timer."""
+    return sync_from(table, seat, sync_parts(table, seat), table_info(table), table.autoplay.timer(),
+                     table.pause_state())
 
 
 def update_message(table: Table, seat: int | None, events: Sequence[Event], round_number: int, *,

@@ -771,7 +771,7 @@ export function mountTable(container, tableId, { watch = false } = {}) {
       case "error":
         state.pending = false;
         if (msg.code === "stale") state.socket?.send({ type: "sync" });
-        else announce(errorText(msg.code, msg.message));
+        else if (msg.code !== "sync_unchanged") announce(errorText(msg.code, msg.message)); // it holds that sync
         // Not stored (the database away, the table changing servers): sent again after a resync, if still legal.
         if (msg.retry && state.socket) {
           const again = state.socket.retryLater();

@@ -1,0 +1,30 @@
+"""The WebSocket protocol ``xeri serve`` runs: uvicorn's sans-I/O one, quiet about a client's bad UTF-8.
+
+uvicorn's ``websockets-sansio`` protocol closes a connection whose text frame is not UTF-8 with 1007, as
+RFC 6455 asks, but logs a ``UnicodeDecodeError`` traceback first: any client could fill the log with them.
+Here the frame is checked before uvicorn decodes it, and the same close goes out without a word logged.
+"""
+
+from __future__ import annotations
+
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+
+#: the close code of a text frame that is not UTF-8 (RFC 6455, 7.4.1)
+CLOSE_INVALID_DATA = 1007
+
+
+class QuietWebSocketProtocol(WebSocketsSansIOProtocol):
+    """uvicorn's sans-I/O WebSocket protocol; a text frame that is not UTF-8 closes the socket (1007), unlogged."""
+
+    def send_receive_event_to_app(self) -> None:
+        if self.curr_msg_data_type == "text" and not self.close_sent:
+            data = self.frames[0] if len(self.frames) == 1 else b"".join(self.frames)
+            try:
+                data.decode()
+            except UnicodeDecodeError:
+                self.frames = []
+                self.conn.send_close(CLOSE_INVALID_DATA, "text frames must be UTF-8")
+                self.handle_parser_exception()
+                return
+            self.frames = [data]  # joined once: uvicorn's own code decodes it again, cheaply
+        super().send_receive_event_to_app()
