@@ -116,6 +116,10 @@ const STRINGS = {
     preset_berman: "a Jack on a lone card is a xeri; 2♠ scores",
     preset_pisti: "Turkish pişti: hands of 4, three pile cards face down; first to 151",
     back: "Back",
+    // The felt (issue 23): a computer seat's own name, the turn mark, a move in flight, the Leave dialog's
+    // other button, the fairness disclosure.
+    bot_seat: "Computer {n}", turn_short: "to play", move_sending: "Playing your card…", stay: "Stay",
+    fairness_panel: "Fairness",
   },
   el: {
     title: "Ξερή",
@@ -241,6 +245,8 @@ const STRINGS = {
     preset_berman: "βαλές σε μοναχικό φύλλο είναι ξερή· το 2♠ μετράει",
     preset_pisti: "τουρκικό πιστί: χέρια των 4, τρία φύλλα της στοίβας κλειστά· ως τους 151",
     back: "Πίσω",
+    bot_seat: "Υπολογιστής {n}", turn_short: "παίζει", move_sending: "Παίζεται το φύλλο σου…", stay: "Μένω",
+    fairness_panel: "Διαφάνεια",
   },
 };
 
