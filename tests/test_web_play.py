@@ -155,8 +155,9 @@ def test_classic_shows_rounds_won_and_the_board_after_the_match(server: Server, 
     page.wait_for_selector("#match-dialog", state="detached")
     # The board still says who won and offers what to do next; the round's points are not added twice.
     assert page.inner_text(".me .status") in ("You win!", "You lose")
-    assert page.locator(".scorebar .new-match").is_visible()
-    assert page.locator(".scorebar .back-lobby").is_visible()
+    # Where the hand was (issue 23: the felt), not in the tool bar.
+    assert page.locator(".result .new-match").is_visible()
+    assert page.locator(".result .back-lobby").is_visible()
     assert page.locator(".score-chip .round-points").count() == 0
     # History shows the rounds won, and names the bot by its level in the page's words.
     page.click("#nav-history")
@@ -310,7 +311,8 @@ def test_a_whole_classic_match_by_keyboard_with_every_opponent_move_announced(
             seat = (dealer + 1 + i) % 2
             if seat == 0:
                 continue
-            said_as = re.compile(rf"^Computer \(easy\) plays (the Jack )?{re.escape(label(code))}( |$)")
+            # Each computer seat has its own name at the table (issue 23): the level is said beside it.
+            said_as = re.compile(rf"^Computer 2 plays (the Jack )?{re.escape(label(code))}( |$)")
             assert any(said_as.match(line) for line in live), (code, live[-5:])
             said += 1
     assert said >= 20

@@ -9,6 +9,8 @@ import { prefs } from "./prefs.js";
 
 /** @type {AudioContext | null} */
 let ctx = null;
+/** @type {AudioBuffer | null} the card's snap, made once */
+let noise = null;
 /** Every sound the page made, newest last (for the tests and for a curious player: window.__xeriSounds). */
 export const played = /** @type {SoundName[]} */ ([]);
 
@@ -24,12 +26,42 @@ function context() {
   return ctx;
 }
 
+/** @type {Promise<void> | null} */
+let warming = null;
+
+/**
+ * Start the audio output once, on a gesture and with a silent sound: its first start costs the main thread a long
+ * moment in some browsers, which must not fall in the middle of a card's flight.
+ * @param {AudioContext} c
+ * @returns {Promise<void>}
+ */
+function warm(c) {
+  if (warming) return warming;
+  const silent = c.createBufferSource();
+  silent.buffer = c.createBuffer(1, 1, c.sampleRate);
+  silent.connect(c.destination);
+  silent.start();
+  warming = (c.state === "suspended" ? c.resume() : Promise.resolve()).catch(() => {});
+  return warming;
+}
+
 // A gesture lets the context run (autoplay policy); until then sounds are skipped, not queued.
 for (const type of ["pointerdown", "keydown"]) {
   window.addEventListener(type, () => {
+    if (!prefs.get("sound")) return;
     const c = context();
-    if (c && c.state === "suspended") c.resume().catch(() => {});
+    if (c) void warm(c);
   }, { capture: true, passive: true });
+}
+
+/**
+ * Resolves once the page may make sound (after a gesture), for the tests: false when it cannot.
+ * @returns {Promise<boolean>}
+ */
+export async function ready() {
+  if (!ctx || !warming) return false;
+  await warming;
+  return ctx.state === "running";
 }
 
 /**
@@ -62,17 +94,19 @@ function tone(c, freq, at, dur, type = "sine", gain = 0.18) {
  * @param {number} [freq]
  */
 function snap(c, at, freq = 1800) {
-  const len = Math.floor(c.sampleRate * 0.06);
-  const buf = c.createBuffer(1, len, c.sampleRate);
-  const data = buf.getChannelData(0);
-  // A fixed pattern, not Math.random: the page's sounds are the same every time.
-  let x = 12345;
-  for (let i = 0; i < len; i++) {
-    x = (x * 1103515245 + 12345) & 0x7fffffff;
-    data[i] = ((x / 0x7fffffff) * 2 - 1) * (1 - i / len) ** 3;
+  if (!noise) {
+    const len = Math.floor(c.sampleRate * 0.06);
+    noise = c.createBuffer(1, len, c.sampleRate);
+    const data = noise.getChannelData(0);
+    // A fixed pattern, not Math.random: the page's sounds are the same every time.
+    let x = 12345;
+    for (let i = 0; i < len; i++) {
+      x = (x * 1103515245 + 12345) & 0x7fffffff;
+      data[i] = ((x / 0x7fffffff) * 2 - 1) * (1 - i / len) ** 3;
+    }
   }
   const src = c.createBufferSource();
-  src.buffer = buf;
+  src.buffer = noise;
   const band = c.createBiquadFilter();
   band.type = "bandpass";
   band.frequency.value = freq;

@@ -128,8 +128,25 @@ export function mountTable(container, tableId, { watch = false } = {}) {
   function dispatch(msg) {
     const step = reduce(state, msg, performance.now());
     state = step.state;
+    if (step.kind === "local") {
+      // The page's own acts (a card sent, a hint cleared) show at once, even while an animation plays.
+      shown = latest(shown);
+      render();
+      return;
+    }
     steps.push(step);
     void pump();
+  }
+
+  /**
+   * A step's state with the page's own acts since (a move in flight, the hint), once it is the latest version:
+   * an older step drawn later must not say "Your turn" again for a card already sent.
+   * @param {import("./tablestate.js").TableState} s
+   */
+  function latest(s) {
+    return s.version === state.version && s.view === state.view
+      ? { ...s, pending: state.pending, hint: state.hint, outbox: state.outbox }
+      : s;
   }
 
   /** Draw the steps in order; an update's effects play before the next step is drawn. */
@@ -144,7 +161,7 @@ export function mountTable(container, tableId, { watch = false } = {}) {
         if (disposed) return;
         const before = snapshot(root);
         const was = myTurn(shown);
-        shown = step.state;
+        shown = latest(step.state);
         render();
         for (const line of step.said) say(line);
         if (step.kind === "update") {
@@ -199,7 +216,8 @@ export function mountTable(container, tableId, { watch = false } = {}) {
       }, t("cards_seen_short")));
     }
     out.push(h("button.log-btn", {
-      type: "button", "aria-pressed": String(Boolean(prefs.get("logOpen"))), "aria-controls": "move-log",
+      type: "button", "aria-pressed": String(Boolean(prefs.get("logOpen"))),
+      "aria-controls": prefs.get("logOpen") ? "move-log" : null,
       title: `${t("moves")} (L)`, onclick: toggleLog,
     }, t("moves")));
     // Always there (disabled before the first round ends), so the bar never grows a button.
