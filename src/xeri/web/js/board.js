@@ -201,7 +201,8 @@ function seatBox(view, seat, opts, showPileFor) {
  * @param {BoardOptions} opts
  */
 function scorebar(view, opts) {
-  const chips = h("div.chips");
+  // Focusable: on a narrow screen the chips' line scrolls, and a keyboard must reach it too.
+  const chips = h("div.chips", { tabindex: "0", role: "group", "aria-label": t("score") });
   const n = view.round_number || 1;
   const roundText =
     opts.rounds && !view.target && n <= opts.rounds ? t("round_of", { n, total: opts.rounds }) : `${t("round")} ${n}`;

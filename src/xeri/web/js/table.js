@@ -218,7 +218,7 @@ export function mountTable(container, tableId, { watch = false } = {}) {
     out.push(h("button.log-btn", {
       type: "button", "aria-pressed": String(Boolean(prefs.get("logOpen"))),
       "aria-controls": prefs.get("logOpen") ? "move-log" : null,
-      title: `${t("moves")} (L)`, onclick: toggleLog,
+      onclick: toggleLog,
     }, t("moves")));
     // Always there (disabled before the first round ends), so the bar never grows a button.
     out.push(h("button.rounds-btn", {
