@@ -61,13 +61,28 @@ export function snapshot(root) {
   return snap;
 }
 
+/** Where each side's stack and score are on the board just drawn, read once before anything moves. */
+/** @type {Map<string, Rect | null>} */
+let targets = new Map();
+
+/**
+ * The rect of `selector` on the board just drawn: measured once per step, before the flights start, so no
+ * flight forces the browser to lay the page out again mid-animation.
+ * @param {ParentNode} root
+ * @param {string} selector
+ */
+function target(root, selector) {
+  if (!targets.has(selector)) targets.set(selector, rect(root, selector));
+  return targets.get(selector) || null;
+}
+
 /**
  * A side's captured stack on the board now.
  * @param {ParentNode} root
  * @param {number} side
  */
 function stackRect(root, side) {
-  return rect(root, `.captured[data-side="${side}"] .stack`);
+  return target(root, `.captured[data-side="${side}"] .stack`);
 }
 
 /**
@@ -79,7 +94,7 @@ function stackRect(root, side) {
  */
 function flyPoints(root, side, points, from) {
   const layer = document.getElementById("fx");
-  const to = rect(root, `.score-chip[data-side="${side}"]`);
+  const to = target(root, `.score-chip[data-side="${side}"]`);
   const ms = scaled(900);
   if (!layer || !from || !to || !ms) return Promise.resolve();
   const tag = document.createElement("div");
@@ -152,7 +167,11 @@ async function deal(root, before, ev, ctx) {
  */
 function sweep(root, cards, side) {
   const to = stackRect(root, side);
-  return Promise.all(cards.map((c, i) => fly(c.code, c.rect, to, { ms: 380, delay: i * 40, turn: 8 })));
+  // Each card is launched in its own task, a little after the one before: small tasks, never one long one.
+  const gap = scaled(40);
+  return Promise.all(cards.map((c, i) => new Promise((resolve) => {
+    setTimeout(() => resolve(fly(c.code, c.rect, to, { ms: 380, turn: 8 })), i * gap);
+  })));
 }
 
 /**
@@ -165,6 +184,11 @@ function sweep(root, cards, side) {
  */
 export async function playEffects(root, before, events, ctx) {
   const quiet = () => Boolean(document.querySelector(".modal-back"));
+  targets = new Map();
+  for (let side = 0; side < ctx.sides; side++) {
+    stackRect(root, side);
+    target(root, `.score-chip[data-side="${side}"]`);
+  }
   /** @type {{ code: string | null, rect: Rect }[]} */
   let pile = [...before.pile];
   let landed = /** @type {Rect | null} */ (null);

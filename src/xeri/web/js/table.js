@@ -5,16 +5,21 @@
 // effects and controller apart, so the state is always the server's latest whatever is still moving.
 
 import { api, ApiError, seats, TableSocket } from "./api.js";
-import { renderBoard, seenPanel, sideName } from "./board.js";
+import { renderBoard } from "./board.js";
 import { cardLabel } from "./cards.js";
 import { breakdownTable, fairnessBlock, matchResult, modal, roundsTable } from "./dialogs.js";
 import { clear, h } from "./dom.js";
 import { playEffects, snapshot } from "./effects.js";
-import { announce, hideAnnouncement, rectOf } from "./fx.js";
+import { startDrag } from "./drag.js";
+import { announce, hideAnnouncement } from "./fx.js";
 import { errorText, hintReason, seatName, t } from "./i18n.js";
-import { logPanel, say } from "./movelog.js";
+import { say } from "./movelog.js";
 import { prefs } from "./prefs.js";
-import { initialState, myTurn, reduce, seatLevel, timerLeft } from "./tablestate.js";
+import { initialState, myTurn, reduce, seatLevel } from "./tablestate.js";
+import { copyText, handLabel, headline, nameOf as seatNameOf, panels, seatLine } from "./tableview.js";
+import { statusText, timerText, tools, waitingPanel } from "./tableview.js";
+
+export { copyText };
 
 /** @typedef {import("./api.js").Table} Table */
 /** @typedef {import("./api.js").View} View */
@@ -45,14 +50,6 @@ function banner(text, ok = false) {
 }
 
 /**
- * @param {Table} table
- * @returns {string}
- */
-function inviteUrl(table) {
-  return new URL(table.invite || `/#/t/${table.id}`, location.href).href;
-}
-
-/**
  * Keep each table's match commitment, so `xeri verify --commitment HASH` can be run on it later.
  * @param {string} tableId
  * @param {string | null} hash
@@ -66,26 +63,6 @@ export function keepCommitment(tableId, hash) {
     localStorage.setItem(COMMITMENTS_KEY, JSON.stringify(all));
   } catch {
     /* storage full or blocked: the commitment is still shown */
-  }
-}
-
-/**
- * Copy `text` to the clipboard; where that is refused (plain http), select it in `input` and say so.
- * @param {string} text
- * @param {HTMLInputElement} input
- * @returns {Promise<boolean>} whether the clipboard took it
- */
-export async function copyText(text, input) {
-  input.focus();
-  input.select();
-  try {
-    if (!navigator.clipboard || !window.isSecureContext) throw new Error("no clipboard");
-    await navigator.clipboard.writeText(text);
-    return true;
-  } catch {
-    input.focus();
-    input.select();
-    return false;
   }
 }
 
@@ -121,7 +98,11 @@ export function mountTable(container, tableId, { watch = false } = {}) {
   const phone = window.matchMedia(PHONE);
 
   /** @param {number} seat */
-  const nameOf = (seat) => ((shown.view && shown.view.names) || [])[seat] || `${t("seat")} ${seat + 1}`;
+  const nameOf = (seat) => seatNameOf(shown, seat);
+  /** @type {import("./tableview.js").ViewHandlers} */
+  const on = { askHint, toggleSeen, toggleLog, showAllRounds, leaveDuringPlay, leave };
+  const now = () => performance.now();
+  const status = () => statusText(shown, { roundDialogOpen: Boolean(roundDialog), now: now() });
 
   // ---- the state: every message and action goes through the reducer, then is drawn in order ----
   /** @param {ServerMessage | import("./tablestate.js").LocalAction} msg */
@@ -165,10 +146,12 @@ export function mountTable(container, tableId, { watch = false } = {}) {
         render();
         for (const line of step.said) say(line);
         if (step.kind === "update") {
+          // Marked while the effects play (for a test, or a style), and unmarked whatever happens.
+          root.dataset.moving = "true";
           await playEffects(root, before, step.events, {
             me: shown.seat, sides: shown.view ? shown.view.sides : 2, nameOf, myTurnNow: myTurn(shown),
             myTurnBefore: was,
-          });
+          }).finally(() => delete root.dataset.moving);
           afterUpdate(step.events);
         } else if (step.kind === "sync") {
           flushOutbox();
@@ -198,78 +181,6 @@ export function mountTable(container, tableId, { watch = false } = {}) {
   }
 
   // ---- the view: the board of the shown state, the tool bar and the panels ----
-  function tools() {
-    /** @type {HTMLElement[]} */
-    const out = [];
-    const v = shown.view;
-    const playing = v && !v.match_over;
-    const seated = shown.seat != null;
-    if (seated && playing) {
-      out.push(h("button.hint-btn", {
-        type: "button", onclick: askHint, title: `${t("hint")} (H)`, disabled: !myTurn(shown),
-      }, t("hint")));
-    }
-    if (seated) {
-      out.push(h("button.seen-btn", {
-        type: "button", "aria-pressed": String(Boolean(prefs.get("seenAid"))), title: `${t("cards_seen")} (S)`,
-        onclick: toggleSeen,
-      }, t("cards_seen_short")));
-    }
-    out.push(h("button.log-btn", {
-      type: "button", "aria-pressed": String(Boolean(prefs.get("logOpen"))),
-      "aria-controls": prefs.get("logOpen") ? "move-log" : null,
-      onclick: toggleLog,
-    }, t("moves")));
-    // Always there (disabled before the first round ends), so the bar never grows a button.
-    out.push(h("button.rounds-btn", {
-      type: "button", onclick: showAllRounds, disabled: !shown.history.length,
-    }, t("breakdown")));
-    if (seated && playing) out.push(h("button.leave-btn", { type: "button", onclick: leaveDuringPlay }, t("leave")));
-    return out;
-  }
-
-  function statusText() {
-    const v = shown.view;
-    if (!v) return "";
-    if (v.match_over) return headline();
-    if (shown.pause && shown.pause.waiting && shown.pause.waiting.length) {
-      const others = shown.pause.waiting.filter((s) => s !== shown.seat);
-      if (others.length && !roundDialog) return t("waiting_dialog", { names: others.map(nameOf).join(", ") });
-    }
-    if (v.turn == null) return "";
-    if (v.turn === shown.seat) {
-      // A move in flight: it is not this page's turn any more, whatever the last view said.
-      if (shown.pending) return t("move_sending");
-      const left = timerLeft(shown, performance.now());
-      return t("your_turn") + (left != null && shown.timer && shown.timer.seat === v.turn ? ` · ${left} s` : "");
-    }
-    const left = timerLeft(shown, performance.now());
-    return t("turn_of", { name: nameOf(v.turn) }) +
-      (left != null && shown.timer && shown.timer.seat === v.turn ? ` · ${left} s` : "");
-  }
-
-  function timerText() {
-    const v = shown.view;
-    const left = timerLeft(shown, performance.now());
-    return v && left != null && shown.timer && shown.timer.seat === v.turn ? `${left} s` : null;
-  }
-
-  /** Who won, from this seat's point of view. */
-  function headline() {
-    const v = shown.view;
-    if (!v) return t("match_over");
-    const winner = v.winner;
-    const mySide = shown.seat != null ? shown.seat % v.sides : null;
-    if (mySide != null && winner != null) return winner === mySide ? t("you_win") : t("you_lose");
-    return winner != null ? t("winner", { name: sideName(v, winner) }) : t("match_over");
-  }
-
-  function handLabel() {
-    const v = shown.view;
-    if (!v || v.turn == null || v.match_over) return t("hand_over");
-    return v.turn === shown.seat ? t("hand_mine") : t("hand_wait", { name: nameOf(v.turn) });
-  }
-
   /**
    * What has the focus inside the table now, so a re-render can give it back.
    * @returns {FocusKey | null}
@@ -304,39 +215,12 @@ export function mountTable(container, tableId, { watch = false } = {}) {
       ".result .new-match, .result .back-lobby"));
   }
 
-  function panels() {
-    /** @type {HTMLElement[]} */
-    const out = [];
-    const v = shown.view;
-    if (prefs.get("logOpen")) {
-      out.push(logPanel(shown.log, { open: true, onClose: toggleLog }));
-    }
-    if (v && shown.seat != null && prefs.get("seenAid")) {
-      const seen = seenPanel(v);
-      seen.insertBefore(
-        h("button.seen-close", { type: "button", onclick: toggleSeen, "aria-label": t("close") }, "×"),
-        seen.firstChild,
-      );
-      out.push(seen);
-    }
-    if (shown.commitment) {
-      out.push(h(
-        "details.fairness-box",
-        h("summary", t("fairness_panel")),
-        h("p.commitment", { title: t("commitment_note", { hash: shown.commitment }) },
-          `${t("match_commitment")}: `, h("code.commitment-hash", shown.commitment)),
-        h("p.muted", t("commitment_note", { hash: shown.commitment })),
-      ));
-    }
-    return out;
-  }
-
   function render() {
     if (disposed) return;
     const key = focusKey();
     const table = shown.table;
     if (!shown.view) {
-      clear(root).appendChild(waitingPanel(table));
+      clear(root).appendChild(waitingPanel(shown, on));
       restoreFocus(key);
       return;
     }
@@ -351,25 +235,27 @@ export function mountTable(container, tableId, { watch = false } = {}) {
     const canPlay = myTurn(shown);
     const board = renderBoard(v, {
       fourColour: prefs.get("fourColour"),
-      tools: tools(),
+      tools: tools(shown, on),
       onPlay: canPlay ? play : null,
-      onCardPointer: canPlay ? startDrag : null,
+      onCardPointer: canPlay
+        ? (ev, code) => startDrag(ev, () => root.querySelector(".pile-area"), () => play(code))
+        : null,
       myTurn: canPlay,
       hinted: shown.hint && shown.hint.card,
       hintText: shown.hint
         ? t("hint_text", { card: cardLabel(shown.hint.card), reason: hintReason(shown.hint, cardLabel) })
         : "",
-      status: statusText(),
-      handLabel: handLabel(),
+      status: status(),
+      handLabel: handLabel(shown),
       away,
       levels: v.names.map((_, i) => seatLevel(table, i)),
-      timerText: timerText(),
+      timerText: timerText(shown, now()),
       rounds: table && table.ruleset && table.ruleset.match_end === "rounds" ? table.ruleset.rounds : null,
       byRounds: Boolean(table && table.ruleset && table.ruleset.match_end === "rounds"),
       onHandKey,
-      result: v.match_over ? h("div.result-box", h("p.result-headline", headline()), endActions(false)) : null,
+      result: v.match_over ? h("div.result-box", h("p.result-headline", headline(shown)), endActions(false)) : null,
     });
-    const side = h("div.side-panels", panels());
+    const side = h("div.side-panels", panels(shown, on));
     clear(root).append(
       h("h1.sr-only", (table && table.title) || t("table")),
       h("div.table-layout", board, side),
@@ -398,44 +284,6 @@ export function mountTable(container, tableId, { watch = false } = {}) {
     if (j == null || !cards[j]) return;
     ev.preventDefault();
     cards[j].focus();
-  }
-
-  /** @param {import("./api.js").Seat} s */
-  function seatLine(s) {
-    return (
-      `${t("seat")} ${s.seat + 1}: ${s.taken ? seatName(s) : t("free")}` +
-      (s.human ? "" : ` (${t("bot")})`) +
-      (s.seat === shown.seat ? ` — ${t("you")}` : "")
-    );
-  }
-
-  /** @param {Table | null} table */
-  function waitingPanel(table) {
-    const panel = h("div.panel.waiting");
-    if (!table) {
-      panel.appendChild(h("p", t("loading")));
-      return panel;
-    }
-    panel.appendChild(h("h1", table.title || `${t("table")} ${table.id}`));
-    panel.appendChild(h("p.waiting-text", t("waiting_players")));
-    const url = inviteUrl(table);
-    const input = h("input.invite-url#invite-url", { value: url, readonly: true });
-    const note = h("p.copy-note", { role: "status" });
-    const copyBtn = h("button.copy-btn", {
-      type: "button",
-      onclick: async () => {
-        const ok = await copyText(url, input);
-        copyBtn.textContent = ok ? t("copied") : t("copy");
-        note.textContent = ok ? t("copied") : t("copy_failed");
-      },
-    }, t("copy"));
-    panel.appendChild(h("label.label", { for: "invite-url" }, t("invite")));
-    panel.appendChild(h("div.invite", input, copyBtn));
-    panel.appendChild(note);
-    panel.appendChild(h("ul.table-list.seat-list", table.seats.map((s) => h("li", seatLine(s)))));
-    if (shown.seat != null)
-      panel.appendChild(h("p", h("button.leave-btn", { type: "button", onclick: leave }, t("leave"))));
-    return panel;
   }
 
   // ---- the controller: moves, hints, drag and drop, panels, dialogs ----
@@ -487,69 +335,6 @@ export function mountTable(container, tableId, { watch = false } = {}) {
     /** @type {HTMLButtonElement | null} */
     const target = prefs.get("logOpen") ? root.querySelector(".log-close") : root.querySelector(".log-btn");
     if (target) target.focus();
-  }
-
-  /**
-   * Drag a card onto the pile (pointer events: mouse, pen and touch alike). A press that does not move is left
-   * to the click; a drop anywhere but on the pile puts the card back.
-   * @param {PointerEvent} ev
-   * @param {string} code
-   */
-  function startDrag(ev, code) {
-    if (ev.button !== 0) return;
-    const btn = /** @type {HTMLElement} */ (ev.currentTarget);
-    const card = /** @type {HTMLElement | null} */ (btn.querySelector(".card"));
-    const from = rectOf(card);
-    if (!card || !from) return;
-    const x0 = ev.clientX;
-    const y0 = ev.clientY;
-    /** @type {HTMLElement | null} */
-    let ghost = null;
-    /** @param {PointerEvent} e */
-    const move = (e) => {
-      const dx = e.clientX - x0;
-      const dy = e.clientY - y0;
-      if (!ghost && Math.hypot(dx, dy) < 8) return;
-      if (!ghost) {
-        ghost = /** @type {HTMLElement} */ (card.cloneNode(true));
-        ghost.classList.add("drag-ghost");
-        Object.assign(ghost.style, { left: `${from.left}px`, top: `${from.top}px`, width: `${from.width}px` });
-        document.getElementById("fx")?.appendChild(ghost);
-        btn.classList.add("dragging");
-        try {
-          btn.setPointerCapture(e.pointerId);
-        } catch {
-          /* the pointer is gone */
-        }
-      }
-      ghost.style.transform = `translate(${dx}px, ${dy}px) rotate(${Math.max(-8, Math.min(8, dx / 20))}deg)`;
-      root.querySelector(".pile")?.classList.toggle("drop-target", overPile(e));
-      e.preventDefault();
-    };
-    /** @param {PointerEvent} e */
-    const up = (e) => {
-      btn.removeEventListener("pointermove", move);
-      btn.removeEventListener("pointerup", up);
-      btn.removeEventListener("pointercancel", up);
-      root.querySelector(".pile")?.classList.remove("drop-target");
-      btn.classList.remove("dragging");
-      if (!ghost) return;
-      ghost.remove();
-      // The click that follows a drag is not a second play.
-      btn.addEventListener("click", (c) => c.stopImmediatePropagation(), { capture: true, once: true });
-      if (e.type === "pointerup" && overPile(e)) play(code);
-    };
-    btn.addEventListener("pointermove", move);
-    btn.addEventListener("pointerup", up);
-    btn.addEventListener("pointercancel", up);
-  }
-
-  /** @param {PointerEvent} e */
-  function overPile(e) {
-    const r = rectOf(root.querySelector(".pile-area"));
-    const pad = 24;
-    return Boolean(r && e.clientX > r.left - pad && e.clientX < r.left + r.width + pad &&
-      e.clientY > r.top - pad && e.clientY < r.top + r.height + pad);
   }
 
   async function leave() {
@@ -679,7 +464,7 @@ export function mountTable(container, tableId, { watch = false } = {}) {
     const byRounds = Boolean(table.ruleset && table.ruleset.match_end === "rounds");
     const body = h(
       "div",
-      h("p.headline", h("strong", headline())),
+      h("p.headline", h("strong", headline(shown))),
       matchResult(v, byRounds),
       roundsTable(shown.history, v.names, v.players, v.sides, v.round_wins),
       last ? breakdownTable(last, v.names, v.players, v.sides) : null,
@@ -841,7 +626,7 @@ export function mountTable(container, tableId, { watch = false } = {}) {
         },
       },
       h("h1", table.title || `${t("table")} ${table.id}`),
-      h("ul.table-list", table.seats.map((s) => h("li", seatLine(s)))),
+      h("ul.table-list", table.seats.map((seat) => h("li", seatLine(shown, seat)))),
       h("div.form-grid", h("label", { for: "join-name" }, t("your_name")), name),
       h("button.primary.join-btn", { type: "submit" }, t("join")),
       " ",
@@ -880,9 +665,9 @@ export function mountTable(container, tableId, { watch = false } = {}) {
   timerTick = setInterval(() => {
     if (shown.timer && shown.view && !shown.view.match_over) {
       const node = root.querySelector(".me .status");
-      if (node) node.textContent = statusText();
+      if (node) node.textContent = status();
       const seatTimer = root.querySelector(".seat-box.turn .seat-timer");
-      const left = timerText();
+      const left = timerText(shown, now());
       if (seatTimer && left) seatTimer.textContent = ` · ${left}`;
     }
   }, 500);
