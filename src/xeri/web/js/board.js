@@ -1,6 +1,7 @@
 // @ts-check
-// Draws one view of the table (docs/protocol.md's VIEW) as DOM: seats, talon, pile, hand, scores.
-// It holds no state; the table controller and the replay both call it.
+// Draws one view of the table (docs/protocol.md's VIEW) as a felt: the seats around it (you at the bottom), the
+// talon and the fanned pile in the middle, the hand, the captured stacks and the score bar. It holds no state and
+// starts nothing: the table's controller and the replay both call it, and draw again on every change.
 
 import { cardElement, cardLabel, RANKS, SUITS, rankValue } from "./cards.js";
 import { h } from "./dom.js";
@@ -12,19 +13,24 @@ import { cardsCount, t, xerisCount } from "./i18n.js";
  * What renderBoard draws besides the view.
  * @typedef {object} BoardOptions
  * @property {boolean} [fourColour]
- * @property {import("./dom.js").Child} [tools] nodes for the score bar
+ * @property {import("./dom.js").Child} [tools] nodes for the tool bar
  * @property {((code: string) => void) | null} [onPlay] makes the hand clickable
  * @property {((ev: KeyboardEvent) => void) | null} [onHandKey]
+ * @property {((ev: PointerEvent, code: string) => void) | null} [onCardPointer] starts a drag
  * @property {string | null} [hinted] the hinted card
  * @property {string} [hintText]
  * @property {string} [status]
  * @property {string} [handLabel]
+ * @property {boolean} [myTurn] the hand may play (the controller's word, not the view's)
  * @property {(string[] | null)[] | null} [hands] every hand, for replays
- * @property {boolean} [seenAid] show the counting aid
+ * @property {boolean} [seenAid] show the counting aid under the board (the replay; the table has a panel)
  * @property {Record<number, boolean> | null} [away] seat -> away
+ * @property {(string | null)[] | null} [levels] seat -> a computer's level, said under its name
+ * @property {string | null} [timerText] the turn timer, shown at the seat whose turn it is
  * @property {number | null} [rounds] a match's rounds
  * @property {boolean} [byRounds] rounds won decide the match
  * @property {boolean} [replay]
+ * @property {import("./dom.js").Child} [result] shown instead of the hand once the match is over
  */
 
 /** @type {Record<string, string>} */
@@ -44,6 +50,22 @@ export function otherSeats(players, me) {
     for (let k = 1; k < players; k++) out.push((me + k) % players);
   }
   return out;
+}
+
+/**
+ * Where a seat sits on the felt, seen from `me` (seat 0 for a spectator): play goes clockwise, so the next
+ * seat sits on the left. Two players: across. Three: left and right. Four: the partner across.
+ * @param {number} players
+ * @param {number | null} me
+ * @param {number} seat
+ * @returns {"south" | "west" | "north" | "east"}
+ */
+export function seatPlace(players, me, seat) {
+  const k = (seat - (me ?? 0) + players) % players;
+  if (k === 0) return "south";
+  if (players === 2) return "north";
+  if (players === 3) return k === 1 ? "west" : "east";
+  return /** @type {const} */ (["south", "west", "north", "east"])[k];
 }
 
 /**
@@ -76,12 +98,14 @@ export function sideName(view, side) {
  * @param {string[]} cards
  * @returns {string[]}
  */
-function sortHand(cards) {
+export function sortHand(cards) {
   // Group by rank so matches are easy to spot; keep the suits in a fixed order.
   return [...cards].sort((a, b) => rankValue(a) - rankValue(b) || SUITS.indexOf(a[1]) - SUITS.indexOf(b[1]));
 }
 
 /**
+ * A side's captured stack: one back for the pile, each xeri laid crosswise on it, a step apart so each one's
+ * corner reads, and the count in words ("14 cards · 2 xeris").
  * @param {View} view
  * @param {number} side
  * @param {BoardOptions} opts
@@ -90,24 +114,49 @@ function capturedStack(view, side, opts) {
   const count = (view.captured_counts || [])[side] || 0;
   const xeris = (view.xeris || [])[side] || [];
   const stack = h("div.stack", { dataset: { side: String(side) } });
-  if (count > 0) stack.appendChild(cardElement(null));
-  else stack.appendChild(h("div.empty-slot"));
-  // Xeris lie crosswise on the pile, fanned so each one can be counted (the newest on top).
-  const step = xeris.length > 1 ? Math.min(12, 36 / (xeris.length - 1)) : 0;
+  stack.style.setProperty("--xeris", String(xeris.length));
+  stack.appendChild(count > 0 ? cardElement(null) : h("div.empty-slot"));
   xeris.forEach(([code, jack], i) => {
     const c = cardElement(code, opts);
     c.classList.add("crosswise");
     if (jack) c.classList.add("jack-xeri");
-    c.style.top = `${-18 + i * step}%`;
+    c.style.setProperty("--i", String(i));
     c.title = `${t(jack ? "jack_xeri" : "xeri")} ${cardLabel(code)}`;
     stack.appendChild(c);
   });
-  const label = cardsCount(count) + (xeris.length ? ` · ${xerisCount(xeris.length)}` : "");
   return h(
     "div.captured",
     { title: t("captured"), dataset: { side: String(side) } },
     stack,
-    h("span.count.captured-count", label),
+    h(
+      "span.count.captured-count",
+      cardsCount(count),
+      xeris.length ? h("span.xeri-count", ` · ${xerisCount(xeris.length)}`) : null,
+    ),
+  );
+}
+
+/**
+ * A seat's name line: the name, the partner tag, the dealer mark, the away mark.
+ * @param {View} view
+ * @param {number} seat
+ * @param {BoardOptions} opts
+ * @param {boolean} mine
+ */
+function nameLine(view, seat, opts, mine) {
+  const name = (view.names || [])[seat] || `${t("seat")} ${seat + 1}`;
+  const partner =
+    view.seat != null && view.seat !== seat && view.players === 4 && seat % view.sides === view.seat % view.sides;
+  const level = opts.levels && opts.levels[seat];
+  return h(
+    mine ? "div.seat-name.my-name" : "div.seat-name",
+    h("span.name-text", mine ? `${name} (${t("you")})` : name),
+    partner ? h("span.partner-tag", t("partner")) : null,
+    view.dealer === seat ? h("abbr.dealer-mark", { title: t("dealer") }, t("dealer_mark")) : null,
+    opts.away && opts.away[seat]
+      ? h("span.away-mark", { title: t("away_mark"), "aria-label": t("away_mark"), role: "img" }, "⚠")
+      : null,
+    level ? h("span.seat-level", level) : null,
   );
 }
 
@@ -118,48 +167,46 @@ function capturedStack(view, side, opts) {
  * @param {number | undefined} showPileFor the side whose captured pile this box shows
  */
 function seatBox(view, seat, opts, showPileFor) {
-  const name = (view.names || [])[seat] || `${t("seat")} ${seat + 1}`;
   const count = (view.hand_counts || [])[seat] || 0;
   const fan = h("div.fan");
   const revealed = opts.hands && opts.hands[seat];
-  const partner =
-    view.seat != null && view.seat !== seat && view.players === 4 && seat % view.sides === view.seat % view.sides;
   if (revealed) {
     for (const code of sortHand(revealed)) fan.appendChild(cardElement(code, opts));
   } else {
     for (let i = 0; i < count; i++) fan.appendChild(cardElement(null));
   }
+  const place = seatPlace(view.players, view.seat, seat);
+  const turn = view.turn === seat && !view.over && !view.match_over;
+  const name = (view.names || [])[seat] || `${t("seat")} ${seat + 1}`;
   const box = h(
-    "div.seat-box",
+    `div.seat-box.seat-${place}`,
     { dataset: { seat: String(seat) }, role: "group", "aria-label": name },
-    h(
-      "div.seat-name",
-      name + (partner ? ` (${t("partner")})` : ""),
-      view.dealer === seat ? [" · ", h("abbr.dealer-mark", { title: t("dealer") }, t("dealer_mark"))] : null,
-      opts.away && opts.away[seat]
-        ? [" ", h("span.away-mark", { title: t("away_mark"), "aria-label": t("away_mark"), role: "img" }, "⚠")]
-        : null,
-    ),
+    nameLine(view, seat, opts, false),
     h(
       "div.seat-row",
       h("div.hand-wrap", fan, h("div.count.hand-count", cardsCount(count))),
       showPileFor != null ? capturedStack(view, showPileFor, opts) : null,
     ),
+    turn ? h("div.seat-turn", h("span.turn-dot", { "aria-hidden": "true" }), t("turn_short"),
+      opts.timerText ? h("span.seat-timer", ` · ${opts.timerText}`) : null) : null,
   );
-  if (view.turn === seat && !view.over) box.classList.add("turn");
+  if (turn) box.classList.add("turn");
   return box;
 }
 
 /**
+ * The score bar: the round, the target, each side's match score and this round's points so far. Every chip is
+ * always there with the same parts, so nothing moves when a number appears.
  * @param {View} view
  * @param {BoardOptions} opts
  */
 function scorebar(view, opts) {
-  const bar = h("div.scorebar");
+  // Focusable: on a narrow screen the chips' line scrolls, and a keyboard must reach it too.
+  const chips = h("div.chips", { tabindex: "0", role: "group", "aria-label": t("score") });
   const n = view.round_number || 1;
   const roundText =
     opts.rounds && !view.target && n <= opts.rounds ? t("round_of", { n, total: opts.rounds }) : `${t("round")} ${n}`;
-  bar.appendChild(
+  chips.appendChild(
     h("span.chip.round-chip", roundText + (view.target ? ` · ${t("target_is", { target: view.target })}` : "")),
   );
   for (let side = 0; side < view.sides; side++) {
@@ -168,47 +215,56 @@ function scorebar(view, opts) {
     const now = (view.points || [])[side] || 0;
     const won = (view.round_wins || [])[side] || 0;
     // A match decided by rounds shows the rounds won first; the points follow.
-    let text = `${sideName(view, side)}: `;
-    if (opts.byRounds)
-      text += `${won === 1 ? t("round_won_one") : t("rounds_won", { n: won })} · ${t("pts", { n: total })}`;
-    else text += String(total);
-    const chip = h("span.chip.score-chip", { dataset: { side: String(side) } }, text);
+    const score = opts.byRounds
+      ? `${won === 1 ? t("round_won_one") : t("rounds_won", { n: won })} · ${t("pts", { n: total })}`
+      : String(total);
+    // The names may shorten to fit; the score never does.
+    const name = sideName(view, side);
+    const chip = h("span.chip.score-chip", { dataset: { side: String(side) }, title: `${name}: ${score}` },
+      h("span.chip-name", name), h("span.chip-score", `: ${score}`));
     // This round's points so far, until the round is scored (then they are in the total already).
     if (!view.over && !view.match_over && now)
-      chip.appendChild(
-        h("span.round-points", { title: t("this_round_title") }, ` (${t("this_round", { n: `+${now}` })})`),
-      );
+      chip.appendChild(h("span.round-points", { title: t("this_round_title") }, ` +${now}`));
     if (mine) chip.classList.add("mine");
-    bar.appendChild(chip);
+    chips.appendChild(chip);
   }
-  bar.appendChild(h("span.spacer"));
-  if (opts.tools) bar.appendChild(h("div.tools", opts.tools));
-  return bar;
+  return h("div.scorebar", chips, opts.tools ? h("div.tools", opts.tools) : null);
 }
 
 /**
+ * The pile, fanned: its last cards face up, a step apart, over an edge that thickens with its size.
  * @param {View} view
  * @param {BoardOptions} opts
  */
 function pileArea(view, opts) {
   const pile = view.pile || [];
-  const box = h("div.pile", { role: "group", "aria-label": `${t("pile")}: ${pile.length}` });
-  if (!pile.length) box.appendChild(h("div.empty-slot"));
+  const box = h("div.pile", {
+    role: "group", "aria-label": `${t("pile")}: ${pile.length}`, dataset: { size: String(pile.length) },
+  });
+  box.style.setProperty("--depth", String(Math.min(6, Math.ceil(pile.length / 3))));
+  box.appendChild(h("div.empty-slot"));
   const shown = pile.slice(-4);
   shown.forEach((code, i) => {
     const c = cardElement(code, opts);
-    c.style.left = `${i * 12.5}%`;
+    c.style.setProperty("--i", String(i));
     if (i === shown.length - 1) c.classList.add("top-card");
     box.appendChild(c);
   });
   return h("div.pile-area", box, h("div.label.pile-count", `${t("pile")}: ${pile.length}`));
 }
 
-/** @param {View} view */
-function talonArea(view) {
+/** @param {View} view @param {BoardOptions} opts */
+function talonArea(view, opts) {
   const n = view.talon_count || 0;
-  const slot = n ? cardElement(null) : h("div.card", h("div.empty-slot"));
-  return h("div.talon", slot, h("div.label.talon-count", `${t("talon")}: ${n}`));
+  const slot = h("div.talon-slot", h("div.empty-slot"), n ? cardElement(null) : null);
+  slot.style.setProperty("--depth", String(Math.min(6, Math.ceil(n / 6))));
+  return h(
+    "div.talon",
+    h("div.talon-cards", slot,
+      view.exposed ? h("div.exposed", { title: t("exposed") }, cardElement(view.exposed, opts)) : null),
+    h("div.label.talon-count", `${t("talon")}: ${n}`),
+    view.exposed ? h("div.label.exposed-label", `${t("exposed")}: ${cardLabel(view.exposed)}`) : null,
+  );
 }
 
 /**
@@ -244,9 +300,70 @@ export function seenPanel(view) {
 }
 
 /**
- * The whole table for `view`. opts: fourColour, tools (nodes for the score bar),
- * onPlay(code) (makes the hand clickable), hinted (a code), status (text), hands
- * (every hand, for replays), seenAid (show the counting aid), away (seat -> bool), rounds (a match's rounds).
+ * Your own seat: the status line, your name with the dealer mark and your captured stack, and the hand.
+ * @param {View} view
+ * @param {number} me
+ * @param {BoardOptions} opts
+ * @param {number | undefined} pileSide
+ */
+function mySeat(view, me, opts, pileSide) {
+  const legal = new Set(view.legal_moves || []);
+  const canPlay = Boolean(opts.myTurn ?? (view.turn === me && !view.over)) && legal.size > 0;
+  const status = h("div.status", { "aria-live": "off" }, opts.status || "");
+  if (canPlay) status.classList.add("go");
+  const pile = h("div.my-pile", nameLine(view, me, opts, true), pileSide != null ? capturedStack(view, pileSide, opts)
+    : null);
+  /** @type {HTMLElement} */
+  let hand;
+  if (view.match_over && opts.result) {
+    hand = h("div.result", opts.result);
+  } else {
+    hand = h("div.hand", {
+      role: "group",
+      "aria-label": opts.handLabel || t("your_turn"),
+      tabindex: "-1",
+      onkeydown: opts.onHandKey || null,
+    });
+    if (canPlay) hand.classList.add("my-turn");
+    sortHand(view.hand || []).forEach((code, i) => {
+      const can = canPlay && legal.has(code) && Boolean(opts.onPlay);
+      // aria-disabled, not disabled: the card keeps the focus while the others play. The button is named by its
+      // content (the card's picture says "10♦"), so its name holds what it shows (WCAG 2.5.3).
+      const btn = h(
+        "button.card-btn",
+        {
+          type: "button",
+          "aria-disabled": can ? null : "true",
+          dataset: { card: code },
+          title: `${cardLabel(code)} (${i + 1})`,
+          onclick: () => can && opts.onPlay && opts.onPlay(code),
+          onpointerdown: can && opts.onCardPointer ? (/** @type {PointerEvent} */ ev) =>
+            opts.onCardPointer && opts.onCardPointer(ev, code) : null,
+        },
+        cardElement(code, opts),
+        h("span.keycap", { "aria-hidden": "true" }, String(i + 1)),
+      );
+      if (opts.hinted === code) {
+        btn.classList.add("hinted");
+        btn.appendChild(h("span.hint-badge", { "aria-hidden": "true" }, t("hint")));
+      }
+      hand.appendChild(btn);
+    });
+  }
+  const turnOn = view.turn === me && !view.over && !view.match_over;
+  const seat = h(
+    "div.me.my-seat.seat-south",
+    { dataset: { seat: String(me) } },
+    status,
+    h("div.me-row", pile, hand),
+    h("div.hint-text", opts.hintText || ""),
+  );
+  if (turnOn) seat.classList.add("turn");
+  return seat;
+}
+
+/**
+ * The whole table for `view`, as a felt with the seats around it.
  * @param {View} view
  * @param {BoardOptions} [opts]
  * @returns {HTMLElement}
@@ -256,74 +373,22 @@ export function renderBoard(view, opts = {}) {
   const others = otherSeats(view.players, me);
   const owners = new Map();
   for (let side = 0; side < view.sides; side++) owners.set(pileOwner(side, view.sides, me, others), side);
-
-  const opponents = h(
-    "div.opponents",
-    others.map((s) => seatBox(view, s, opts, owners.get(s))),
-  );
-  const centre = h(
-    "div.centre",
-    talonArea(view),
-    pileArea(view, opts),
-    view.exposed ? h("div.exposed", cardElement(view.exposed, opts), h("div.label", t("exposed"))) : null,
-  );
-
+  const centre = h("div.centre", talonArea(view, opts), pileArea(view, opts), h("div.felt-msg", { id: "felt-msg" }));
+  /** @type {HTMLElement | null} */
   let mine = null;
-  if (me != null) {
-    const legal = new Set(view.legal_moves || []);
-    const myTurn = view.turn === me && !view.over && legal.size > 0;
-    const hand = h("div.hand", {
-      role: "group",
-      "aria-label": opts.handLabel || t("your_turn"),
-      tabindex: "-1",
-      onkeydown: opts.onHandKey || null,
-    });
-    if (myTurn) hand.classList.add("my-turn");
-    sortHand(view.hand || []).forEach((code, i) => {
-      const can = myTurn && legal.has(code) && Boolean(opts.onPlay);
-      // aria-disabled, not disabled: the card keeps the focus while the others play.
-      const btn = h(
-        "button.card-btn",
-        {
-          type: "button",
-          "aria-disabled": can ? null : "true",
-          dataset: { card: code },
-          // No aria-label: the name comes from the card's own (its SVG's "2♦"), so it holds the visible text
-          // (WCAG 2.5.3, axe's label-content-name-mismatch); the key number beside it is aria-hidden.
-          title: `${cardLabel(code)} (${i + 1})`,
-          onclick: () => can && opts.onPlay && opts.onPlay(code),
-        },
-        cardElement(code, opts),
-        h("span.keycap", { "aria-hidden": "true" }, String(i + 1)),
-      );
-      if (opts.hinted === code) btn.classList.add("hinted");
-      hand.appendChild(btn);
-    });
-    const status = h("div.status", opts.status || "");
-    if (myTurn) status.classList.add("go");
-    mine = h(
-      "div.me",
-      status,
-      h(
-        "div.me-row",
-        h(
-          "div.my-pile",
-          h("span.my-name", `${(view.names || [])[me] || ""} (${t("you")})`),
-          owners.has(me) ? capturedStack(view, owners.get(me), opts) : null,
-        ),
-        hand,
-      ),
-      opts.hintText ? h("div.hint-text", opts.hintText) : h("div.hint-text"),
-    );
-  } else if (!opts.replay) {
-    mine = h("div.me", h("div.status", opts.status || t("spectating")));
-  }
+  if (me != null) mine = mySeat(view, me, opts, owners.get(me));
+  else if (!opts.replay) mine = h("div.me.watch-note", h("div.status", opts.status || t("spectating")));
+  const felt = h(
+    `div.felt.players-${view.players}`,
+    others.map((s) => seatBox(view, s, opts, owners.get(s))),
+    centre,
+    mine,
+  );
+  if (me == null) felt.classList.add("spectator");
   return h(
     "section.board",
     scorebar(view, opts),
-    opponents,
-    centre,
-    mine,
+    felt,
     opts.seenAid && me != null ? seenPanel(view) : null,
   );
 }

@@ -205,16 +205,21 @@ export function cardBack() {
     svg,
   );
   el("rect", { x: 4, y: 4, width: 52, height: 76, rx: 3, fill: "#1d4e89" }, svg);
-  const g = el("g", { stroke: "#5f8fc9", "stroke-width": 1.1, opacity: 0.9 }, svg);
+  // The lattice, each line cut to the inner panel here (no clipPath, so no id: every back is the same node).
+  let d = "";
   for (let i = -76; i < 60; i += 6) {
-    el("line", { x1: 4 + i, y1: 4, x2: 4 + i + 76, y2: 80 }, g);
-    el("line", { x1: 56 - i, y1: 4, x2: 56 - i - 76, y2: 80 }, g);
+    for (const [x0, dx] of [[4 + i, 76], [56 - i, -76]]) {
+      // x = x0 + dx * t, y = 4 + 76 * t, for t in [0, 1], kept where 4 <= x <= 56.
+      const ta = (4 - x0) / dx;
+      const tb = (56 - x0) / dx;
+      const lo = Math.max(0, Math.min(ta, tb));
+      const hi = Math.min(1, Math.max(ta, tb));
+      if (hi <= lo) continue;
+      const p = (/** @type {number} */ t) => `${(x0 + dx * t).toFixed(2)} ${(4 + 76 * t).toFixed(2)}`;
+      d += `M${p(lo)}L${p(hi)}`;
+    }
   }
-  // Clip the lattice to the inner panel.
-  const id = "cb" + Math.random().toString(36).slice(2, 8);
-  const clip = el("clipPath", { id }, svg);
-  el("rect", { x: 4, y: 4, width: 52, height: 76, rx: 3 }, clip);
-  g.setAttribute("clip-path", `url(#${id})`);
+  el("path", { d, stroke: "#5f8fc9", "stroke-width": 1.1, opacity: 0.9, fill: "none" }, svg);
   el(
     "rect",
     {
@@ -247,6 +252,9 @@ export function cardBack() {
   return svg;
 }
 
+/** @type {Map<string, SVGElement>} each card's picture, by code and deck */
+const pictures = new Map();
+
 /**
  * A card as an HTML element: a face for a code, a back for null.
  * @param {string | null | undefined} code
@@ -255,6 +263,12 @@ export function cardBack() {
  */
 export function cardElement(code, options = {}) {
   const div = document.createElement("div");
+  const key = `${code || ""}|${options.fourColour ? 4 : 2}`;
+  let picture = pictures.get(key);
+  if (!picture) {
+    picture = code ? cardFace(code, options) : cardBack();
+    pictures.set(key, picture);
+  }
   div.className = "card";
   if (code) {
     div.dataset.card = code;
@@ -263,6 +277,7 @@ export function cardElement(code, options = {}) {
   } else {
     div.classList.add("back");
   }
-  div.appendChild(code ? cardFace(code, options) : cardBack());
+  // A copy of the card's picture, drawn once: a board is drawn again on every move, and cloning is quicker.
+  div.appendChild(picture.cloneNode(true));
   return div;
 }

@@ -137,6 +137,10 @@ const STRINGS = {
     help_values: "What a round scores", xeri_item: "A xeri", jack_xeri_item: "A Jack xeri", each: "{n} each",
     help_values_note: "Points per round under each preset. A card group's points count for every card of it.",
     review_grades_col: "Errors",
+    // The felt (issue 23): a computer seat's own name, the turn mark, a move in flight, the Leave dialog's
+    // other button, the fairness disclosure.
+    bot_seat: "Computer {n}", turn_short: "to play", move_sending: "Playing your card…", stay: "Stay",
+    fairness_panel: "Fairness",
   },
   el: {
     title: "Ξερή",
@@ -284,6 +288,8 @@ const STRINGS = {
     each: "{n} το καθένα",
     help_values_note: "Πόντοι ανά γύρο σε κάθε παραλλαγή. Οι πόντοι μιας ομάδας φύλλων μετράνε για κάθε φύλλο της.",
     review_grades_col: "Λάθη",
+    bot_seat: "Υπολογιστής {n}", turn_short: "παίζει", move_sending: "Παίζεται το φύλλο σου…", stay: "Μένω",
+    fairness_panel: "Διαφάνεια",
   },
   tr: {
     title: "Pişti",
@@ -425,6 +431,8 @@ const STRINGS = {
     help_values: "Bir el ne kazandırır", xeri_item: "Pişti", jack_xeri_item: "Vale piştisi", each: "tanesi {n}",
     help_values_note: "Her kural seçeneğinde el başına puanlar. Bir kâğıt grubunun puanı gruptaki her kâğıt içindir.",
     review_grades_col: "Hatalar",
+    bot_seat: "Bilgisayar {n}", turn_short: "oynuyor", move_sending: "Kâğıdın oynanıyor…", stay: "Kal",
+    fairness_panel: "Adillik",
   },
 };
 

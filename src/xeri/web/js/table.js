@@ -1,50 +1,33 @@
 // @ts-check
-// The table page: one WebSocket, the seat's view, the move log, animations, dialogs, hints and the counting aid.
+// The table page's controller: one WebSocket feeds the reducer (tablestate.js), the board (board.js) draws each
+// step's state in order, and the effects (effects.js: motion, sound) play over it; the controller also owns the
+// dialogs, the hint, the keyboard, drag and drop, the panels and leaving. After lichess's ui/round: state, view,
+// effects and controller apart, so the state is always the server's latest whatever is still moving.
 
 import { api, ApiError, seats, TableSocket } from "./api.js";
-import { renderBoard, sideName } from "./board.js";
+import { renderBoard } from "./board.js";
 import { cardLabel } from "./cards.js";
 import {
   breakdownTable, fairnessBlock, folded, matchHeadline, matchResult, modal, roundHeadline, roundOverBody, roundsTable,
 } from "./dialogs.js";
 import { clear, h } from "./dom.js";
-import { announce, fly, hideAnnouncement, rectOf } from "./fx.js";
+import { playEffects, snapshot } from "./effects.js";
+import { startDrag } from "./drag.js";
+import { announce, hideAnnouncement } from "./fx.js";
 import { errorText, hintReason, seatName, t } from "./i18n.js";
-import { describeEvents, logPanel, say } from "./movelog.js";
+import { say } from "./movelog.js";
 import { prefs } from "./prefs.js";
+import { initialState, myTurn, reduce, seatLevel } from "./tablestate.js";
+import { copyText, handLabel, headline, nameOf as seatNameOf, panels, seatLine } from "./tableview.js";
+import { statusText, timerText, tools, waitingPanel } from "./tableview.js";
+
+export { copyText };
 
 /** @typedef {import("./api.js").Table} Table */
 /** @typedef {import("./api.js").View} View */
 /** @typedef {import("./api.js").GameEvent} GameEvent */
 /** @typedef {import("./api.js").ServerMessage} ServerMessage */
-/** @typedef {Extract<ServerMessage, { type: "update" }>} UpdateMessage */
-/** @typedef {Extract<ServerMessage, { type: "table" }>} TableMessage */
 /** @typedef {Extract<import("./api.js").ClientMessage, { type: "move" }>} MoveMessage */
-
-/**
- * Everything the table page knows; render() draws it.
- * @typedef {object} TableState
- * @property {Table | null} table
- * @property {number | null} seat this page's seat, null when watching
- * @property {number} version the moves played so far
- * @property {View | null} view null while the table waits for players
- * @property {import("./api.js").Round[]} history
- * @property {import("./api.js").Timer | null} timer
- * @property {number} timerAt when the timer was received (performance.now())
- * @property {import("./api.js").Hint | null} hint
- * @property {boolean} pending a move was sent and not answered yet
- * @property {TableSocket | null} socket
- * @property {(() => void) | null} roundDialog closes the round's dialog
- * @property {(() => void) | null} matchDialog closes the match's dialog
- * @property {boolean} shownMatchEnd
- * @property {import("./movelog.js").LogLine[]} log
- * @property {boolean} logOpen
- * @property {MoveMessage | null} outbox a move made while the connection was down
- * @property {string | null} commitment
- * @property {import("./api.js").Pause | null} pause
- * @property {boolean} matchOverClosed
- * @property {boolean} synced
- */
 
 /** @typedef {{ body?: boolean, card?: string | null, hand?: boolean, cls?: string | null }} FocusKey */
 
@@ -69,14 +52,6 @@ function banner(text, ok = false) {
 }
 
 /**
- * @param {Table} table
- * @returns {string}
- */
-function inviteUrl(table) {
-  return new URL(table.invite || `/#/t/${table.id}`, location.href).href;
-}
-
-/**
  * Keep each table's match commitment, so `xeri verify --commitment HASH` can be run on it later.
  * @param {string} tableId
  * @param {string | null} hash
@@ -94,26 +69,6 @@ export function keepCommitment(tableId, hash) {
 }
 
 /**
- * Copy `text` to the clipboard; where that is refused (plain http), select it in `input` and say so.
- * @param {string} text
- * @param {HTMLInputElement} input
- * @returns {Promise<boolean>} whether the clipboard took it
- */
-export async function copyText(text, input) {
-  input.focus();
-  input.select();
-  try {
-    if (!navigator.clipboard || !window.isSecureContext) throw new Error("no clipboard");
-    await navigator.clipboard.writeText(text);
-    return true;
-  } catch {
-    input.focus();
-    input.select();
-    return false;
-  }
-}
-
-/**
  * Mount the table `tableId` into `container`; returns a cleanup function.
  * @param {HTMLElement} container
  * @param {string} tableId
@@ -121,14 +76,20 @@ export async function copyText(text, input) {
  * @returns {() => void}
  */
 export function mountTable(container, tableId, { watch = false } = {}) {
-  /** @type {TableState} */
-  const state = {
-    table: null, seat: null, version: 0, view: null, history: [], timer: null, timerAt: 0,
-    hint: null, pending: false, socket: null, roundDialog: null, matchDialog: null, shownMatchEnd: false,
-    log: [], logOpen: false, outbox: null, commitment: null, pause: null, matchOverClosed: false, synced: false,
-  };
-  /** @type {Promise<unknown>} */
-  let queue = Promise.resolve();
+  /** The latest state: what every decision reads. */
+  let state = initialState();
+  /** What the board shows now: a step behind `state` while an animation plays. */
+  let shown = state;
+  /** @type {import("./tablestate.js").Step[]} */
+  const steps = [];
+  let drawing = false;
+  /** @type {TableSocket | null} */
+  let socket = null;
+  /** @type {(() => void) | null} */
+  let roundDialog = null;
+  /** @type {(() => void) | null} */
+  let matchDialog = null;
+  let shownMatchEnd = false;
   let disposed = false;
   /** @type {ReturnType<typeof setInterval> | undefined} */
   let timerTick;
@@ -139,97 +100,89 @@ export function mountTable(container, tableId, { watch = false } = {}) {
   const phone = window.matchMedia(PHONE);
 
   /** @param {number} seat */
-  const nameOf = (seat) => ((state.view && state.view.names) || [])[seat] || `${t("seat")} ${seat + 1}`;
-  /** @param {number} side */
-  const sideText = (side) => (state.view ? sideName(state.view, side) : String(side));
+  const nameOf = (seat) => seatNameOf(shown, seat);
+  /** @type {import("./tableview.js").ViewHandlers} */
+  const on = { askHint, toggleSeen, toggleLog, showAllRounds, leaveDuringPlay, leave };
+  const now = () => performance.now();
+  const status = () => statusText(shown, { roundDialogOpen: Boolean(roundDialog), now: now() });
 
-  function tools() {
-    /** @type {HTMLElement[]} */
-    const out = [];
-    const v = state.view;
-    const playing = v && !v.match_over;
-    if (state.seat != null && playing) {
-      out.push(
-        h(
-          "button.hint-btn",
-          { type: "button", onclick: askHint, title: `${t("hint")} (H)`, disabled: !(v.turn === state.seat) },
-          t("hint"),
-        ),
-      );
+  // ---- the state: every message and action goes through the reducer, then is drawn in order ----
+  /** @param {ServerMessage | import("./tablestate.js").LocalAction} msg */
+  function dispatch(msg) {
+    const step = reduce(state, msg, performance.now());
+    state = step.state;
+    if (step.kind === "local") {
+      // The page's own acts (a card sent, a hint cleared) show at once, even while an animation plays.
+      shown = latest(shown);
+      render();
+      return;
     }
-    if (state.seat != null) {
-      out.push(
-        h(
-          "button.seen-btn",
-          {
-            type: "button",
-            "aria-pressed": String(Boolean(prefs.get("seenAid"))),
-            title: `${t("cards_seen")} (S)`,
-            onclick: toggleSeen,
-          },
-          `${prefs.get("seenAid") ? "☑" : "☐"} ${t("cards_seen_short")}`,
-        ),
-      );
+    steps.push(step);
+    void pump();
+  }
+
+  /**
+   * A step's state with the page's own acts since (a move in flight, the hint), once it is the latest version:
+   * an older step drawn later must not say "Your turn" again for a card already sent.
+   * @param {import("./tablestate.js").TableState} s
+   */
+  function latest(s) {
+    return s.version === state.version && s.view === state.view
+      ? { ...s, pending: state.pending, hint: state.hint, outbox: state.outbox }
+      : s;
+  }
+
+  /** Draw the steps in order; an update's effects play before the next step is drawn. */
+  async function pump() {
+    if (drawing) return;
+    drawing = true;
+    try {
+      while (steps.length && !disposed) {
+        const step = /** @type {import("./tablestate.js").Step} */ (steps.shift());
+        // Nothing is drawn behind an open round dialog: the next round's moves wait until it is closed.
+        if (step.kind === "update") await dialogClosed;
+        if (disposed) return;
+        const before = snapshot(root);
+        const was = myTurn(shown);
+        shown = latest(step.state);
+        render();
+        for (const line of step.said) say(line);
+        if (step.kind === "update") {
+          // Marked while the effects play (for a test, or a style), and unmarked whatever happens.
+          root.dataset.moving = "true";
+          await playEffects(root, before, step.events, {
+            me: shown.seat, sides: shown.view ? shown.view.sides : 2, nameOf, myTurnNow: myTurn(shown),
+            myTurnBefore: was,
+          }).finally(() => delete root.dataset.moving);
+          afterUpdate(step.events);
+        } else if (step.kind === "sync") {
+          flushOutbox();
+          if (shown.view && shown.view.match_over) showMatchOver();
+        } else if (step.kind === "table") {
+          refreshRematch();
+        }
+      }
+    } catch (err) {
+      console.error(err);
+    } finally {
+      drawing = false;
     }
-    out.push(
-      h(
-        "button.log-btn",
-        {
-          type: "button",
-          "aria-expanded": String(state.logOpen || !phone.matches),
-          "aria-controls": "move-log",
-          onclick: toggleLog,
-        },
-        t("moves"),
-      ),
-    );
-    if (state.history.length)
-      out.push(h("button.rounds-btn", { type: "button", onclick: showAllRounds }, t("breakdown")));
-    if (state.seat != null && playing) {
-      out.push(h("button.leave-btn", { type: "button", onclick: leaveDuringPlay }, t("leave")));
+  }
+
+  /** @param {GameEvent[]} events */
+  function afterUpdate(events) {
+    for (const ev of events) {
+      if (ev.kind === "threshold_raised") announce(t("target_raised", { target: ev.target }), { ms: 2500 });
+      else if (ev.kind === "auto_move" && ev.seat === shown.seat)
+        announce(ev.reason === "timer" ? t("auto_timer") : t("auto_away"));
     }
-    if (state.view && state.view.match_over && state.matchOverClosed) out.push(...endActions(false));
-    return out;
+    const v = shown.view;
+    if (v && v.match_over) showMatchOver();
+    else if (events.some((e) => e.kind === "round_scored") && shown.history.length)
+      showRoundOver(shown.history[shown.history.length - 1]);
   }
 
-  function timerLeft() {
-    if (!state.timer || state.timer.remaining == null) return null;
-    return Math.max(0, Math.ceil(state.timer.remaining - (performance.now() - state.timerAt) / 1000));
-  }
-
-  function statusText() {
-    const v = state.view;
-    if (!v) return "";
-    if (v.match_over) return headline();
-    if (state.pause && state.pause.waiting && state.pause.waiting.length) {
-      const others = state.pause.waiting.filter((s) => s !== state.seat);
-      if (others.length && !state.roundDialog) return t("waiting_dialog", { names: others.map(nameOf).join(", ") });
-    }
-    let text;
-    if (v.turn == null) text = "";
-    else if (v.turn === state.seat) text = t("your_turn");
-    else text = t("turn_of", { name: nameOf(v.turn) });
-    const left = timerLeft();
-    if (left != null && state.timer && state.timer.seat === v.turn) text += ` · ${left} s`;
-    return text;
-  }
-
-  /** Who won, from this seat's point of view. */
-  function headline() {
-    const v = state.view;
-    if (!v) return t("match_over");
-    const winner = v.winner;
-    const mySide = state.seat != null ? state.seat % v.sides : null;
-    if (mySide != null && winner != null) return winner === mySide ? t("you_win") : t("you_lose");
-    return winner != null ? t("winner", { name: sideName(v, winner) }) : t("match_over");
-  }
-
-  function handLabel() {
-    const v = state.view;
-    if (!v || v.turn == null || v.match_over) return t("hand_over");
-    return v.turn === state.seat ? t("hand_mine") : t("hand_wait", { name: nameOf(v.turn) });
-  }
-
+  // ---- the view: the board of the shown state, the tool bar and the panels ----
   /**
    * What has the focus inside the table now, so a re-render can give it back.
    * @returns {FocusKey | null}
@@ -239,7 +192,7 @@ export function mountTable(container, tableId, { watch = false } = {}) {
     if (!active || active === document.body || !root.contains(active))
       return active === document.body ? { body: true } : null;
     if (active.closest(".hand")) return { card: active.dataset.card || null, hand: true };
-    const cls = [...active.classList].find((c) => /-(btn|link)$/.test(c));
+    const cls = [...active.classList].find((c) => /-(btn|link|match|lobby)$/.test(c));
     return { cls: cls || null };
   }
 
@@ -251,58 +204,70 @@ export function mountTable(container, tableId, { watch = false } = {}) {
     /** @type {HTMLElement | null} */
     let target = null;
     if (key.card) target = root.querySelector(`.hand .card-btn[data-card="${key.card}"]`);
-    if (!target && key.cls) target = root.querySelector(`.${key.cls}`);
+    if (!target && key.cls) target = root.querySelector(`.${key.cls}:not([disabled])`);
     if (!target && (key.hand || key.body))
-      target = root.querySelector(".hand .card-btn") || root.querySelector(".hand");
-    if (!target) target = root.querySelector(".hand") || document.getElementById("view");
+      target = root.querySelector(".hand .card-btn") || root.querySelector(".hand") || resultTarget();
+    if (!target) target = root.querySelector(".hand") || resultTarget() || document.getElementById("view");
     if (target && target.focus) target.focus({ preventScroll: true });
+  }
+
+  /** At the end of the match the focus goes to what to do next, not to an empty hand. */
+  function resultTarget() {
+    return /** @type {HTMLElement | null} */ (root.querySelector(".result .rematch-btn:not([disabled]), " +
+      ".result .new-match, .result .back-lobby"));
   }
 
   function render() {
     if (disposed) return;
     const key = focusKey();
-    clear(root);
-    const table = state.table;
-    if (!state.view) {
-      root.appendChild(waitingPanel(table));
+    const table = shown.table;
+    if (!shown.view) {
+      clear(root).appendChild(waitingPanel(shown, on));
+      restoreFocus(key);
       return;
     }
+    // A closed <details> stays closed, an open one open, across draws.
+    const fairOpen = Boolean(root.querySelector("details.fairness-box[open]"));
+    const logScroll = root.querySelector(".log-lines");
+    const atEnd = !logScroll || logScroll.scrollTop + logScroll.clientHeight >= logScroll.scrollHeight - 4;
     /** @type {Record<number, boolean>} */
     const away = {};
     if (table) for (const s of table.seats) away[s.seat] = s.away;
-    const board = renderBoard(state.view, {
+    const v = shown.view;
+    const canPlay = myTurn(shown);
+    const board = renderBoard(v, {
       fourColour: prefs.get("fourColour"),
-      seenAid: prefs.get("seenAid"),
-      tools: tools(),
-      onPlay: state.pending ? null : play,
-      hinted: state.hint && state.hint.card,
-      hintText: state.hint
-        ? t("hint_text", { card: cardLabel(state.hint.card), reason: hintReason(state.hint, cardLabel) })
+      tools: tools(shown, on),
+      onPlay: canPlay ? play : null,
+      onCardPointer: canPlay
+        ? (ev, code) => startDrag(ev, () => root.querySelector(".pile-area"), () => play(code))
+        : null,
+      myTurn: canPlay,
+      hinted: shown.hint && shown.hint.card,
+      hintText: shown.hint
+        ? t("hint_text", { card: cardLabel(shown.hint.card), reason: hintReason(shown.hint, cardLabel) })
         : "",
-      status: statusText(),
-      handLabel: handLabel(),
+      status: status(),
+      handLabel: handLabel(shown),
       away,
+      levels: v.names.map((_, i) => seatLevel(table, i)),
+      timerText: timerText(shown, now()),
       rounds: table && table.ruleset && table.ruleset.match_end === "rounds" ? table.ruleset.rounds : null,
       byRounds: Boolean(table && table.ruleset && table.ruleset.match_end === "rounds"),
       onHandKey,
+      result: v.match_over ? h("div.result-box", h("p.result-headline", headline(shown)), endActions(false)) : null,
     });
-    const showLog = state.logOpen || !phone.matches;
-    const log = logPanel(state.log, { open: showLog, onClose: phone.matches ? toggleLog : null });
-    if (state.commitment)
-      log.appendChild(
-        h(
-          "p.commitment",
-          { title: t("commitment_note", { hash: state.commitment }) },
-          `${t("match_commitment")}: `,
-          h("code.commitment-hash", state.commitment),
-        ),
-      );
-    root.appendChild(h("h1.sr-only", (table && table.title) || t("table")));
-    root.appendChild(h("div.table-layout", board, log));
+    const side = h("div.side-panels", panels(shown, on));
+    clear(root).append(
+      h("h1.sr-only", (table && table.title) || t("table")),
+      h("div.table-layout", board, side),
+    );
+    if (fairOpen) root.querySelector("details.fairness-box")?.setAttribute("open", "");
+    const lines = root.querySelector(".log-lines");
+    if (lines && atEnd) lines.scrollTop = lines.scrollHeight;
     // A marker in the tab's title, for a player who is looking at another tab.
-    const myTurn = state.seat != null && state.view.turn === state.seat && !state.view.match_over;
-    document.title = (myTurn ? "● " : "") + t("title");
-    if (state.seat == null) root.appendChild(h("p.muted.spectator-note", t("spectating")));
+    document.title = (canPlay ? "● " : "") + t("title");
+    if (shown.seat == null) root.appendChild(h("p.muted.spectator-note", t("spectating")));
     restoreFocus(key);
   }
 
@@ -323,76 +288,33 @@ export function mountTable(container, tableId, { watch = false } = {}) {
     cards[j].focus();
   }
 
-  /** @param {import("./api.js").Seat} s */
-  function seatLine(s) {
-    return (
-      `${t("seat")} ${s.seat + 1}: ${s.taken ? seatName(s) : t("free")}` +
-      (s.human ? "" : ` (${t("bot")})`) +
-      (s.seat === state.seat ? ` — ${t("you")}` : "")
-    );
-  }
-
-  /** @param {Table | null} table */
-  function waitingPanel(table) {
-    const panel = h("div.panel.waiting");
-    if (!table) {
-      panel.appendChild(h("p", t("loading")));
-      return panel;
-    }
-    panel.appendChild(h("h1", table.title || `${t("table")} ${table.id}`));
-    panel.appendChild(h("p.waiting-text", t("waiting_players")));
-    const url = inviteUrl(table);
-    const input = h("input.invite-url#invite-url", { value: url, readonly: true });
-    const note = h("p.copy-note", { role: "status" });
-    const copyBtn = h("button.copy-btn", {
-      type: "button",
-      onclick: async () => {
-        const ok = await copyText(url, input);
-        copyBtn.textContent = ok ? t("copied") : t("copy");
-        note.textContent = ok ? t("copied") : t("copy_failed");
-      },
-    }, t("copy"));
-    panel.appendChild(h("label.label", { for: "invite-url" }, t("invite")));
-    panel.appendChild(h("div.invite", input, copyBtn));
-    panel.appendChild(note);
-    panel.appendChild(
-      h(
-        "ul.table-list.seat-list",
-        table.seats.map((s) => h("li", seatLine(s))),
-      ),
-    );
-    if (state.seat != null)
-      panel.appendChild(h("p", h("button.leave-btn", { type: "button", onclick: leave }, t("leave"))));
-    return panel;
-  }
-
+  // ---- the controller: moves, hints, drag and drop, panels, dialogs ----
   /** @param {string} code */
   function play(code) {
-    if (state.pending || !state.socket) return;
-    state.hint = null;
+    // The latest state decides, not the board: a move is sent only when the server will take it.
+    const v = state.view;
+    if (!socket || !myTurn(state) || !v || !(v.legal_moves || []).includes(code)) return;
     /** @type {MoveMessage} */
     const msg = { type: "move", card: code, version: state.version };
-    if (!state.socket.send(msg)) {
+    if (!socket.send(msg)) {
       // Not sent: say so, and send it after the resync if it is still legal at the same version.
-      state.outbox = msg;
+      dispatch({ type: "unsent", move: msg });
       announce(t("not_sent"), { ms: 4000 });
       say(t("not_sent"));
-      render();
       return;
     }
-    state.pending = true;
-    render();
+    dispatch({ type: "sent", move: msg });
   }
 
   /** After a resync: send a queued move if the table is still where it was, else drop it and say so. */
   function flushOutbox() {
     const msg = state.outbox;
     if (!msg) return;
-    state.outbox = null;
+    dispatch({ type: "outbox-done" });
     const v = state.view;
     const legal = v && v.turn === state.seat && (v.legal_moves || []).includes(msg.card);
-    if (state.version === msg.version && legal && state.socket && state.socket.send(msg)) {
-      state.pending = true;
+    if (state.version === msg.version && legal && socket && socket.send(msg)) {
+      dispatch({ type: "sent", move: msg });
       say(t("sent_late"));
       announce(t("sent_late"));
     } else {
@@ -402,7 +324,8 @@ export function mountTable(container, tableId, { watch = false } = {}) {
   }
 
   function askHint() {
-    if (state.socket) state.socket.send({ type: "hint" });
+    // Only on this page's turn by the latest state: never a question the server would answer "not your turn".
+    if (socket && myTurn(state)) socket.send({ type: "hint" });
   }
 
   function toggleSeen() {
@@ -410,10 +333,9 @@ export function mountTable(container, tableId, { watch = false } = {}) {
   }
 
   function toggleLog() {
-    state.logOpen = !state.logOpen;
-    render();
+    prefs.set("logOpen", !prefs.get("logOpen"));
     /** @type {HTMLButtonElement | null} */
-    const target = state.logOpen ? root.querySelector(".log-close") : root.querySelector(".log-btn");
+    const target = prefs.get("logOpen") ? root.querySelector(".log-close") : root.querySelector(".log-btn");
     if (target) target.focus();
   }
 
@@ -430,37 +352,45 @@ export function mountTable(container, tableId, { watch = false } = {}) {
     location.hash = "#/";
   }
 
+  /** Leaving asks first, in the page's own dialog: the computer plays the seat to the end. */
+  function leaveDuringPlay() {
+    modal(t("leave"), h("p", t("leave_confirm")), [
+      { label: t("leave"), cls: "leave-confirm", onClick: (close) => { close(); void leave(); } },
+      { label: t("stay"), primary: true, cls: "leave-cancel" },
+    ], { id: "leave-dialog" });
+  }
+
   function showAllRounds() {
-    const v = state.view;
-    const table = state.table;
+    const v = shown.view;
+    const table = shown.table;
     if (!table) return;
     const names = (v && v.names) || table.seats.map((s) => seatName(s));
     const players = table.players;
     const sides = v ? v.sides : players === 4 ? 2 : players;
     const body = h(
       "div",
-      roundsTable(state.history, names, players, sides),
-      state.history.map((r) => h("section", breakdownTable(r, names, players, sides), fairnessBlock(r, table.ruleset))),
+      roundsTable(shown.history, names, players, sides),
+      shown.history.map((r) => h("section", breakdownTable(r, names, players, sides), fairnessBlock(r, table.ruleset))),
     );
     modal(t("breakdown"), body, [{ label: t("close"), primary: true }], { id: "rounds-dialog" });
   }
 
   /** @param {import("./api.js").Round} round */
   function showRoundOver(round) {
-    const v = state.view;
-    const table = state.table;
+    const v = shown.view;
+    const table = shown.table;
     if (!v || !table) return;
-    const body = roundOverBody(round, v, state.history, table.ruleset);
-    if (state.roundDialog) state.roundDialog();
+    const body = roundOverBody(round, v, shown.history, table.ruleset);
+    if (roundDialog) roundDialog();
     /** @type {() => void} */
     let release = () => {};
     dialogClosed = new Promise((resolve) => (release = resolve));
-    state.roundDialog = modal(roundHeadline(round, v), body, [{ label: t("next"), primary: true }], {
+    roundDialog = modal(roundHeadline(round, v), body, [{ label: t("next"), primary: true }], {
       id: "round-dialog",
       onClose: () => {
-        state.roundDialog = null;
+        roundDialog = null;
         // Tell the server this player has seen the round: the next round waits for everyone (or a timeout).
-        if (state.socket && state.seat != null) state.socket.send({ type: "ready", round: round.round });
+        if (socket && shown.seat != null) socket.send({ type: "ready", round: round.round });
         release();
         render();
       },
@@ -485,12 +415,12 @@ export function mountTable(container, tableId, { watch = false } = {}) {
   function endActions(inDialog) {
     /** @type {(import("./dialogs.js").Action | HTMLElement)[]} */
     const out = [];
-    const table = state.table;
-    if (state.seat != null) {
+    const table = shown.table;
+    if (shown.seat != null) {
       const friends = table && table.seats.filter((s) => s.human).length > 1;
       if (table && friends) {
         const offers = (table.rematch && table.rematch.seats) || [];
-        const mine = offers.includes(state.seat);
+        const mine = offers.includes(shown.seat);
         const label = offers.length && !mine ? t("accept") : t("rematch");
         out.push(
           inDialog
@@ -521,12 +451,12 @@ export function mountTable(container, tableId, { watch = false } = {}) {
   }
 
   function showMatchOver() {
-    const v = state.view;
-    const table = state.table;
-    if (state.shownMatchEnd || !v || !table) return;
-    state.shownMatchEnd = true;
-    if (state.roundDialog) state.roundDialog();
-    const last = state.history[state.history.length - 1];
+    const v = shown.view;
+    const table = shown.table;
+    if (shownMatchEnd || !v || !table) return;
+    shownMatchEnd = true;
+    if (roundDialog) roundDialog();
+    const last = shown.history[shown.history.length - 1];
     const byRounds = Boolean(table.ruleset && table.ruleset.match_end === "rounds");
     // The winner and the final score lead, then what to do next; the tables and hashes are folded below.
     const next = endActions(true).map(({ label, cls, onClick }, i) =>
@@ -544,16 +474,16 @@ export function mountTable(container, tableId, { watch = false } = {}) {
         h("button.lobby-btn", { type: "button", onclick: () => { close(); location.hash = "#/"; } }, t("back_lobby")),
       ),
       folded(
-        roundsTable(state.history, v.names, v.players, v.sides, v.round_wins),
+        roundsTable(shown.history, v.names, v.players, v.sides, v.round_wins),
         last ? breakdownTable(last, v.names, v.players, v.sides) : null,
         last ? fairnessBlock(last, table.ruleset) : null,
-        state.commitment
+        shown.commitment
           ? h(
               "p.commitment",
               `${t("match_commitment")}: `,
-              h("code", state.commitment),
+              h("code", shown.commitment),
               h("br"),
-              t("commitment_note", { hash: state.commitment }),
+              t("commitment_note", { hash: shown.commitment }),
             )
           : null,
       ),
@@ -564,28 +494,30 @@ export function mountTable(container, tableId, { watch = false } = {}) {
     ], {
       id: "match-dialog",
       onClose: () => {
-        state.matchDialog = null;
-        state.matchOverClosed = true;
+        matchDialog = null;
         render();
+        // What to do next has the focus; an empty hand is not drawn any more.
+        const target = resultTarget();
+        if (target) target.focus({ preventScroll: true });
       },
     });
-    state.matchDialog = close;
+    matchDialog = close;
   }
 
   /** The rematch button says "Accept" once another player offered, and waits once this one has. */
   function refreshRematch() {
-    const offers = (state.table && state.table.rematch && state.table.rematch.seats) || [];
-    const mine = state.seat != null && offers.includes(state.seat);
+    const offers = (shown.table && shown.table.rematch && shown.table.rematch.seats) || [];
+    const mine = shown.seat != null && offers.includes(shown.seat);
     for (const btn of /** @type {NodeListOf<HTMLButtonElement>} */ (document.querySelectorAll(".modal .rematch-btn"))) {
       btn.textContent = mine ? t("rematch_wait") : offers.length ? t("accept") : t("rematch");
       btn.disabled = mine;
     }
-    const offered = offers.filter((s) => s !== state.seat);
+    const offered = offers.filter((s) => s !== shown.seat);
     if (offered.length && !mine) say(t("rematch_offered", { name: offered.map(nameOf).join(", ") }));
   }
 
   function offerRematch() {
-    if (state.socket) state.socket.send({ type: "rematch" });
+    if (socket) socket.send({ type: "rematch" });
   }
 
   /** The same table again: the same rules and bots, you in the same seat. */
@@ -608,179 +540,36 @@ export function mountTable(container, tableId, { watch = false } = {}) {
     }
   }
 
-  async function leaveDuringPlay() {
-    if (window.confirm(t("leave_confirm"))) await leave();
-  }
-
-  // ---- animations: remember where cards are before a render, fly them after ----
-  /** @param {import("./api.js").PlayedEvent} ev */
-  function sourceRect(ev) {
-    if (ev.seat === state.seat) return rectOf(root.querySelector(`.hand [data-card="${ev.card}"]`));
-    return (
-      rectOf(root.querySelector(`.seat-box[data-seat="${ev.seat}"] .fan`)) ||
-      rectOf(root.querySelector(`.seat-box[data-seat="${ev.seat}"]`))
-    );
-  }
-
-  /** @param {number} seat */
-  function stackRect(seat) {
-    if (!state.view) return null;
-    const side = seat % state.view.sides;
-    return rectOf(root.querySelector(`.captured[data-side="${side}"] .stack`));
-  }
-
-  /**
-   * @param {GameEvent[]} events
-   * @param {{ speak: boolean }} options speak: also say them in the live region
-   */
-  function addLog(events, { speak }) {
-    const lines = describeEvents(events, nameOf, sideText);
-    state.log.push(...lines);
-    if (state.log.length > 400) state.log.splice(0, state.log.length - 400);
-    if (speak) for (const line of lines) say(line.text);
-  }
-
-  /** @param {UpdateMessage} msg */
-  async function applyUpdate(msg) {
-    // Nothing happens behind an open round dialog: the next round's moves wait until it is closed.
-    await dialogClosed;
-    if (disposed) return;
-    const events = msg.events || [];
-    /** @type {{ ev: import("./api.js").PlayedEvent, from: import("./fx.js").Rect | null }[]} */
-    const before = [];
-    const pileRect = rectOf(root.querySelector(".pile .top-card")) || rectOf(root.querySelector(".pile"));
-    for (const ev of events) if (ev.kind === "played") before.push({ ev, from: sourceRect(ev) });
-    const view = localNames(msg.view);
-    state.view = view;
-    state.version = msg.version;
-    state.timer = msg.timer || null;
-    state.timerAt = performance.now();
-    if ("pause" in msg) state.pause = msg.pause ?? null;
-    state.pending = false;
-    if (msg.history) state.history = msg.history;
-    addLog(events, { speak: true });
-    render();
-    /** @type {Promise<unknown>[]} */
-    const flights = [];
-    const noDialog = !document.querySelector(".modal-back");
-    const captures = events.filter((e) => e.kind === "captured");
-    const captured = captures.find((e) => !e.leftover);
-    const leftover = captures.find((e) => e.leftover);
-    for (const { ev, from } of noDialog ? before : []) {
-      /** @type {HTMLElement | null} */
-      const top = root.querySelector(".pile .top-card");
-      if (captured && captured.seat === ev.seat) {
-        flights.push(fly(ev.card, from, pileRect).then(() => fly(null, pileRect, stackRect(ev.seat))));
-      } else if (leftover) {
-        // The last card of the round, then what is left on the pile goes to the last capturer.
-        flights.push(fly(ev.card, from, pileRect).then(() => fly(null, pileRect, stackRect(leftover.seat))));
-      } else if (top) {
-        top.style.visibility = "hidden";
-        flights.push(fly(ev.card, from, rectOf(top)).then(() => (top.style.visibility = "")));
-      }
-    }
-    await Promise.all(flights);
-    for (const ev of events) {
-      if (ev.kind === "xeri") {
-        announce(`${ev.jack ? t("jack_xeri") : t("xeri")} ${nameOf(ev.seat) ? "— " + nameOf(ev.seat) : ""}`, {
-          big: true,
-        });
-      } else if (ev.kind === "threshold_raised") {
-        announce(t("target_raised", { target: ev.target }), { ms: 2500 });
-      } else if (ev.kind === "auto_move" && ev.seat === state.seat) {
-        announce(ev.reason === "timer" ? t("auto_timer") : t("auto_away"));
-      }
-    }
-    if (view.match_over) showMatchOver();
-    else if (events.some((e) => e.kind === "round_scored") && state.history.length)
-      showRoundOver(state.history[state.history.length - 1]);
-  }
-
-  /**
-   * Server bots are told apart by their seat's `bot` field, and named in the page's language.
-   * @param {View} view
-   * @returns {View}
-   */
-  function localNames(view) {
-    const table = state.table;
-    if (!table || !view.names) return view;
-    const names = view.names.map((name, i) => seatName(table.seats[i], name));
-    return { ...view, names };
-  }
-
-  /** The table changed: the timer follows the server's, and an away timer stops once the seat is back. */
-  /** @param {TableMessage} msg */
-  function onTable(msg) {
-    state.table = msg.table;
-    if ("timer" in msg) {
-      state.timer = msg.timer || null;
-      state.timerAt = performance.now();
-    } else if (state.timer && state.timer.reason === "away") {
-      const s = msg.table.seats[state.timer.seat];
-      if (s && s.connected) state.timer = null;
-    }
-    if ("pause" in msg) state.pause = msg.pause ?? null;
-    else if ("pause" in msg.table) state.pause = msg.table.pause ?? null;
-    if (state.view) state.view = localNames(state.view);
-    render();
-    refreshRematch();
-  }
-
-  /**
-   * @param {ServerMessage} msg
-   * @returns {Promise<void> | null}
-   */
+  /** @param {ServerMessage} msg */
   function handle(msg) {
     switch (msg.type) {
       case "sync":
-        state.table = msg.table;
-        state.seat = msg.seat;
-        state.version = msg.version;
-        state.view = msg.view && localNames(msg.view);
-        state.history = msg.history || [];
-        state.timer = msg.timer || null;
-        state.timerAt = performance.now();
-        state.pause = msg.pause || (msg.table && msg.table.pause) || null;
-        state.pending = false;
-        state.log = [];
-        // The first sync says what already happened this round (a computer may have led before the page
-        // connected); a resync says nothing again.
-        if (state.view) addLog(msg.events || [], { speak: !state.synced });
-        if (state.view) state.synced = true;
-        state.commitment = (msg.fairness && msg.fairness.match_commitment) || null;
+        dispatch(msg);
         keepCommitment(tableId, state.commitment);
-        render();
-        flushOutbox();
-        if (state.view && state.view.match_over) showMatchOver();
-        return null;
+        return;
       case "update":
-        return applyUpdate(msg);
       case "table":
-        onTable(msg);
-        return null;
+      case "hint":
+        dispatch(msg);
+        return;
       case "rematch":
         if (msg.token && msg.table_id) {
           seats.set(msg.table_id, msg.seat, msg.token);
           location.hash = `#/t/${msg.table_id}`;
         }
-        return null;
-      case "hint":
-        state.hint = { card: msg.card, reason: msg.reason, code: msg.code, params: msg.params };
-        render();
-        return null;
+        return;
       case "error":
-        state.pending = false;
-        if (msg.code === "stale") state.socket?.send({ type: "sync" });
+        dispatch(msg);
+        if (msg.code === "stale") socket?.send({ type: "sync" });
         else if (msg.code !== "sync_unchanged") announce(errorText(msg.code, msg.message)); // it holds that sync
         // Not stored (the database away, the table changing servers): sent again after a resync, if still legal.
-        if (msg.retry && state.socket) {
-          const again = state.socket.retryLater();
-          if (again && again.type === "move") state.outbox = again;
+        if (msg.retry && socket) {
+          const again = socket.retryLater();
+          if (again && again.type === "move") dispatch({ type: "unsent", move: again });
         }
-        render();
-        return null;
+        return;
       default:
-        return null;
+        return;
     }
   }
 
@@ -812,12 +601,14 @@ export function mountTable(container, tableId, { watch = false } = {}) {
 
   /** @param {string | null} token */
   function connect(token) {
-    state.socket = new TableSocket(tableId, token, {
+    socket = new TableSocket(tableId, token, {
       onMessage: (msg) => {
-        queue = queue.then(() => handle(msg)).catch((err) => {
+        try {
+          handle(msg);
+        } catch (err) {
           console.error(err);
           announce(String(err));
-        });
+        }
       },
       onStatus,
     });
@@ -848,7 +639,7 @@ export function mountTable(container, tableId, { watch = false } = {}) {
         },
       },
       h("h1", table.title || `${t("table")} ${table.id}`),
-      h("ul.table-list", table.seats.map((s) => h("li", seatLine(s)))),
+      h("ul.table-list", table.seats.map((seat) => h("li", seatLine(shown, seat)))),
       h("div.form-grid", h("label", { for: "join-name" }, t("your_name")), name),
       h("button.primary.join-btn", { type: "submit" }, t("join")),
       " ",
@@ -861,7 +652,7 @@ export function mountTable(container, tableId, { watch = false } = {}) {
 
   /** @param {KeyboardEvent} ev */
   function onKey(ev) {
-    if (ev.target instanceof Element && ev.target.closest("input, select, textarea, .modal")) return;
+    if (ev.target instanceof Element && ev.target.closest("input, select, textarea, .modal, summary")) return;
     if (document.querySelector(".modal-back") || ev.ctrlKey || ev.metaKey || ev.altKey) return;
     if (/^[1-9]$/.test(ev.key)) {
       const btn = /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll(".hand .card-btn"))[Number(ev.key) - 1];
@@ -873,17 +664,24 @@ export function mountTable(container, tableId, { watch = false } = {}) {
       askHint();
     } else if (ev.key === "s" || ev.key === "S") {
       toggleSeen();
+    } else if (ev.key === "l" || ev.key === "L") {
+      toggleLog();
     }
   }
 
   document.addEventListener("keydown", onKey);
-  const unPrefs = prefs.onChange(() => render());
+  const unPrefs = prefs.onChange((key) => {
+    if (key !== "sound" && key !== "motion" && key !== "name") render();
+  });
   const onMedia = () => render();
   phone.addEventListener("change", onMedia);
   timerTick = setInterval(() => {
-    if (state.timer && state.view && !state.view.match_over) {
+    if (shown.timer && shown.view && !shown.view.match_over) {
       const node = root.querySelector(".me .status");
-      if (node) node.textContent = statusText();
+      if (node) node.textContent = status();
+      const seatTimer = root.querySelector(".seat-box.turn .seat-timer");
+      const left = timerText(shown, now());
+      if (seatTimer && left) seatTimer.textContent = ` · ${left}`;
     }
   }, 500);
 
@@ -896,7 +694,8 @@ export function mountTable(container, tableId, { watch = false } = {}) {
     if (!watch) {
       try {
         const table = await api.table(tableId);
-        state.table = table;
+        state = { ...state, table };
+        shown = state;
         if (table.status === "waiting" && table.free_seats && table.free_seats.length) {
           await joinForm(table);
           return;
@@ -919,8 +718,9 @@ export function mountTable(container, tableId, { watch = false } = {}) {
     phone.removeEventListener("change", onMedia);
     unPrefs();
     clearInterval(timerTick);
-    if (state.socket) state.socket.close();
-    if (state.roundDialog) state.roundDialog();
+    if (socket) socket.close();
+    if (roundDialog) roundDialog();
+    if (matchDialog) matchDialog();
     banner(null);
     hideAnnouncement();
     document.title = t("title");

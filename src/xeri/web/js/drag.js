@@ -1,0 +1,67 @@
+// @ts-check
+// Drag a card onto the pile, with pointer events (a mouse, a pen and a finger alike). A press that does not move
+// is left to the click; a drop anywhere but on the target puts the card back. The ghost flies in #fx.
+
+import { rectOf } from "./fx.js";
+
+/**
+ * Start following a press on `btn` (a card button); `target()` is where a drop plays, `onDrop()` plays.
+ * @param {PointerEvent} ev
+ * @param {() => Element | null} target
+ * @param {() => void} onDrop
+ */
+export function startDrag(ev, target, onDrop) {
+  if (ev.button !== 0) return;
+  const btn = /** @type {HTMLElement} */ (ev.currentTarget);
+  const card = /** @type {HTMLElement | null} */ (btn.querySelector(".card"));
+  const from = rectOf(card);
+  if (!card || !from) return;
+  const x0 = ev.clientX;
+  const y0 = ev.clientY;
+  /** @type {HTMLElement | null} */
+  let ghost = null;
+  /** @param {PointerEvent} e */
+  const over = (e) => {
+    const r = rectOf(target());
+    const pad = 24;
+    return Boolean(r && e.clientX > r.left - pad && e.clientX < r.left + r.width + pad &&
+      e.clientY > r.top - pad && e.clientY < r.top + r.height + pad);
+  };
+  /** @param {PointerEvent} e */
+  const move = (e) => {
+    const dx = e.clientX - x0;
+    const dy = e.clientY - y0;
+    if (!ghost && Math.hypot(dx, dy) < 8) return;
+    if (!ghost) {
+      ghost = /** @type {HTMLElement} */ (card.cloneNode(true));
+      ghost.classList.add("drag-ghost");
+      Object.assign(ghost.style, { left: `${from.left}px`, top: `${from.top}px`, width: `${from.width}px` });
+      document.getElementById("fx")?.appendChild(ghost);
+      btn.classList.add("dragging");
+      try {
+        btn.setPointerCapture(e.pointerId);
+      } catch {
+        /* the pointer is gone */
+      }
+    }
+    ghost.style.transform = `translate(${dx}px, ${dy}px) rotate(${Math.max(-8, Math.min(8, dx / 20))}deg)`;
+    target()?.classList.toggle("drop-target", over(e));
+    e.preventDefault();
+  };
+  /** @param {PointerEvent} e */
+  const up = (e) => {
+    btn.removeEventListener("pointermove", move);
+    btn.removeEventListener("pointerup", up);
+    btn.removeEventListener("pointercancel", up);
+    target()?.classList.remove("drop-target");
+    btn.classList.remove("dragging");
+    if (!ghost) return;
+    ghost.remove();
+    // The click that follows a drag is not a second play.
+    btn.addEventListener("click", (c) => c.stopImmediatePropagation(), { capture: true, once: true });
+    if (e.type === "pointerup" && over(e)) onDrop();
+  };
+  btn.addEventListener("pointermove", move);
+  btn.addEventListener("pointerup", up);
+  btn.addEventListener("pointercancel", up);
+}

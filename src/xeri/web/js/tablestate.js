@@ -1,0 +1,211 @@
+// @ts-check
+// The table's state: a pure reducer of the server's messages and of the page's own few actions (after lichess's
+// ui/round). It touches no DOM and starts nothing: the controller (table.js) feeds it, the view draws what it
+// returns, and the effects (motion, sound) play the events it hands back. The server is the authority: the state
+// is always the latest message's, whatever is still being animated.
+
+import { describeEvents } from "./movelog.js";
+import { t } from "./i18n.js";
+
+/** @typedef {import("./api.js").Table} Table */
+/** @typedef {import("./api.js").View} View */
+/** @typedef {import("./api.js").GameEvent} GameEvent */
+/** @typedef {import("./api.js").ServerMessage} ServerMessage */
+/** @typedef {Extract<import("./api.js").ClientMessage, { type: "move" }>} MoveMessage */
+
+/**
+ * Everything the table page knows.
+ * @typedef {object} TableState
+ * @property {Table | null} table
+ * @property {number | null} seat this page's seat, null when watching
+ * @property {number} version the moves played so far
+ * @property {View | null} view null while the table waits for players; names are the page's (seatNames)
+ * @property {import("./api.js").Round[]} history
+ * @property {import("./api.js").Timer | null} timer
+ * @property {number} timerAt when the timer was received (the caller's clock, ms)
+ * @property {import("./api.js").Hint | null} hint
+ * @property {boolean} pending a move was sent and not answered yet: it is nobody's turn on this page until then
+ * @property {import("./movelog.js").LogLine[]} log
+ * @property {MoveMessage | null} outbox a move made while the connection was down
+ * @property {string | null} commitment
+ * @property {import("./api.js").Pause | null} pause
+ * @property {boolean} synced
+ */
+
+/**
+ * What the page itself does to its state.
+ * @typedef {{ type: "sent", move: MoveMessage } | { type: "unsent", move: MoveMessage } | { type: "outbox-done" }
+ *   | { type: "clear-hint" }} LocalAction
+ */
+
+/**
+ * What reduce() hands back: the new state, the events to play (motion, sound), and the log lines to say.
+ * @typedef {{ state: TableState, events: GameEvent[], said: string[], kind: string }} Step
+ */
+
+/** @returns {TableState} */
+export function initialState() {
+  return {
+    table: null, seat: null, version: 0, view: null, history: [], timer: null, timerAt: 0, hint: null,
+    pending: false, log: [], outbox: null, commitment: null, pause: null, synced: false,
+  };
+}
+
+/**
+ * The names the page shows: a person's own, and for the computer seats a distinct name each ("Computer 2"),
+ * numbered by seat, with the level said beside it (seatLevel), so a score bar never reads "Computer & Computer".
+ * @param {Table | null} table
+ * @param {string[]} [fallback] the view's names
+ * @returns {string[]}
+ */
+export function seatNames(table, fallback = []) {
+  if (!table) return fallback;
+  return table.seats.map((s, i) => {
+    if (s.human === false && s.bot) return t("bot_seat", { n: s.seat + 1 });
+    return s.name || fallback[i] || `${t("seat")} ${s.seat + 1}`;
+  });
+}
+
+/**
+ * A computer seat's level in the page's language, else null.
+ * @param {Table | null} table
+ * @param {number} seat
+ * @returns {string | null}
+ */
+export function seatLevel(table, seat) {
+  const s = table && table.seats[seat];
+  return s && s.human === false && s.bot ? t(s.bot) : null;
+}
+
+/**
+ * @param {Table | null} table
+ * @param {View} view
+ * @returns {View}
+ */
+function named(table, view) {
+  return table && view.names ? { ...view, names: seatNames(table, view.names) } : view;
+}
+
+/**
+ * @param {TableState} state
+ * @param {GameEvent[]} events
+ * @returns {{ log: import("./movelog.js").LogLine[], lines: string[] }}
+ */
+function logged(state, events) {
+  const names = (state.view && state.view.names) || [];
+  const view = state.view;
+  /** @param {number} seat */
+  const nameOf = (seat) => names[seat] || `${t("seat")} ${seat + 1}`;
+  /** @param {number} side */
+  const sideText = (side) => {
+    if (!view) return String(side);
+    const out = [];
+    for (let s = 0; s < view.players; s++) if (s % view.sides === side) out.push(nameOf(s));
+    return out.join(" & ");
+  };
+  const lines = describeEvents(events, nameOf, sideText);
+  const log = [...state.log, ...lines];
+  return { log: log.length > 400 ? log.slice(log.length - 400) : log, lines: lines.map((l) => l.text) };
+}
+
+/**
+ * The next state after a server message or a local action; `now` stamps a timer. Pure: the same arguments give
+ * the same result, and `state` is not changed.
+ * @param {TableState} state
+ * @param {ServerMessage | LocalAction} msg
+ * @param {number} now
+ * @returns {Step}
+ */
+export function reduce(state, msg, now) {
+  /** @type {GameEvent[]} */
+  const none = [];
+  switch (msg.type) {
+    case "sync": {
+      const view = msg.view ? named(msg.table, msg.view) : null;
+      /** @type {TableState} */
+      let next = {
+        ...state, table: msg.table, seat: msg.seat, version: msg.version, view, history: msg.history || [],
+        timer: msg.timer || null, timerAt: now, pause: msg.pause || (msg.table && msg.table.pause) || null,
+        pending: false, log: [], commitment: (msg.fairness && msg.fairness.match_commitment) || null,
+      };
+      // The first sync says what already happened this round (a computer may have led before the page
+      // connected); a resync says nothing again.
+      /** @type {string[]} */
+      let said = [];
+      if (view) {
+        const { log, lines } = logged(next, msg.events || []);
+        said = state.synced ? [] : lines;
+        next = { ...next, log, synced: true };
+      }
+      return { state: next, events: none, said, kind: "sync" };
+    }
+    case "update": {
+      const view = named(state.table, msg.view);
+      const events = msg.events || [];
+      const base = { ...state, view };
+      const { log, lines } = logged(base, events);
+      const next = {
+        ...base, version: msg.version, timer: msg.timer || null, timerAt: now,
+        pause: "pause" in msg ? msg.pause ?? null : state.pause, pending: false, history: msg.history || state.history,
+        log, hint: state.hint && view.turn === state.seat && view.hand.includes(state.hint.card) ? state.hint : null,
+      };
+      return { state: next, events, said: lines, kind: "update" };
+    }
+    case "table": {
+      let timer = state.timer;
+      let timerAt = state.timerAt;
+      if ("timer" in msg) {
+        timer = msg.timer || null;
+        timerAt = now;
+      } else if (timer && timer.reason === "away") {
+        // An away timer stops once the seat is back.
+        const s = msg.table.seats[timer.seat];
+        if (s && s.connected) timer = null;
+      }
+      let pause = state.pause;
+      if ("pause" in msg) pause = msg.pause ?? null;
+      else if ("pause" in msg.table) pause = msg.table.pause ?? null;
+      const view = state.view && named(msg.table, state.view);
+      const next = { ...state, table: msg.table, timer, timerAt, pause, view };
+      return { state: next, events: none, said: [], kind: "table" };
+    }
+    case "hint":
+      return {
+        state: { ...state, hint: { card: msg.card, reason: msg.reason, code: msg.code, params: msg.params } },
+        events: none, said: [], kind: "hint",
+      };
+    case "error":
+      return { state: { ...state, pending: false }, events: none, said: [], kind: "error" };
+    case "sent":
+      return { state: { ...state, pending: true, hint: null }, events: none, said: [], kind: "local" };
+    case "unsent":
+      return { state: { ...state, outbox: msg.move, hint: null }, events: none, said: [], kind: "local" };
+    case "outbox-done":
+      return { state: { ...state, outbox: null }, events: none, said: [], kind: "local" };
+    case "clear-hint":
+      return { state: { ...state, hint: null }, events: none, said: [], kind: "local" };
+    default:
+      return { state, events: none, said: [], kind: "none" };
+  }
+}
+
+/**
+ * Whether this page may play now: its seat's turn, no move in flight, the match on.
+ * @param {TableState} state
+ * @returns {boolean}
+ */
+export function myTurn(state) {
+  const v = state.view;
+  return Boolean(v && state.seat != null && v.turn === state.seat && !v.over && !v.match_over && !state.pending);
+}
+
+/**
+ * The seconds left on the turn timer at `now`, or null.
+ * @param {TableState} state
+ * @param {number} now
+ * @returns {number | null}
+ */
+export function timerLeft(state, now) {
+  if (!state.timer || state.timer.remaining == null) return null;
+  return Math.max(0, Math.ceil(state.timer.remaining - (now - state.timerAt) / 1000));
+}

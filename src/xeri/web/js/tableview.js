@@ -1,0 +1,236 @@
+// @ts-check
+// The table page's view parts around the board (board.js draws the felt): the status line, the tool bar, the
+// panels beside the felt and the waiting room. Each is a function of the state it is given, with the handlers
+// the controller (table.js) passes in; none keeps anything.
+
+import { seenPanel, sideName } from "./board.js";
+import { h } from "./dom.js";
+import { seatName, t } from "./i18n.js";
+import { logPanel } from "./movelog.js";
+import { prefs } from "./prefs.js";
+import { myTurn, timerLeft } from "./tablestate.js";
+
+/** @typedef {import("./tablestate.js").TableState} TableState */
+/** @typedef {import("./api.js").Table} Table */
+
+/**
+ * What the view's buttons do: the controller's functions.
+ * @typedef {object} ViewHandlers
+ * @property {() => void} askHint
+ * @property {() => void} toggleSeen
+ * @property {() => void} toggleLog
+ * @property {() => void} showAllRounds
+ * @property {() => void} leaveDuringPlay
+ * @property {() => void} leave
+ */
+
+/**
+ * @param {TableState} s
+ * @param {number} seat
+ * @returns {string}
+ */
+export function nameOf(s, seat) {
+  return ((s.view && s.view.names) || [])[seat] || `${t("seat")} ${seat + 1}`;
+}
+
+/**
+ * Who won, from this seat's point of view.
+ * @param {TableState} s
+ * @returns {string}
+ */
+export function headline(s) {
+  const v = s.view;
+  if (!v) return t("match_over");
+  const winner = v.winner;
+  const mySide = s.seat != null ? s.seat % v.sides : null;
+  if (mySide != null && winner != null) return winner === mySide ? t("you_win") : t("you_lose");
+  return winner != null ? t("winner", { name: sideName(v, winner) }) : t("match_over");
+}
+
+/**
+ * The turn timer of the seat to play, "12 s", or null.
+ * @param {TableState} s
+ * @param {number} now
+ * @returns {string | null}
+ */
+export function timerText(s, now) {
+  const v = s.view;
+  const left = timerLeft(s, now);
+  return v && left != null && s.timer && s.timer.seat === v.turn ? `${left} s` : null;
+}
+
+/**
+ * The line over the hand: whose turn, the timer, who is still reading the round's summary, the winner.
+ * @param {TableState} s
+ * @param {{ roundDialogOpen: boolean, now: number }} ui
+ * @returns {string}
+ */
+export function statusText(s, { roundDialogOpen, now }) {
+  const v = s.view;
+  if (!v) return "";
+  if (v.match_over) return headline(s);
+  if (s.pause && s.pause.waiting && s.pause.waiting.length) {
+    const others = s.pause.waiting.filter((seat) => seat !== s.seat);
+    if (others.length && !roundDialogOpen)
+      return t("waiting_dialog", { names: others.map((seat) => nameOf(s, seat)).join(", ") });
+  }
+  if (v.turn == null) return "";
+  const timer = timerText(s, now);
+  // A move in flight: it is not this page's turn any more, whatever the last view said.
+  if (v.turn === s.seat && s.pending) return t("move_sending");
+  const text = v.turn === s.seat ? t("your_turn") : t("turn_of", { name: nameOf(s, v.turn) });
+  return timer ? `${text} · ${timer}` : text;
+}
+
+/**
+ * The hand's label for a screen reader.
+ * @param {TableState} s
+ * @returns {string}
+ */
+export function handLabel(s) {
+  const v = s.view;
+  if (!v || v.turn == null || v.match_over) return t("hand_over");
+  return v.turn === s.seat ? t("hand_mine") : t("hand_wait", { name: nameOf(s, v.turn) });
+}
+
+/**
+ * The tool bar. Every button is always there (Round breakdown disabled before the first round ends), so the bar
+ * never grows a button and nothing beside it moves.
+ * @param {TableState} s
+ * @param {ViewHandlers} on
+ * @returns {HTMLElement[]}
+ */
+export function tools(s, on) {
+  /** @type {HTMLElement[]} */
+  const out = [];
+  const v = s.view;
+  const playing = v && !v.match_over;
+  const seated = s.seat != null;
+  if (seated && playing) {
+    out.push(h("button.hint-btn", {
+      type: "button", onclick: on.askHint, title: `${t("hint")} (H)`, disabled: !myTurn(s),
+    }, t("hint")));
+  }
+  if (seated) {
+    out.push(h("button.seen-btn", {
+      type: "button", "aria-pressed": String(Boolean(prefs.get("seenAid"))), title: `${t("cards_seen")} (S)`,
+      onclick: on.toggleSeen,
+    }, t("cards_seen_short")));
+  }
+  out.push(h("button.log-btn", {
+    type: "button", "aria-pressed": String(Boolean(prefs.get("logOpen"))),
+    "aria-controls": prefs.get("logOpen") ? "move-log" : null, onclick: on.toggleLog,
+  }, t("moves")));
+  out.push(h("button.rounds-btn", { type: "button", onclick: on.showAllRounds, disabled: !s.history.length },
+    t("breakdown")));
+  if (seated && playing) out.push(h("button.leave-btn", { type: "button", onclick: on.leaveDuringPlay }, t("leave")));
+  return out;
+}
+
+/**
+ * The panels beside the felt: the move log and the cards seen, as the settings remember them, and the
+ * Fairness disclosure with the match commitment.
+ * @param {TableState} s
+ * @param {ViewHandlers} on
+ * @returns {HTMLElement[]}
+ */
+export function panels(s, on) {
+  /** @type {HTMLElement[]} */
+  const out = [];
+  const v = s.view;
+  if (prefs.get("logOpen")) out.push(logPanel(s.log, { open: true, onClose: on.toggleLog }));
+  if (v && s.seat != null && prefs.get("seenAid")) {
+    const seen = seenPanel(v);
+    seen.insertBefore(
+      h("button.seen-close", { type: "button", onclick: on.toggleSeen, "aria-label": t("close") }, "×"),
+      seen.firstChild,
+    );
+    out.push(seen);
+  }
+  if (s.commitment) {
+    out.push(h(
+      "details.fairness-box",
+      h("summary", t("fairness_panel")),
+      h("p.commitment", { title: t("commitment_note", { hash: s.commitment }) },
+        `${t("match_commitment")}: `, h("code.commitment-hash", s.commitment)),
+      h("p.muted", t("commitment_note", { hash: s.commitment })),
+    ));
+  }
+  return out;
+}
+
+/**
+ * @param {TableState} s
+ * @param {import("./api.js").Seat} seat
+ * @returns {string}
+ */
+export function seatLine(s, seat) {
+  return (
+    `${t("seat")} ${seat.seat + 1}: ${seat.taken ? seatName(seat) : t("free")}` +
+    (seat.human ? "" : ` (${t("bot")})`) +
+    (seat.seat === s.seat ? ` — ${t("you")}` : "")
+  );
+}
+
+/**
+ * @param {Table} table
+ * @returns {string}
+ */
+function inviteUrl(table) {
+  return new URL(table.invite || `/#/t/${table.id}`, location.href).href;
+}
+
+/**
+ * Copy `text` to the clipboard; where that is refused (plain http), select it in `input` and say so.
+ * @param {string} text
+ * @param {HTMLInputElement} input
+ * @returns {Promise<boolean>} whether the clipboard took it
+ */
+export async function copyText(text, input) {
+  input.focus();
+  input.select();
+  try {
+    if (!navigator.clipboard || !window.isSecureContext) throw new Error("no clipboard");
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    input.focus();
+    input.select();
+    return false;
+  }
+}
+
+/**
+ * The table waiting for its players: the invite link with its copy button, the seats, Leave.
+ * @param {TableState} s
+ * @param {ViewHandlers} on
+ * @returns {HTMLElement}
+ */
+export function waitingPanel(s, on) {
+  const table = s.table;
+  const panel = h("div.panel.waiting");
+  if (!table) {
+    panel.appendChild(h("p", t("loading")));
+    return panel;
+  }
+  panel.appendChild(h("h1", table.title || `${t("table")} ${table.id}`));
+  panel.appendChild(h("p.waiting-text", t("waiting_players")));
+  const url = inviteUrl(table);
+  const input = h("input.invite-url#invite-url", { value: url, readonly: true });
+  const note = h("p.copy-note", { role: "status" });
+  const copyBtn = h("button.copy-btn", {
+    type: "button",
+    onclick: async () => {
+      const ok = await copyText(url, input);
+      copyBtn.textContent = ok ? t("copied") : t("copy");
+      note.textContent = ok ? t("copied") : t("copy_failed");
+    },
+  }, t("copy"));
+  panel.appendChild(h("label.label", { for: "invite-url" }, t("invite")));
+  panel.appendChild(h("div.invite", input, copyBtn));
+  panel.appendChild(note);
+  panel.appendChild(h("ul.table-list.seat-list", table.seats.map((seat) => h("li", seatLine(s, seat)))));
+  if (s.seat != null)
+    panel.appendChild(h("p", h("button.leave-btn", { type: "button", onclick: on.leave }, t("leave"))));
+  return panel;
+}
