@@ -127,6 +127,8 @@ class Node:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait(timeout=10)
+        if self.log.closed:  # stopped before (a test that stops its nodes, then its cluster)
+            return
         if os.environ.get("XERI_TEST_NODE_LOGS"):
             print(f"--- node {self.port}:\n{self.output()}")
         server_logs.check_file(self.log.name, f"cluster node on port {self.port}")

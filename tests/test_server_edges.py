@@ -54,6 +54,7 @@ def test_query_numbers_in_range_still_work(server: ThreadServer) -> None:
     _bad_request(httpx.get(f"{server.base}/api/matches/abc/review?seat=100"), "seat")
 
 
+@pytest.mark.allow_traceback("RuntimeError: a bug provoked by the test")  # the 500 it provokes, logged once
 def test_a_500_carries_the_security_headers_and_keeps_the_connection(server: ThreadServer,
                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     """A bug (forced here: the store raises a plain RuntimeError) is a 500 in the protocol's error shape."""

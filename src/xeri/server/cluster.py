@@ -248,8 +248,8 @@ class Cluster:
         assert lobby is not None
         if self.sockets is not None:
             try:
-                await self.sockets.renew(await self.store.live_nodes())
-            except Exception as exc:  # Redis or the database away: the counts fall back to this process's
+                await self.sockets.renew()
+            except Exception as exc:  # Redis away: the counts fall back to this process's
                 log.warning("cannot renew the shared connection counts: %s", exc)
         try:
             for table_id in await self.ownership.orphans():

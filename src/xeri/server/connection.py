@@ -27,8 +27,10 @@ FLOOD = 200
 QUEUE = 1000
 #: the close code of a connection over its address's or its seat's cap
 CLOSE_TOO_MANY = 4029
-#: seconds before a connection is sent again the same sync it was just sent: a repeat request meanwhile gets a
-#: short ``sync_unchanged`` error instead, so a sync flood costs one full sync a second per connection
+#: seconds before a spectator's connection is sent again the same sync it was just sent: a repeat request
+#: meanwhile gets a short ``sync_unchanged`` error instead, so a spectators' sync flood costs one full sync a
+#: second per connection. A seat always gets its sync: its own recovery (after ``stale``, or a move not stored)
+#: asks for one, and a seat holds only a few connections.
 SYNC_REPEAT = 1.0
 
 
@@ -210,7 +212,8 @@ class Client:
         if isinstance(message, Sync):
             envelope = await table.sync_envelope(self.seat)
             last = self._last_sync
-            if last is not None and envelope.body == last[0] and time.monotonic() - last[1] < SYNC_REPEAT:
+            if (self.seat is None and last is not None and envelope.body == last[0]
+                    and time.monotonic() - last[1] < SYNC_REPEAT):
                 # The very sync this connection was just sent: say so in a few bytes, not tens of kilobytes.
                 raise ProtocolError("sync_unchanged", f"nothing changed since the sync you were sent (version "
                                     f"{envelope.version}): ask again in a second", version=envelope.version)

@@ -158,18 +158,38 @@ class AddressBook:
 
 log = logging.getLogger("xeri.server")
 
-#: takes one connection of each field (an address's, a seat's) if every process's counts together leave room:
-#: KEYS are the live processes' hashes, this process's first; ARGV the milliseconds the hash lives unrenewed,
-#: then field and cap pairs. Returns 0, or the number (1-based) of the first field over its cap.
+#: the processes holding counts now: a sorted set of their hashes' keys, each scored by when it lapses (Redis's
+#: own clock, so the processes' clocks need not agree)
+LIVE = "xeri-caps:live"
+#: takes one connection of each field (an address's, a seat's) if every live process's counts together leave
+#: room: KEYS are this process's hash and the LIVE set; ARGV the milliseconds the hash lives unrenewed, then field
+#: and cap pairs. A process joins LIVE with its first connection, so no process holding counts is ever left out
+#: (whatever the lease loop has seen yet). Returns 0, or the number (1-based) of the first field over its cap.
 _TAKE = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
+local keys = {KEYS[1]}
+for _, key in ipairs(redis.call('ZRANGE', KEYS[2], 0, -1)) do
+  if key ~= KEYS[1] then keys[#keys + 1] = key end
+end
 local pairs = (#ARGV - 1) / 2
 for i = 1, pairs do
   local field, cap, held = ARGV[2 * i], tonumber(ARGV[2 * i + 1]), 0
-  for _, key in ipairs(KEYS) do held = held + tonumber(redis.call('HGET', key, field) or '0') end
+  for _, key in ipairs(keys) do held = held + tonumber(redis.call('HGET', key, field) or '0') end
   if held >= cap then return i end
 end
 for i = 1, pairs do redis.call('HINCRBY', KEYS[1], ARGV[2 * i], 1) end
 redis.call('PEXPIRE', KEYS[1], ARGV[1])
+redis.call('ZADD', KEYS[2], now + tonumber(ARGV[1]), KEYS[1])
+return 0
+"""
+#: keeps this process's hash (KEYS[1]) and its place in the LIVE set (KEYS[2]) for ARGV[1] more milliseconds
+_RENEW = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+redis.call('PEXPIRE', KEYS[1], ARGV[1])
+redis.call('ZADD', KEYS[2], now + tonumber(ARGV[1]), KEYS[1])
 return 0
 """
 #: gives back one connection of each field (ARGV) in this process's hash (KEYS[1]), dropping fields at zero
@@ -197,10 +217,9 @@ class SharedSockets:
         self.limits = limits
         self.node = node
         self.ttl_ms = int(ttl * 1000)
-        #: the processes serving now (the cluster's lease loop renews the list)
-        self.nodes: list[str] = [node]
         self._take = self.redis.register_script(_TAKE)
         self._give = self.redis.register_script(_GIVE)
+        self._renew = self.redis.register_script(_RENEW)
 
     def key(self, node: str) -> str:
         return f"xeri-caps:{node}"
@@ -213,7 +232,7 @@ class SharedSockets:
         """Count one more connection of ``address`` (and ``seat``) cluster-wide, or raise ``LimitExceeded``."""
         fields = self.fields(address, table_id, seat)
         caps = [self.limits.ws_per_address, self.limits.ws_per_seat]
-        keys = [self.key(self.node)] + [self.key(n) for n in self.nodes if n != self.node]
+        keys = [self.key(self.node), LIVE]
         args: list[Any] = [self.ttl_ms]
         for field, cap in zip(fields, caps, strict=False):
             args += [field, cap]
@@ -228,13 +247,13 @@ class SharedSockets:
     async def disconnect(self, address: str, table_id: str, seat: int | None) -> None:
         await self._give(keys=[self.key(self.node)], args=self.fields(address, table_id, seat))
 
-    async def renew(self, nodes: list[str]) -> None:
-        """The lease loop's tick: the live processes, and this process's counts kept alive."""
-        self.nodes = nodes if self.node in nodes else [self.node, *nodes]
-        await self.redis.pexpire(self.key(self.node), self.ttl_ms)
+    async def renew(self) -> None:
+        """The lease loop's tick: this process's counts, and its place among the live ones, kept alive."""
+        await self._renew(keys=[self.key(self.node), LIVE], args=[self.ttl_ms])
 
     async def close(self) -> None:
         try:
+            await self.redis.zrem(LIVE, self.key(self.node))
             await self.redis.delete(self.key(self.node))
         except Exception:  # Redis away: the hash expires by itself
             pass
