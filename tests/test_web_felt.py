@@ -555,5 +555,5 @@ def test_the_look_matches_the_baselines(server: Server, browser: Browser, contex
                  "events": [{"kind": "round_scored", "scores": round_record()["scores"]}],
                  "view": view(2, hand=[], legal_moves=[], pile=[], top=None, turn=None, over=True, talon_count=0,
                               hand_counts=[0, 0], match_scores=[15, 4], round_wins=[1, 0], captured_counts=[28, 24])})
-    p.wait_for_selector("#round-dialog .fairness[data-ok='true']")
+    p.wait_for_selector("#round-dialog .fairness[data-ok='true']", state="attached")  # folded below the headline
     compare(p, f"round-dialog-{size}")
