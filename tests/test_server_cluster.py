@@ -9,6 +9,7 @@ lease, and, where the test is about routing, HAProxy with deploy/haproxy.cfg.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import shutil
@@ -60,13 +61,13 @@ def poll(what: str, check: Callable[[], Any], timeout: float = 20.0, every: floa
         threading.Event().wait(every)  # poll interval
 
 
-@pytest.fixture
-def database() -> Iterator[str]:
-    """A fresh PostgreSQL database on the test server: each test's cluster starts empty."""
+@contextlib.contextmanager
+def fresh_database(prefix: str) -> Iterator[str]:
+    """A fresh PostgreSQL database on the test server, dropped afterwards: a cluster that starts empty."""
     assert PG_URL and REDIS_URL, "scripts/test.sh should have started PostgreSQL and Redis"
     import asyncpg
 
-    name = f"xeri_cluster_{uuid.uuid4().hex[:10]}"
+    name = f"{prefix}_{uuid.uuid4().hex[:10]}"
     admin = PG_URL.replace("postgresql://", "postgres://", 1)
 
     async def run(sql: str) -> None:
@@ -77,11 +78,20 @@ def database() -> Iterator[str]:
             await conn.close()
 
     asyncio.run(run(f'CREATE DATABASE "{name}"'))
-    yield PG_URL.rsplit("/", 1)[0] + "/" + name
     try:
-        asyncio.run(run(f'DROP DATABASE "{name}" WITH (FORCE)'))
-    except Exception:  # an old PostgreSQL without FORCE: the throwaway cluster goes at the end anyway
-        pass
+        yield PG_URL.rsplit("/", 1)[0] + "/" + name
+    finally:
+        try:
+            asyncio.run(run(f'DROP DATABASE "{name}" WITH (FORCE)'))
+        except Exception:  # an old PostgreSQL without FORCE: the throwaway cluster goes at the end anyway
+            pass
+
+
+@pytest.fixture
+def database() -> Iterator[str]:
+    """Each test's cluster starts empty."""
+    with fresh_database("xeri_cluster") as url:
+        yield url
 
 
 class Node:

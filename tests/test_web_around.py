@@ -157,7 +157,9 @@ def test_the_round_dialog_opens_at_its_top_with_a_headline_in_words(server: Serv
     assert dialog.locator(".fairness").is_visible() and dialog.locator("table.breakdown").is_visible()
     # The headline's score is the table's total, the winner's (or the player's) first.
     totals = [int(t) for t in dialog.locator("table.breakdown tr.total td").all_inner_texts()]
-    score = [int(n) for n in re.findall(r"\d+", headline.inner_text())[1:]]
+    found = re.search(r"(\d+)–(\d+)$", headline.inner_text())  # "Computer 2 won round 1, 19–6": the score is last
+    assert found, headline.inner_text()
+    score = [int(n) for n in found.groups()]
     assert sorted(score) == sorted(totals) and score[0] == max(totals), (score, totals)
 
 

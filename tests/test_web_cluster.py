@@ -11,14 +11,12 @@ order, the kill last but one.
 # ruff: noqa: F811  (the fixtures imported from test_web are parameters by name)
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import threading
 import time
 import urllib.error
 import urllib.request
-import uuid
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -29,7 +27,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from test_server_cluster import PG_URL, REDIS_URL, Cluster, node_id, poll
+from test_server_cluster import PG_URL, REDIS_URL, Cluster, fresh_database, node_id, poll
 from test_server_cluster import lease_owner as read_lease_owner
 from test_web import (  # noqa: F401  (fixtures are used by name)
     RECORD_ANNOUNCEMENTS,
@@ -85,31 +83,13 @@ class Balancer:
 
 @pytest.fixture(scope="module")
 def balancer() -> Iterator[Balancer]:
-    assert PG_URL and REDIS_URL
-    import asyncpg
-
-    name = f"xeri_webcluster_{uuid.uuid4().hex[:10]}"
-    admin = PG_URL.replace("postgresql://", "postgres://", 1)
-
-    async def run(sql: str) -> None:
-        conn = await asyncpg.connect(admin)
+    with fresh_database("xeri_webcluster") as database:
+        cluster = Cluster(database, REDIS_URL, balancer=True)
         try:
-            await conn.execute(sql)
+            yield Balancer(cluster, database)
         finally:
-            await conn.close()
-
-    asyncio.run(run(f'CREATE DATABASE "{name}"'))
-    database = PG_URL.rsplit("/", 1)[0] + "/" + name
-    cluster = Cluster(database, REDIS_URL, balancer=True)
-    try:
-        yield Balancer(cluster, database)
-    finally:
-        cluster.stop()
-        print(f"cluster browser run: {TALLY['playable']} of {TALLY['tried']} tables playable")
-        try:
-            asyncio.run(run(f'DROP DATABASE "{name}" WITH (FORCE)'))
-        except Exception:  # the throwaway database goes with the test server anyway
-            pass
+            cluster.stop()
+            print(f"cluster browser run: {TALLY['playable']} of {TALLY['tried']} tables playable")
 
 
 def play_moves(page: Page, server: Balancer, table_id: str, moves: int, timeout: float = 20.0) -> None:
