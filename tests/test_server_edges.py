@@ -9,17 +9,15 @@ import logging
 import socket
 import subprocess
 import sys
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-import uvicorn
 from websockets.sync.client import connect
 
-from test_server_support import Player, ThreadServer, create, db_url, free_port, subprocess_server
+from test_server_support import Player, ThreadServer, create, db_url, free_port, logging_server, subprocess_server
 from xeri.server.security import TokenFilter, secure
 
 
@@ -147,26 +145,14 @@ def test_the_filter_hides_a_token_however_its_key_is_encoded(key: str) -> None:
 
 def test_an_encoded_token_key_opens_the_seat_but_never_reaches_the_log(tmp_path: Path,
                                                                        caplog: pytest.LogCaptureFixture) -> None:
-    srv = ThreadServer(db_url(tmp_path))
-    srv.server = uvicorn.Server(uvicorn.Config(srv.app, host="127.0.0.1", port=srv.port, log_level="info",
-                                               lifespan="on"))
-    srv.thread = threading.Thread(target=srv.server.run, daemon=True)
-    loggers = [logging.getLogger(n) for n in ("uvicorn", "uvicorn.error", "uvicorn.access", "xeri.server")]
     caplog.set_level(logging.DEBUG)
-    srv.start()
-    for lg in loggers:
-        lg.addHandler(caplog.handler)
-    try:
+    with logging_server(db_url(tmp_path), caplog.handler) as srv:
         made = create(srv.base, name="Ann", players=2)
         tid, token = made["table_id"], made["token"]
         with connect(f"{srv.ws_base}/ws/tables/{tid}?tok%65n={token}", open_timeout=10) as ws:
             assert '"seat": 0' in str(ws.recv(timeout=10)).replace('"seat":0', '"seat": 0')  # the seat opened
         httpx.get(f"{srv.base}/api/tables/{tid}?%74oken={token}")
         Player(srv.ws_base, tid, token).close()
-    finally:
-        srv.stop()
-        for lg in loggers:
-            lg.removeHandler(caplog.handler)
     lines = [caplog.handler.format(r) for r in caplog.records if r.name.startswith(("uvicorn", "xeri"))]
     assert any(f"/ws/tables/{tid}" in line for line in lines), "the test must see the socket's log line"
     assert any(f"/api/tables/{tid}" in line for line in lines), "the test must see the request's log line"

@@ -14,11 +14,10 @@ from pathlib import Path
 
 import httpx
 import pytest
-import uvicorn
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
-from test_server_support import Player, ThreadServer, create, db_url, free_port, join, wait_ready
+from test_server_support import Player, ThreadServer, create, db_url, free_port, join, logging_server, wait_ready
 from xeri.server.security import secure
 
 
@@ -41,18 +40,9 @@ def server(tmp_path: Path) -> Iterator[ThreadServer]:
 
 
 def test_seat_tokens_never_reach_the_logs(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
-    srv = ThreadServer(db_url(tmp_path))
-    # uvicorn at info level logs each request line and each WebSocket's address, query string included.
-    srv.server = uvicorn.Server(uvicorn.Config(srv.app, host="127.0.0.1", port=srv.port, log_level="info",
-                                               lifespan="on"))
-    srv.thread = threading.Thread(target=srv.server.run, daemon=True)
-    loggers = [logging.getLogger(n) for n in ("uvicorn", "uvicorn.error", "uvicorn.access", "xeri.server")]
     caplog.set_level(logging.DEBUG)
-    srv.start()
-    for lg in loggers:
-        lg.addHandler(caplog.handler)
     tokens = []
-    try:
+    with logging_server(db_url(tmp_path), caplog.handler) as srv:
         made = create(srv.base, name="Ann", players=3, seats=[None, None, {"bot": "easy"}], options={"rounds": 1})
         tid = made["table_id"]
         tokens = [made["token"], join(srv.base, tid, "Bob")["token"]]
@@ -73,10 +63,6 @@ def test_seat_tokens_never_reach_the_logs(tmp_path: Path, caplog: pytest.LogCapt
             p.close()
         assert httpx.post(f"{srv.base}/api/tables/{tid}/leave", json={"token": tokens[1]}).status_code == 200
         _until(lambda: any("WebSocket" in r.getMessage() for r in caplog.records))
-    finally:
-        srv.stop()
-        for lg in loggers:
-            lg.removeHandler(caplog.handler)
     # The server's records only (the test's own HTTP and WebSocket clients log their URLs too).
     lines = [caplog.handler.format(r) for r in caplog.records if r.name.startswith(("uvicorn", "xeri"))]
     assert any(f"/ws/tables/{tid}" in line for line in lines), "the test must see the socket's log line"

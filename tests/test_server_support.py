@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import os
 import socket
 import subprocess
@@ -179,3 +180,23 @@ def join(base: str, table_id: str, name: str, seat: int | None = None) -> dict[s
 
 def db_url(tmp: Path) -> str:
     return f"sqlite:///{tmp / 'server.sqlite3'}"
+
+
+@contextmanager
+def logging_server(db: str, handler: logging.Handler) -> Iterator[ThreadServer]:
+    """A server at uvicorn's info level (each request line and each WebSocket's address, query string included),
+    its uvicorn and xeri.server records sent to ``handler`` (a caplog's) while it runs."""
+    srv = ThreadServer(db)
+    srv.server = uvicorn.Server(uvicorn.Config(srv.app, host="127.0.0.1", port=srv.port, log_level="info",
+                                               lifespan="on"))
+    srv.thread = threading.Thread(target=srv.server.run, daemon=True)
+    loggers = [logging.getLogger(n) for n in ("uvicorn", "uvicorn.error", "uvicorn.access", "xeri.server")]
+    srv.start()
+    for lg in loggers:
+        lg.addHandler(handler)
+    try:
+        yield srv
+    finally:
+        srv.stop()
+        for lg in loggers:
+            lg.removeHandler(handler)
