@@ -396,7 +396,7 @@ def test_a_capture_sweeps_the_pile_without_long_tasks(
     print(f"capture animation: {end - start:.0f} ms, longest task {longest:.0f} ms "
           f"({drawn:.0f} ms counting the draw), {flown} cards in flight")
     # The 50 ms gate is a timing gate: it runs alone, off the parallel suite whose other browsers starve this one
-    # (benchmarks/web_long_tasks.py sets XERI_LONG_TASK_GATE_MS). Here the figure is recorded above.
+    # (benchmarks/web_gates.py sets XERI_LONG_TASK_GATE_MS). Here the figure is recorded above.
     gate = float(os.environ.get("XERI_LONG_TASK_GATE_MS", "0"))
     if gate:
         assert longest < gate, (longest, page.evaluate("window.__long"), start, end)

@@ -116,3 +116,40 @@ def test_a_move_refused_as_not_stored_is_sent_again(server: Server, browser: Bro
     assert moves[1]["card"] == moves[0]["card"] and moves[1]["version"] == moves[0]["version"] == version
     wait_until(page, "the move stored", lambda: api(server, "GET", f"/api/tables/{table_id}")["version"] > version)
     assert len(moves) == 2, "the move was sent more than once more"
+
+
+def test_a_move_swallowed_by_a_socket_that_dies_is_sent_again_after_the_resync(
+        server: Server, browser: Browser, contexts: list[BrowserContext], console: Console) -> None:
+    """A process killed (kill -9) after the page sent a move and before it answered: the socket closes with the move
+    unanswered. The page sends it again once the new socket's sync shows the table still at that move's version."""
+    table_id, token = friends_table(server, seats=[None, {"bot": weakest_level(server)}])
+    moves: list[dict[str, Any]] = []
+    routes: list[WebSocketRoute] = []
+
+    def route(ws: WebSocketRoute) -> None:
+        upstream = ws.connect_to_server()
+        routes.append(ws)
+
+        def from_page(message: str | bytes) -> None:
+            data = json.loads(message)
+            if data.get("type") == "move":
+                moves.append(data)
+                if len(moves) == 1:  # swallowed, then the socket dies as its process would
+                    ws.close(code=1006, reason="gone")
+                    return
+            upstream.send(message)
+
+        ws.on_message(from_page)
+
+    page = new_page(browser, contexts, console)
+    console.allowed = ("WebSocket",)
+    page.route_web_socket("**/ws/tables/**", route)
+    seat_page(page, server, table_id, 0, token)
+    page.wait_for_selector(TURN)
+    version = api(server, "GET", f"/api/tables/{table_id}")["version"]
+    page.locator(TURN).first.click()
+    wait_until(page, "the move sent again", lambda: len(moves) >= 2, timeout=30)
+    assert len(routes) == 2, "the move went again on the dead socket"
+    assert moves[1]["card"] == moves[0]["card"] and moves[1]["version"] == moves[0]["version"] == version
+    wait_until(page, "the move stored", lambda: api(server, "GET", f"/api/tables/{table_id}")["version"] > version)
+    assert len(moves) == 2, "the move was sent more than once more"

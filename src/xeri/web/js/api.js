@@ -422,7 +422,8 @@ export function retryDelay(attempt, random = Math.random) {
 
 /**
  * One table's WebSocket that reconnects by itself. `onMessage(msg)` gets every
- * server message; `onStatus("open"|"lost"|"closed", detail)` the connection's state.
+ * server message; `onStatus("open"|"lost"|"closed", detail, unanswered)` the connection's state, with, when it is
+ * lost, the move sent on it that the server never answered (it may or may not have been stored).
  *
  * The pause between tries grows (retryDelay) and starts small again only once a socket has synced and then lived
  * STABLE_MS: a server that accepts the socket and then closes it at once (it refuses the seat) is not hammered.
@@ -432,7 +433,8 @@ export class TableSocket {
    * @param {string} tableId
    * @param {string | null} token the seat's token; null to watch
    * @param {{ onMessage: (msg: ServerMessage) => void,
-   *   onStatus: (status: "open" | "lost" | "closed", detail: string | number) => void }} handlers
+   *   onStatus: (status: "open" | "lost" | "closed", detail: string | number,
+   *     unanswered?: ClientMessage | null) => void }} handlers
    */
   constructor(tableId, token, { onMessage, onStatus }) {
     this.tableId = tableId;
@@ -499,7 +501,11 @@ export class TableSocket {
         this.onStatus("closed", ev.code);
         return;
       }
-      this.onStatus("lost", ev.code);
+      // A move sent on this socket and never answered: the page sends it again after the resync if the table is
+      // still at that move's version (it was not stored), and forgets it if the table moved on.
+      const unanswered = this.lastMove;
+      this.lastMove = null;
+      this.onStatus("lost", ev.code, unanswered);
       this.schedule();
     };
     ws.onerror = () => {

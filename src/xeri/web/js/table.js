@@ -128,7 +128,7 @@ export function mountTable(container, tableId, { watch = false } = {}) {
    */
   function latest(s) {
     return s.version === state.version && s.view === state.view
-      ? { ...s, pending: state.pending, hint: state.hint, outbox: state.outbox }
+      ? { ...s, pending: state.pending, hint: state.hint, outbox: state.outbox, outboxSent: state.outboxSent }
       : s;
   }
 
@@ -309,15 +309,18 @@ export function mountTable(container, tableId, { watch = false } = {}) {
   /** After a resync: send a queued move if the table is still where it was, else drop it and say so. */
   function flushOutbox() {
     const msg = state.outbox;
+    const sentBefore = state.outboxSent;
     if (!msg) return;
     dispatch({ type: "outbox-done" });
     const v = state.view;
     const legal = v && v.turn === state.seat && (v.legal_moves || []).includes(msg.card);
     if (state.version === msg.version && legal && socket && socket.send(msg)) {
       dispatch({ type: "sent", move: msg });
-      say(t("sent_late"));
-      announce(t("sent_late"));
-    } else {
+      if (!sentBefore) {
+        say(t("sent_late"));
+        announce(t("sent_late"));
+      }
+    } else if (!sentBefore) {
       say(t("dropped"));
       announce(t("dropped"), { ms: 4000 });
     }
@@ -577,8 +580,9 @@ export function mountTable(container, tableId, { watch = false } = {}) {
    * The socket's state: open (connected or reconnected), lost (retrying), closed (4003 bad token, 4004 no table).
    * @param {"open" | "lost" | "closed"} status
    * @param {string | number} detail
+   * @param {import("./api.js").ClientMessage | null} [unanswered] a move the lost socket never answered
    */
-  function onStatus(status, detail) {
+  function onStatus(status, detail, unanswered) {
     if (status === "open") {
       if (detail === "reconnected") {
         banner(t("reconnected"), true);
@@ -586,6 +590,9 @@ export function mountTable(container, tableId, { watch = false } = {}) {
       } else banner(null);
     } else if (status === "lost") {
       banner(t("disconnected"));
+      if (unanswered && unanswered.type === "move" && !state.outbox) {
+        dispatch({ type: "unsent", move: unanswered, sent: true });
+      }
     } else if (status === "closed") {
       banner(null);
       if (detail === 4003) {

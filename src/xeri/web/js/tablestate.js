@@ -26,7 +26,9 @@ import { t } from "./i18n.js";
  * @property {import("./api.js").Hint | null} hint
  * @property {boolean} pending a move was sent and not answered yet: it is nobody's turn on this page until then
  * @property {import("./movelog.js").LogLine[]} log
- * @property {MoveMessage | null} outbox a move made while the connection was down
+ * @property {MoveMessage | null} outbox a move made while the connection was down, or sent just before it went down
+ * @property {boolean} outboxSent the outbox's move reached a socket that closed unanswered: if the table moved on,
+ *   it was most likely stored, and it is forgotten without a word
  * @property {string | null} commitment
  * @property {import("./api.js").Pause | null} pause
  * @property {boolean} synced
@@ -34,7 +36,8 @@ import { t } from "./i18n.js";
 
 /**
  * What the page itself does to its state.
- * @typedef {{ type: "sent", move: MoveMessage } | { type: "unsent", move: MoveMessage } | { type: "outbox-done" }
+ * @typedef {{ type: "sent", move: MoveMessage } | { type: "unsent", move: MoveMessage, sent?: boolean }
+ *   | { type: "outbox-done" }
  *   | { type: "clear-hint" }} LocalAction
  */
 
@@ -47,7 +50,7 @@ import { t } from "./i18n.js";
 export function initialState() {
   return {
     table: null, seat: null, version: 0, view: null, history: [], timer: null, timerAt: 0, hint: null,
-    pending: false, log: [], outbox: null, commitment: null, pause: null, synced: false,
+    pending: false, log: [], outbox: null, outboxSent: false, commitment: null, pause: null, synced: false,
   };
 }
 
@@ -179,9 +182,12 @@ export function reduce(state, msg, now) {
     case "sent":
       return { state: { ...state, pending: true, hint: null }, events: none, said: [], kind: "local" };
     case "unsent":
-      return { state: { ...state, outbox: msg.move, hint: null }, events: none, said: [], kind: "local" };
+      return {
+        state: { ...state, outbox: msg.move, outboxSent: Boolean(msg.sent), hint: null },
+        events: none, said: [], kind: "local",
+      };
     case "outbox-done":
-      return { state: { ...state, outbox: null }, events: none, said: [], kind: "local" };
+      return { state: { ...state, outbox: null, outboxSent: false }, events: none, said: [], kind: "local" };
     case "clear-hint":
       return { state: { ...state, hint: null }, events: none, said: [], kind: "local" };
     default:
