@@ -240,15 +240,32 @@ def test_bug5_every_computer_seat_has_its_own_name(server: Server, browser: Brow
     assert tag.evaluate("el => el.scrollWidth <= el.clientWidth + 1")  # the tag is whole, not "(part…"
 
 
+# Each score chip's parts: is the chip's content wider than the chip, and does its score end inside the chips' row?
+CHIPS_WHOLE = """() => { const row = document.querySelector('.scorebar .chips').getBoundingClientRect();
+  return [...document.querySelectorAll('.score-chip')].map(c => [c.innerText, c.scrollWidth > c.clientWidth + 1,
+    c.querySelector('.chip-score').getBoundingClientRect().right <= row.right + 1]); }"""
+
+
 def test_bug6_phone_landscape_shows_the_hand_without_scrolling(
         server: Server, browser: Browser, contexts: list[BrowserContext], console: Console) -> None:
-    for players in (2, 4):
+    for players in (2, 3, 4):
         page = felt_page(browser, contexts, console, "844x390")
-        open_table(page, server, sync(players))
+        open_table(page, server, sync(players, points=[11, 1, 0][:2 if players == 4 else players]))
         for card in page.locator(".hand .card-btn").all():
             b = card.bounding_box()
             assert b is not None and b["y"] >= 0 and b["y"] + b["height"] <= 390, (players, b)
         assert page.evaluate("document.scrollingElement.scrollWidth") <= 844
+        # The score bar in one line, every chip whole: its score and this round's points never cut off, in short
+        # words ("Us: 0 won · 0 pts +11"), with the full words in its title.
+        # With 3 players, three chips may not all fit beside the tools: their row scrolls (it is focusable).
+        chips = page.evaluate(CHIPS_WHOLE)
+        assert all(not clipped and (inside or players == 3) for _, clipped, inside in chips), (players, chips)
+        tools, row = box(page, ".scorebar .tools"), box(page, ".scorebar .chips")
+        assert abs(tools["y"] - row["y"]) < 4, (tools, row)
+        mine = page.locator(".score-chip.mine").inner_text().replace("\n", "")
+        assert mine.startswith("Us: " if players == 4 else "You: ") and mine.endswith("+11"), mine
+        assert "rounds won" in (page.locator(".score-chip.mine").get_attribute("title") or "")
+        assert page.locator(".scorebar .rounds-btn").inner_text() == "Rounds"
 
 
 def test_bug7_several_xeris_on_a_stack_each_read(server: Server, browser: Browser, contexts: list[BrowserContext],

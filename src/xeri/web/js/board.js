@@ -26,6 +26,7 @@ import { cardsCount, t, xerisCount } from "./i18n.js";
  * @property {boolean} [seenAid] show the counting aid under the board (the replay; the table has a panel)
  * @property {Record<number, boolean> | null} [away] seat -> away
  * @property {(string | null)[] | null} [levels] seat -> a computer's level, said under its name
+ * @property {string[]} [shortNames] seat -> its name in a word or two, for a short screen's score bar
  * @property {string | null} [timerText] the turn timer, shown at the seat whose turn it is
  * @property {number | null} [rounds] a match's rounds
  * @property {boolean} [byRounds] rounds won decide the match
@@ -204,11 +205,12 @@ function scorebar(view, opts) {
   // Focusable: on a narrow screen the chips' line scrolls, and a keyboard must reach it too.
   const chips = h("div.chips", { tabindex: "0", role: "group", "aria-label": t("score") });
   const n = view.round_number || 1;
-  const roundText =
-    opts.rounds && !view.target && n <= opts.rounds ? t("round_of", { n, total: opts.rounds }) : `${t("round")} ${n}`;
-  chips.appendChild(
-    h("span.chip.round-chip", roundText + (view.target ? ` · ${t("target_is", { target: view.target })}` : "")),
-  );
+  const target = view.target ? ` · ${t("target_is", { target: view.target })}` : "";
+  const ofRounds = opts.rounds && !view.target && n <= opts.rounds;
+  chips.appendChild(h("span.chip.round-chip", ofRounds
+    ? [h("span.label-long", t("round_of", { n, total: opts.rounds })),
+      h("span.label-short", t("round_of_short", { n, total: opts.rounds }))]
+    : `${t("round")} ${n}${target}`));
   for (let side = 0; side < view.sides; side++) {
     const mine = view.seat != null && view.seat % view.sides === side;
     const total = (view.match_scores || [])[side] || 0;
@@ -218,10 +220,14 @@ function scorebar(view, opts) {
     const score = opts.byRounds
       ? `${won === 1 ? t("round_won_one") : t("rounds_won", { n: won })} · ${t("pts", { n: total })}`
       : String(total);
-    // The names may shorten to fit; the score never does.
+    // The names may shorten to fit; the score never does. A short screen shows the rounds' score in short words.
     const name = sideName(view, side);
+    const scoreParts = opts.byRounds
+      ? [h("span.label-long", `: ${score}`), h("span.label-short", `: ${t("score_short", { won, pts: total })}`)]
+      : [`: ${score}`];
     const chip = h("span.chip.score-chip", { dataset: { side: String(side) }, title: `${name}: ${score}` },
-      h("span.chip-name", name), h("span.chip-score", `: ${score}`));
+      h("span.chip-name", h("span.label-long", name), h("span.label-short", shortSideName(view, side, opts))),
+      h("span.chip-score", ...scoreParts));
     // This round's points so far, until the round is scored (then they are in the total already).
     if (!view.over && !view.match_over && now)
       chip.appendChild(h("span.round-points", { title: t("this_round_title") }, ` +${now}`));
@@ -229,6 +235,21 @@ function scorebar(view, opts) {
     chips.appendChild(chip);
   }
   return h("div.scorebar", chips, opts.tools ? h("div.tools", opts.tools) : null);
+}
+
+/**
+ * A side's name in a word, for a short screen's score bar: "You", or "Us" and "Them" in partnerships; with no seat
+ * of this page on the side, its player's name (3 players, or a spectator).
+ * @param {View} view
+ * @param {number} side
+ * @param {BoardOptions} opts
+ */
+function shortSideName(view, side, opts) {
+  const team = view.players > view.sides;
+  const short = { ...view, names: opts.shortNames || view.names };
+  if (view.seat == null) return team ? `${t("team")} ${side + 1}` : sideName(short, side);
+  if (view.seat % view.sides === side) return team ? t("side_us") : t("side_you");
+  return team ? t("side_them") : sideName(short, side);
 }
 
 /**

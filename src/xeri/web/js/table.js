@@ -17,7 +17,7 @@ import { announce, hideAnnouncement } from "./fx.js";
 import { errorText, hintReason, seatName, t } from "./i18n.js";
 import { say } from "./movelog.js";
 import { prefs } from "./prefs.js";
-import { initialState, myTurn, reduce, seatLevel } from "./tablestate.js";
+import { initialState, myTurn, reduce, seatLevel, seatNames } from "./tablestate.js";
 import { copyText, handLabel, headline, nameOf as seatNameOf, panels, seatLine } from "./tableview.js";
 import { statusText, timerText, tools, waitingPanel } from "./tableview.js";
 
@@ -251,6 +251,7 @@ export function mountTable(container, tableId, { watch = false } = {}) {
       handLabel: handLabel(shown),
       away,
       levels: v.names.map((_, i) => seatLevel(table, i)),
+      shortNames: seatNames(table, v.names, true),
       timerText: timerText(shown, now()),
       rounds: table && table.ruleset && table.ruleset.match_end === "rounds" ? table.ruleset.rounds : null,
       byRounds: Boolean(table && table.ruleset && table.ruleset.match_end === "rounds"),

@@ -59,12 +59,13 @@ export function initialState() {
  * numbered by seat, with the level said beside it (seatLevel), so a score bar never reads "Computer & Computer".
  * @param {Table | null} table
  * @param {string[]} [fallback] the view's names
+ * @param {boolean} [short] the computer seats in a short word ("CPU 2"), for a short screen's score bar
  * @returns {string[]}
  */
-export function seatNames(table, fallback = []) {
+export function seatNames(table, fallback = [], short = false) {
   if (!table) return fallback;
   return table.seats.map((s, i) => {
-    if (s.human === false && s.bot) return t("bot_seat", { n: s.seat + 1 });
+    if (s.human === false && s.bot) return t(short ? "bot_seat_short" : "bot_seat", { n: s.seat + 1 });
     return s.name || fallback[i] || `${t("seat")} ${s.seat + 1}`;
   });
 }

@@ -122,7 +122,7 @@ export function tools(s, on) {
     "aria-controls": prefs.get("logOpen") ? "move-log" : null, onclick: on.toggleLog,
   }, t("moves")));
   out.push(h("button.rounds-btn", { type: "button", onclick: on.showAllRounds, disabled: !s.history.length },
-    t("breakdown")));
+    h("span.label-long", t("breakdown")), h("span.label-short", t("breakdown_short"))));
   if (seated && playing) out.push(h("button.leave-btn", { type: "button", onclick: on.leaveDuringPlay }, t("leave")));
   return out;
 }
