@@ -486,6 +486,50 @@ def test_a_xeri_has_a_banner_flying_points_and_its_sound(server: Server, browser
     assert page.evaluate("import('/static/js/sound.js').then(m => m.played.length)") == len(sounds)
 
 
+DEAL_WATCH = """window.__flew = 0; window.__dealing = 0;
+new MutationObserver(list => {
+  for (const m of list) window.__flew += m.addedNodes.length;
+  window.__dealing = Math.max(window.__dealing, document.querySelectorAll('.hand .card-btn.dealing').length);
+}).observe(document.getElementById('fx'), {childList: true});"""
+
+
+def test_the_deal_flies_round_the_table_and_a_turn_a_round_and_a_match_each_sound(
+        server: Server, browser: Browser, contexts: list[BrowserContext], console: Console) -> None:
+    page = felt_page(browser, contexts, console, motion=True)
+    script = open_table(page, server, sync(2, hand=[], legal_moves=[], turn=None, hand_counts=[0, 0], talon_count=8),
+                        prefs=MOTION)
+    page.click("body")  # a gesture: the page may make sound from now on
+    page.evaluate(DEAL_WATCH)
+    dealt = {"kind": "dealt", "dealer": 1, "hands": [["3D", "7S", "9H", "QC"], None], "sizes": [4, 4], "pile": [],
+             "talon": 0, "first": False, "face_down": []}
+    script.send({"type": "update", "version": 11, "events": [dealt],
+                 "view": view(2, talon_count=0, hand_counts=[4, 4])})
+    page.wait_for_function("window.__flew >= 8 && !document.querySelector('[data-moving]')")
+    # A back for each card dealt, the hand's cards hidden until theirs lands, then all of them shown.
+    assert page.evaluate("window.__flew") == 8
+    assert page.evaluate("window.__dealing") == 4
+    assert page.locator(".hand .card-btn.dealing").count() == 0
+    assert page.locator(".hand .card-btn").count() == 4
+    # The page's own list of the sounds it made, the live array, for wait_for_function to read.
+    page.evaluate("import('/static/js/sound.js').then(m => { window.__played = m.played; })")
+    played = "[...window.__played]"
+    assert page.evaluate(played)[-1:] == ["turn"]  # dealt, and it is this page's turn: one call
+    assert page.evaluate("import('/static/js/sound.js').then(m => m.ready())")
+    # The round's end, then the match's: each has its own sound.
+    over = view(2, hand=[], legal_moves=[], pile=[], top=None, turn=None, over=True, talon_count=0, hand_counts=[0, 0],
+                match_scores=[15, 4], round_wins=[1, 0], captured_counts=[28, 24])
+    script.send({"type": "update", "version": 40, "history": [round_record()], "view": over,
+                 "events": [{"kind": "round_scored", "scores": round_record()["scores"]}]})
+    page.wait_for_selector("#round-dialog")
+    page.wait_for_function("window.__played.at(-1) === 'round'")
+    page.click("#round-dialog .actions button.primary")  # what comes next is drawn once the dialog is closed
+    script.send({"type": "update", "version": 41, "history": [round_record()],
+                 "view": {**over, "match_over": True, "winner": 0},
+                 "events": [{"kind": "match_over", "winner": 0, "scores": [15, 4]}]})
+    page.wait_for_function("window.__played.at(-1) === 'match'")
+    assert page.evaluate(played)[-2:] == ["round", "match"]
+
+
 def test_drag_a_card_onto_the_pile_and_leave_asks_in_the_page(
         server: Server, browser: Browser, contexts: list[BrowserContext], console: Console) -> None:
     page = felt_page(browser, contexts, console)
