@@ -11,9 +11,9 @@ import json
 import random
 from collections.abc import Iterator
 
+from xeri.bots.encoding import event_line
 from xeri.cards import Card
 from xeri.events import Captured, Event, PileUnclaimed, Played, ThresholdRaised, redact
-from xeri.integrations.encoding import event_line
 from xeri.match import Match
 from xeri.rules import Ruleset, find_ruleset
 from xeri.server.wire import event_json

@@ -23,8 +23,8 @@ CORE = ["cards", "rules", "engine", "events", "scoring", "match", "record", "err
 #: prefix is its *component* for the cycle check.
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("core", ("xeri", *(f"xeri.{name}" for name in CORE))),
-    # The observation tensors read the core only; the learned bot needs them, so they sit beside the bots.
-    ("bots", ("xeri.bots", "xeri.integrations.encoding")),
+    # The observation tensors (bots/encoding.py) read the core only: the learned bot and the integrations share them.
+    ("bots", ("xeri.bots",)),
     ("tools", ("xeri.arena", "xeri.integrations", "xeri.fast", "xeri.review", "xeri.bench", "xeri.train",
                "xeri.learned")),
     ("frontends", ("xeri.server", "xeri.tui", "xeri.paths")),

@@ -12,8 +12,8 @@ import pytest
 
 from event_aspects import lines
 from xeri import events
+from xeri.bots.encoding import EVENT_LINE
 from xeri.events import EVENT_TYPES, REDACTION, Aspect, Played, public
-from xeri.integrations.encoding import EVENT_LINE
 from xeri.server.wire import WIRE_FORM
 from xeri.tui.narration import NARRATION
 

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import xeri.integrations.gym as xgym
+from xeri.bots import encoding
 from xeri.bots.expert import ExpertBot
 from xeri.bots.gain import captures, immediate_gain
 from xeri.cards import DECK
@@ -16,7 +17,6 @@ from xeri.engine import Deal, Round
 from xeri.fast import vec_kernels as vk
 from xeri.fast.policies import policy_scores
 from xeri.fast.vecenv import VecEnvError, XeriVectorEnv
-from xeri.integrations import encoding
 from xeri.rules import Ruleset, find_ruleset
 from xeri.scoring import card_values
 

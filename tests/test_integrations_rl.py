@@ -14,10 +14,9 @@ from pettingzoo.test import api_test, seed_test
 
 import xeri.integrations.gym  # registers xeri/Xeri-v0
 import xeri.integrations.openspiel  # registers python_xeri, for resampled states
-from xeri.bots import BotSpecError
+from xeri.bots import BotSpecError, encoding
 from xeri.engine import Round
 from xeri.errors import IllegalMoveError
-from xeri.integrations import encoding
 from xeri.integrations.pettingzoo import XeriAECEnv, env
 
 

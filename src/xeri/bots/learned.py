@@ -1,7 +1,7 @@
 """The ``learned`` bot: a small policy network trained by ``python -m xeri.train``, run in NumPy.
 
 The weights (``xeri/data/learned.npz``, float16) are the actor of a MaskablePPO
-policy: observation (``xeri.integrations.encoding``, scaled by ``scale``) ->
+policy: observation (``xeri.bots.encoding``, scaled by ``scale``) ->
 tanh layers -> 52 card logits. The bot plays the legal card with the highest
 logit, so it needs numpy but never torch. It was trained on 2-player rules;
 at a table of 3 or 4 it plays as the ``expert`` bot (the observation differs).
@@ -115,7 +115,7 @@ class LearnedBot:
             return legal[0]
         if view.ruleset.players != 2 or any(c is None for c in view.pile):
             return self._fallback.choose(view, history)
-        from ..integrations import encoding
+        from . import encoding
 
         mask = encoding.action_mask(view)
         return DECK[int(self.policy.act(encoding.vector(view, ()), mask))]

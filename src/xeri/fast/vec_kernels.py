@@ -4,7 +4,7 @@ Each game's state is a row of the arrays in ``VecState`` order (see
 ``xeri.fast.vecenv``). A step plays the learner's card in every game, lets the
 kernel opponents move until the learner (or a self-play seat) is to play,
 resets finished games, and writes each game's observation (the layout of
-``xeri.integrations.encoding``, from the learner's seat) and legal mask.
+``xeri.bots.encoding``, from the learner's seat) and legal mask.
 Cards are played by the batch simulator's step (``kernels.play_card``'s,
 written on the games' rows: no row views, whose reference counts were most of
 a step's time) and finish (``kernels.finish``); the opponents are its policies
@@ -191,7 +191,7 @@ def _wrap(x: int, n: int) -> int:
 @njit(cache=True)
 def encode(cfg: np.ndarray, g: int, me: int, hands: np.ndarray, hand_len: np.ndarray, pile: np.ndarray,
            gone: np.ndarray, ints: np.ndarray, side: np.ndarray, out: np.ndarray, row: int) -> None:
-    """Seat ``me``'s observation of game ``g`` into ``out[row]`` (``xeri.integrations.encoding``, no recall)."""
+    """Seat ``me``'s observation of game ``g`` into ``out[row]`` (``xeri.bots.encoding``, no recall)."""
     n, sides = cfg[C_PLAYERS], cfg[C_SIDES]
     for k in range(157):
         out[row, k] = 0.0

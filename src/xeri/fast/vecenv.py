@@ -30,8 +30,8 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
+from ..bots import encoding
 from ..errors import XeriError
-from ..integrations import encoding
 from ..rules import Ruleset
 from ..scoring import card_values
 from . import _ruleset, config_array

@@ -12,7 +12,7 @@ a bot level or spec for ``xeri.bots.make_bot``, a callable
 opponent plays every other seat; a sequence gives one per seat (length
 ``players - 1`` in seat order skipping the agent, or ``players`` with None at
 the agent's seat). The observation is the agent's float32 tensor
-(``xeri.integrations.encoding``); ``info["action_mask"]`` and
+(``xeri.bots.encoding``); ``info["action_mask"]`` and
 ``action_masks()`` (int8, 52; the sb3-contrib convention) mark the cards it may
 play. On the terminal step the mask is all ones, so a vector env or masked
 policy never sees an empty mask; the action is not used, and ``step()`` after the
@@ -30,14 +30,13 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from ..bots import Bot, make_bot
+from ..bots import Bot, encoding, make_bot
 from ..cards import DECK
 from ..engine import Round
 from ..errors import XeriError
 from ..rules import Ruleset, find_ruleset
 from ..scoring import zero_sum
 from ..seeds import bot_seed
-from . import encoding
 
 ENV_ID = "xeri/Xeri-v0"
 #: the domain tag of the opponents' seeds (xeri.seeds)

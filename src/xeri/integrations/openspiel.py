@@ -20,13 +20,13 @@ from typing import Any
 import numpy as np
 import pyspiel  # type: ignore[import-not-found]
 
+from ..bots import encoding
 from ..cards import DECK, Card, Rank
 from ..engine import Deal, Round, SeatView, deal_order, lay_out, pile_fault
 from ..errors import XeriError
 from ..events import Dealt
 from ..rules import Ruleset, find_ruleset
 from ..scoring import card_values, zero_sum
-from . import encoding
 
 SHORT_NAME = "python_xeri"
 #: Redealt piles at most: after this many, the pile is drawn only among cards that make it stand,
@@ -253,7 +253,7 @@ class XeriState(pyspiel.State):  # type: ignore[misc]
 
 
 class XeriObserver:
-    """Tensors and strings of one seat's knowledge (see ``xeri.integrations.encoding``)."""
+    """Tensors and strings of one seat's knowledge (see ``xeri.bots.encoding``)."""
 
     def __init__(self, ruleset: Ruleset, iig_obs_type: Any) -> None:
         if iig_obs_type.private_info == pyspiel.PrivateInfoType.ALL_PLAYERS:

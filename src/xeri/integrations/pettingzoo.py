@@ -3,7 +3,7 @@
 An episode is one round. Agents ``player_0`` .. ``player_{n-1}`` are the seats;
 seat ``players - 1`` deals unless ``reset(options={"dealer": d})`` says
 otherwise, so ``player_0`` starts. Each observation is a Dict of
-``observation`` (the float32 tensor of ``xeri.integrations.encoding``, built
+``observation`` (the float32 tensor of ``xeri.bots.encoding``, built
 from the seat's own view only) and ``action_mask`` (int8 over the 52 cards).
 At the end each agent is rewarded its side's round score minus the mean of
 all sides' scores. An illegal card raises ``xeri.errors.IllegalMoveError``.
@@ -19,12 +19,12 @@ from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
 from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 
+from ..bots import encoding
 from ..cards import DECK
 from ..engine import Round
 from ..errors import IllegalMoveError
 from ..rules import Ruleset, find_ruleset
 from ..scoring import zero_sum
-from . import encoding
 
 
 def seat_rewards(rnd: Round) -> list[float]:
