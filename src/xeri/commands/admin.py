@@ -152,9 +152,10 @@ def run(args: argparse.Namespace) -> int:
         store.exclusive = False  # beside running servers: they hold the SQLite file's lock, not this
         try:
             await store.open()
-        except SchemaError as exc:
-            raise AdminError(str(exc).splitlines()[0]) from None
         except store_module.StoreError as exc:
+            await store.close()
+            if isinstance(exc, SchemaError):
+                raise AdminError(str(exc).splitlines()[0]) from None
             raise AdminError(f"cannot open the database: {str(exc).splitlines()[0]}") from None
         try:
             return await ACTIONS[args.action](args, OperatorStore(store), path)

@@ -102,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
                 print(f"{shown}: schema revision {found.describe}")
                 return 0
             if action == "upgrade":
-                before, after = migrations.run(db, _upgrade, args.revision)
+                before, after = migrations.run(db, migrations.upgrade, args.revision)
             else:
                 before, after = migrations.run(db, migrations.downgrade, args.revision)
         finally:
@@ -120,16 +120,6 @@ def run(args: argparse.Namespace) -> int:
         print(f"{shown}: {'upgraded' if action == 'upgrade' else 'downgraded'} the schema from revision {before} "
               f"to {after}")
     return 0
-
-
-def _upgrade(conn: Any, target: str) -> tuple[str | None, str]:
-    """Upgrade; an empty database is made at the head (as a server's first start makes it)."""
-    from ..server import migrations
-
-    if migrations.state(conn).revision is None and target == "head":
-        made = migrations.prepare_schema(conn)
-        return made if made is not None else (migrations.HEAD, migrations.HEAD)
-    return migrations.upgrade(conn, target)  # type: ignore[no-any-return]
 
 
 def _first_line(exc: BaseException) -> str:

@@ -169,19 +169,27 @@ def prepare_schema(conn: Connection, auto_migrate: bool = False) -> tuple[str | 
 
 
 def upgrade(conn: Connection, target: str = "head") -> tuple[str | None, str]:
-    """Upgrade to ``target`` (a revision, or "head"); (from, to)."""
+    """Upgrade to ``target`` (a revision, or "head"); (from, to). An empty database is made at the head as a
+    server's first start makes it, or brought to an older ``target`` revision by revision."""
     from alembic import command
 
-    _lock(conn)
-    found = state(conn)
-    if found.revision is None:
-        raise SchemaError("the database is empty: `xeri serve` makes it (or `xeri db upgrade` on nothing does "
-                          "nothing)")
     if target != "head" and not known(target):
         raise SchemaError(f"no schema revision {target!r}: give one of {', '.join(r for r, _d in revisions())}")
+    _lock(conn)
+    found = state(conn)
+    cfg = _config(conn)
+    if found.revision is None:
+        if target == "head":
+            made = prepare_schema(conn)
+            assert made is not None
+            return made
+        command.upgrade(cfg, target)
+        return None, _now_at(conn)
+    if not known(found.revision):
+        raise SchemaUnknown(f"the database schema is at revision {found.revision}, which this xeri does not know "
+                            f"(its newest is {HEAD}): a newer xeri made it")
     if target != "head" and _order(target) < _order(found.revision):
         raise SchemaError(f"revision {target} is older than the database's {found.revision}: use `xeri db downgrade`")
-    cfg = _config(conn)
     if not found.stamped:
         command.stamp(cfg, BASELINE)  # made before migrations: it is the baseline
     command.upgrade(cfg, target)
