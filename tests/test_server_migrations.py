@@ -296,6 +296,26 @@ def test_main_s_postgresql_database_upgrades_then_its_matches_play_and_verify(
         upgrade_play_and_verify(url, TOKENS["postgresql"], tmp_path, capsys)
 
 
+@needs_pg
+def test_one_sqlite_process_moves_to_postgresql_with_db_copy(tmp_path: Path,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    """Scaling from one process to several: every table, seat, move and result of the SQLite file, into PostgreSQL."""
+    sqlite = str(sqlite_copy(tmp_path))
+    code, _out, err = run_xeri(capsys, "db", "copy", "--to", "postgresql://unused/x", "--db", sqlite)
+    assert code == 2 and "xeri db upgrade" in err  # an older schema is upgraded first
+    assert run_xeri(capsys, "db", "upgrade", "--db", sqlite)[0] == 0
+    with fresh_database("xeri_copy") as url:
+        code, out, err = run_xeri(capsys, "db", "copy", "--to", url, "--db", sqlite)
+        assert code == 0 and "5 tables" in out and "150 moves" in out, out + err
+        assert moves_of(url) == moves_of(sqlite)
+        (tmp_path / "pg").mkdir()
+        (tmp_path / "sqlite").mkdir()
+        assert verify_all(url, tmp_path / "pg", capsys) == verify_all(sqlite, tmp_path / "sqlite", capsys)
+        assert "(head)" in run_xeri(capsys, "db", "current", "--db", url)[1]
+        code, _out, err = run_xeri(capsys, "db", "copy", "--to", url, "--db", sqlite)
+        assert code == 2 and "holds xeri tables already" in err
+
+
 # --- backups while matches are played ----------------------------------------------------
 
 

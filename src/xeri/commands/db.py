@@ -5,6 +5,7 @@
     xeri db downgrade REVISION [--db URL]     back to an older revision (to run an older xeri)
     xeri db backup FILE [--db URL]            a copy while the servers run (SQLite's backup API, or pg_dump)
     xeri db restore FILE [--db URL]           into a new database (SQLite file, or pg_restore)
+    xeri db copy --to URL [--db URL]          every match into an empty database (SQLite to PostgreSQL)
 
 ``--db`` takes what ``xeri serve --db`` takes (default: SQLite in the data folder). docs/operations.md says
 when to run each.
@@ -53,6 +54,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     p.add_argument("file", type=Path, help="a file made by `xeri db backup`")
     p.add_argument("--force", action="store_true", help="replace what the database holds (stop every server first)")
     add_database(p)
+    p = sub.add_parser("copy", help="copy every table, seat, move and result into an empty database (to move "
+                                    "from SQLite to PostgreSQL: docs/operations.md)")
+    p.add_argument("--to", required=True, metavar="URL", help="the empty database to fill (postgresql://...)")
+    add_database(p)
 
 
 def database(args: argparse.Namespace) -> str | None:
@@ -80,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
     db = database(args)
     url = store.normalize_url(db)  # a bad URL is one line
     path = store.sqlite_path(url)
-    shown = path or store.display_url(url)
+    shown = path or store.display_url(url).replace("postgresql+asyncpg://", "postgresql://", 1)
     action = args.action
     if action in ("current", "downgrade", "backup") and url.startswith("sqlite"):
         if path is None or not os.path.isfile(path):
@@ -90,6 +95,8 @@ def run(args: argparse.Namespace) -> int:
             return _backup(args, url, shown, path)
         if action == "restore":
             return _restore(args, url, shown, path, migrations, store)
+        if action == "copy":
+            return _copy(args, url, shown, path, migrations, store)
         lock = None
         if path is not None and action != "current":
             # No server may be changing a SQLite file while its schema changes (one holds its lock).
@@ -174,4 +181,24 @@ def _restore(args: argparse.Namespace, url: str, shown: str, path: str | None, m
     note = "" if found.revision == migrations.HEAD else "; run `xeri db upgrade` before serving it"
     print(f"restored {source} into {shown} ({tables} tables, {finished} finished matches; schema revision "
           f"{found.describe}){note}")
+    return 0
+
+
+def _copy(args: argparse.Namespace, url: str, shown: str, path: str | None, migrations: Any, store: Any) -> int:
+    import asyncio
+
+    target = store.normalize_url(args.to)
+    if target == url:
+        raise DbError("--to names the database being copied")
+    lock = None
+    if path is not None:  # the copy is of one moment: no server may be writing the file meanwhile
+        lock = store.OwnerLock(path)
+        lock.acquire()
+    try:
+        counts = asyncio.run(migrations.copy_database(url, args.to))
+    finally:
+        if lock is not None:
+            lock.release()
+    to = store.sqlite_path(target) or store.display_url(target).replace("postgresql+asyncpg://", "postgresql://", 1)
+    print(f"copied {shown} into {to}: " + ", ".join(f"{n} {name.removeprefix('xeri_')}" for name, n in counts.items()))
     return 0

@@ -248,3 +248,49 @@ def counts(conn: Connection) -> tuple[int, int] | None:
     tables = conn.execute(text("SELECT count(*) FROM xeri_tables")).scalar_one()
     finished = conn.execute(text("SELECT count(*) FROM xeri_tables WHERE status = 'finished'")).scalar_one()
     return int(tables), int(finished)
+
+
+#: tables a copy leaves out: who owns what and which processes are up, true only of the running servers
+RUNTIME_TABLES = ("xeri_leases", "xeri_nodes")
+
+
+async def copy_database(source: str | None, target: str, batch: int = 1000) -> dict[str, int]:
+    """Copy every row of the database at ``source`` into the empty one at ``target`` (made at the head here): to
+    move from one SQLite process to several on PostgreSQL. Both at this xeri's schema; rows per table copied."""
+    from sqlalchemy import func, insert, select
+
+    src = create_async_engine(normalize_url(source))
+    dst = create_async_engine(normalize_url(target))
+    counts: dict[str, int] = {}
+    try:
+        async with src.connect() as reading:
+            found = await reading.run_sync(state)
+            if found.revision != HEAD:
+                raise SchemaOutdated(found.revision or "none") if found.revision else SchemaError(
+                    "the source database is empty: there is nothing to copy")
+            async with dst.begin() as writing:
+                await writing.run_sync(_lock)
+                if (await writing.run_sync(state)).revision is not None:
+                    raise SchemaError("the target database holds xeri tables already: copy into an empty one")
+                await writing.run_sync(prepare_schema)
+                for table in target_metadata().sorted_tables:
+                    if table.name in RUNTIME_TABLES:
+                        continue
+                    counts[table.name] = 0
+                    result = await reading.stream(select(table))
+                    async for rows in result.mappings().partitions(batch):
+                        await writing.execute(insert(table), [dict(r) for r in rows])
+                        counts[table.name] += len(rows)
+                if writing.dialect.name == "postgresql":  # the next action's id follows the copied ones
+                    from .. import store_ops
+
+                    top = (await writing.execute(select(func.max(store_ops.actions_t.c.id)))).scalar()
+                    if top is not None:
+                        await writing.execute(text("SELECT setval(pg_get_serial_sequence('xeri_actions', 'id'), "
+                                                   ":top)"), {"top": top})
+    except _DB_ERRORS as exc:
+        raise _translated(exc) from None
+    finally:
+        await src.dispose()
+        await dst.dispose()
+    return counts
