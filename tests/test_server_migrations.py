@@ -144,7 +144,8 @@ def serve(db: str, *extra: str, timeout: float = 60) -> subprocess.CompletedProc
                           capture_output=True, text=True, timeout=timeout)
 
 
-def test_serve_refuses_an_older_schema_in_one_line_and_upgrades_sqlite_by_default(tmp_path: Path) -> None:
+def test_serve_refuses_an_older_schema_in_one_line_and_upgrades_sqlite_by_default(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = sqlite_copy(tmp_path)
     before = path.read_bytes()
     done = serve(str(path), "--no-auto-migrate")
@@ -152,25 +153,17 @@ def test_serve_refuses_an_older_schema_in_one_line_and_upgrades_sqlite_by_defaul
     assert done.returncode == 2 and len(lines) == 1, done.stderr
     assert "xeri db upgrade" in lines[0] and "0001" in lines[0]
     assert path.read_bytes() == before, "a refusal changes nothing"
-    # On SQLite --auto-migrate is the default: the server upgrades it, says so, and serves the old tables.
-    port = free_port()
-    log = tmp_path / "serve.log"
-    with log.open("wb") as out:
-        proc = subprocess.Popen([sys.executable, "-m", "xeri", "serve", "--port", str(port), "--db", str(path),
-                                 "--bot-delay", "0"], stdout=out, stderr=subprocess.STDOUT)
-    try:
-        base = f"http://127.0.0.1:{port}"
-        listed = poll("the upgraded server", lambda: proc.poll() is None and httpx.get(f"{base}/api/tables",
-                                                                                       timeout=2).json(), timeout=60)
-        assert [t["id"] for t in listed["tables"]] == [tid for tid in TOKENS["sqlite"] if tid.startswith("K9")]
-    finally:
-        proc.terminate()
-        proc.wait(timeout=20)
-    assert "upgraded the schema" in log.read_text() and "from revision 0001 to 0002" in log.read_text()
+    # On SQLite --auto-migrate is the default: before it starts, the server upgrades the file and says so.
+    from xeri.commands.serve import _check_services
+
+    capsys.readouterr()
+    _check_services(str(path), None)
+    assert "upgraded the schema of" in capsys.readouterr().out
+    assert migrations.run(str(path), migrations.state).revision == migrations.HEAD
 
 
 @needs_pg
-def test_serve_refuses_an_older_postgresql_schema_in_one_line() -> None:
+def test_serve_refuses_an_older_postgresql_schema_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
     with fresh_database("xeri_mig") as url:
         load_pg_fixture(url)
         done = serve(url)
@@ -178,6 +171,12 @@ def test_serve_refuses_an_older_postgresql_schema_in_one_line() -> None:
         assert done.returncode == 2 and len(lines) == 1, done.stderr
         assert "xeri db upgrade" in lines[0] and "revision 0001" in lines[0]
         assert migrations.run(url, migrations.state).revision == migrations.BASELINE  # unchanged, unstamped
+        # Asked for, a server upgrades PostgreSQL itself (what `xeri serve --auto-migrate` runs before it starts).
+        from xeri.commands.serve import _check_services
+
+        _check_services(url, None, auto_migrate=True)
+        assert "upgraded the schema" in capsys.readouterr().out
+        assert migrations.run(url, migrations.state).revision == migrations.HEAD
 
 
 # --- upgrading main's database, then playing and verifying its matches ----------------------------
@@ -449,6 +448,14 @@ def test_xeri_admin_on_a_running_sqlite_server(admin_server: tuple[ThreadServer,
     assert json.loads(run_xeri(capsys, "admin", "stats", "--json", "--db", db)[1])["tables"] == {"closed": 2}
 
 
+@pytest.fixture(scope="module")
+def bad_input_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One database for every bad command: each must leave it as it was."""
+    db = tmp_path_factory.mktemp("bad") / "bad.sqlite3"
+    assert xeri(["db", "upgrade", "--db", str(db)]) == 0
+    return db
+
+
 @pytest.mark.parametrize("argv, says", [
     (["admin", "bar", "example.org"], "IP address or a network"),
     (["admin", "bar", "10.0.0.1", "--for", "5 parsecs"], "duration"),
@@ -464,10 +471,9 @@ def test_xeri_admin_on_a_running_sqlite_server(admin_server: tuple[ThreadServer,
     (["serve", "--metrics-port", "0"], "--metrics-port"),
     (["serve", "--log-format", "xml"], "invalid choice"),
 ])
-def test_bad_input_is_one_line_and_exit_2(argv: list[str], says: str, tmp_path: Path,
+def test_bad_input_is_one_line_and_exit_2(argv: list[str], says: str, bad_input_db: Path,
                                           capsys: pytest.CaptureFixture[str]) -> None:
-    db = tmp_path / "bad.sqlite3"
-    assert run_xeri(capsys, "db", "upgrade", "--db", str(db))[0] == 0
+    db = bad_input_db
     before = sqlite_schema(db), db.stat().st_size
     code, out, err = run_xeri(capsys, *argv, *(["--db", str(db)] if argv[0] in ("admin", "db") else []))
     assert code == 2, out + err
