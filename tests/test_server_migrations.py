@@ -34,8 +34,10 @@ TOKENS = json.loads((FIXTURE / "tokens.json").read_text())
 needs_pg = pytest.mark.skipif(not PG_URL, reason="needs XERI_TEST_PG_URL (scripts/test.sh starts PostgreSQL)")
 
 
-def run_xeri(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    """``xeri ARGV`` in this process: (exit code, stdout, stderr)."""
+def run_xeri(capsys: pytest.CaptureFixture[str] | None, *argv: str) -> tuple[int, str, str]:
+    """``xeri ARGV`` in this process: (exit code, stdout, stderr; empty without ``capsys``)."""
+    if capsys is None:
+        return xeri(list(argv)), "", ""
     capsys.readouterr()
     code = xeri(list(argv))
     out, err = capsys.readouterr()
@@ -215,7 +217,7 @@ def verify_all(db: str, tmp: Path, capsys: pytest.CaptureFixture[str]) -> dict[s
     records = {}
     for tid in finished_ids(db):
         path = tmp / f"{tid}.json"
-        code, _out, err = run_xeri(capsys, "admin", "export", tid, "-o", str(path), "--db", db)
+        code, _out, err = run_xeri(capsys, "admin", "export", "-o", str(path), "--db", db, "--", tid)
         assert code == 0, err
         code, out, err = run_xeri(capsys, "verify", str(path))
         assert code == 0 and "verified" in out, out + err
@@ -353,7 +355,7 @@ def backup_while_playing(db: str, restored: str, tmp: Path, capsys: pytest.Captu
     originals = {}
     for tid in finished_ids(db):
         path = tmp / f"original-{tid}.json"
-        assert run_xeri(capsys, "admin", "export", tid, "-o", str(path), "--db", db)[0] == 0
+        assert run_xeri(capsys, "admin", "export", "-o", str(path), "--db", db, "--", tid)[0] == 0
         originals[tid] = path.read_text()
     restored_records = verify_all(restored, tmp, capsys)
     assert set(first) <= set(restored_records) and restored_records
@@ -409,7 +411,7 @@ def test_xeri_admin_on_a_running_sqlite_server(admin_server: tuple[ThreadServer,
     assert "playing" in lines[tid] and "Ann, [easy bot]" in lines[tid] and "pid " in lines[tid]
     assert "waiting" in lines[waiting] and "Bob, (free)" in lines[waiting]
     # close: the server holding the table closes it; its player is told, and its moves are kept
-    code, out, err = run_xeri(capsys, "admin", "close", tid, "--reason", "maintenance", "--db", db)
+    code, out, err = run_xeri(capsys, "admin", "close", "--reason", "maintenance", "--db", db, "--", tid)
     assert code == 0 and "closed table" in out, err
     told = ann.error()
     assert told["code"] == "table_closed" and "maintenance" in told["message"]
@@ -418,10 +420,10 @@ def test_xeri_admin_on_a_running_sqlite_server(admin_server: tuple[ThreadServer,
     ann.send(type="move", card="TD", version=ann.version)
     assert ann.error()["message"] == "this table was closed"
     export = tmp_path / "closed.json"
-    assert run_xeri(capsys, "admin", "export", tid, "-o", str(export), "--db", db)[0] == 0
+    assert run_xeri(capsys, "admin", "export", "-o", str(export), "--db", db, "--", tid)[0] == 0
     record = json.loads(export.read_text())
     assert record["closed"] is True and sum(len(r["moves"]) for r in record["rounds"]) >= 1
-    code, _out, err = run_xeri(capsys, "admin", "close", tid, "--db", db)
+    code, _out, err = run_xeri(capsys, "admin", "close", "--db", db, "--", tid)
     assert code == 2 and "closed already" in err
     # bar: this address is refused (its open socket closed), the health checks are not; unbar lets it back
     code, out, _err = run_xeri(capsys, "admin", "bar", "127.0.0.1", "--for", "1h", "--reason", "a test", "--db", db)
@@ -443,7 +445,7 @@ def test_xeri_admin_on_a_running_sqlite_server(admin_server: tuple[ThreadServer,
     assert all(a["actor"] and a["done_at"] for a in actions)
     # With the server stopped, close acts on the file itself (holding its lock while it does).
     server.stop()
-    code, out, err = run_xeri(capsys, "admin", "close", waiting, "--db", db)
+    code, out, err = run_xeri(capsys, "admin", "close", "--db", db, "--", waiting)
     assert code == 0 and "no server was running" in out, err
     assert json.loads(run_xeri(capsys, "admin", "stats", "--json", "--db", db)[1])["tables"] == {"closed": 2}
 

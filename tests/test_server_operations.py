@@ -176,6 +176,11 @@ def test_a_browser_match_through_https_and_wss_with_hsts_and_secure_cookies(
     # Plain HTTP is sent to HTTPS.
     r = httpx.get(f"http://127.0.0.1:{front.plain}/#/t/{table_id}", follow_redirects=False)
     assert r.status_code == 301 and r.headers["location"].startswith("https://127.0.0.1")
+    # The operator closes the next table mid-match: the page says so, in its words, and the cards stop.
+    closing = vs_computer(page, front, "Rhea", target="r3")
+    assert beside_playwright(run_xeri_here, None, "admin", "close", "--db", front.db, "--", closing)[0] == 0
+    page.wait_for_function("() => document.querySelector('.me .status')?.textContent.includes('closed')")
+    assert page.locator(".me .status").inner_text() == "This table was closed by the server's operator."
 
 
 def test_the_client_address_reaches_every_process_through_x_forwarded_for(
@@ -353,7 +358,7 @@ def test_xeri_admin_against_the_cluster(front: Front, tmp_path: Path, capsys: py
     listed = {t["id"]: t for t in json.loads(run_xeri(capsys, "admin", "tables", "--json", "--db", front.db)[1])}
     assert listed[tid]["owner"] == owner and [p["name"] for p in listed[tid]["players"]] == ["Zoe", None]
     # close: carried out by the table's owner; Zoe is told, and the record is kept
-    code, out, err = run_xeri(capsys, "admin", "close", tid, "--reason", "a test", "--db", front.db)
+    code, out, err = run_xeri(capsys, "admin", "close", "--reason", "a test", "--db", front.db, "--", tid)
     assert code == 0 and "closed table" in out and "carried out by" in out, err
     done_by = out.split("carried out by ")[1].split(")")[0]
     assert done_by in {node_id(n) for n in front.nodes}
@@ -363,7 +368,7 @@ def test_xeri_admin_against_the_cluster(front: Front, tmp_path: Path, capsys: py
     assert tid not in json.dumps(json.loads(run_xeri(capsys, "admin", "tables", "--json", "--db", front.db)[1]))
     assert httpx.get(f"{front.base}/api/tables/{tid}", verify=False).json()["status"] == "closed"
     path = tmp_path / "closed.json"
-    assert run_xeri(capsys, "admin", "export", tid, "-o", str(path), "--db", front.db)[0] == 0
+    assert run_xeri(capsys, "admin", "export", "-o", str(path), "--db", front.db, "--", tid)[0] == 0
     record = json.loads(path.read_text())
     moves = [card for rnd in record["rounds"] for card in rnd["moves"]]
     seen = played(zoe.messages)
@@ -374,7 +379,7 @@ def test_xeri_admin_against_the_cluster(front: Front, tmp_path: Path, capsys: py
                                       "seats": [{"bot": "easy"}, {"bot": "easy"}]})["table_id"]
     poll("the bots' match over", lambda: httpx.get(f"{front.base}/api/tables/{bots}", verify=False).status_code == 403)
     record_path = tmp_path / "private.json"
-    assert run_xeri(capsys, "admin", "export", bots, "-o", str(record_path), "--db", front.db)[0] == 0
+    assert run_xeri(capsys, "admin", "export", "-o", str(record_path), "--db", front.db, "--", bots)[0] == 0
     code, out, err = run_xeri(capsys, "verify", str(record_path))
     assert code == 0 and "verified" in out, out + err
     # stats and the audit trail

@@ -250,8 +250,9 @@ async def _close(args: argparse.Namespace, ops: Any, path: str | None) -> int:
     outcome = json.loads(found.detail or "{}").get("outcome", "closed") if found else "closed"
     if outcome != "closed":
         raise AdminError(f"table {table_id} was not closed: {outcome}")
+    dashes = "-- " if table_id.startswith("-") else ""  # an id may begin with "-": after "--" it is no option
     print(f"closed table {table_id} (it was {status}; carried out by {done}); its moves are kept: "
-          f"xeri admin export {table_id}")
+          f"xeri admin export {dashes}{table_id}")
     return 0
 
 
