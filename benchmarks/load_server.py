@@ -283,7 +283,7 @@ CLIENTS = {"picows": picows_client, "websockets": websockets_client}
 
 
 async def run(base: str, tables: int, seconds: float, warmup: float, think: float, seed: int,
-              meter: Meter | None = None, client: str = "picows") -> dict[str, Any]:
+              meter: Meter | None = None, client: str = "picows", metrics: str | None = None) -> dict[str, Any]:
     ws_base = base.replace("http://", "ws://")
     rng = random.Random(seed)
     urls: list[str] = []
@@ -301,7 +301,16 @@ async def run(base: str, tables: int, seconds: float, warmup: float, think: floa
     stats.recording = True
     started, load = time.perf_counter(), os.getloadavg()
     before = await asyncio.to_thread(meter.read) if meter is not None else {}
-    await asyncio.sleep(seconds)
+    scrapes: list[str] = []
+    if metrics is None:
+        await asyncio.sleep(seconds)
+    else:  # the server's /metrics at the window's start, in its middle and at its end (xeri serve --metrics-port)
+        scrapes.append(await asyncio.to_thread(scrape, metrics))
+        await asyncio.sleep(seconds / 2)
+        scrapes.append(await asyncio.to_thread(scrape, metrics))
+        await asyncio.sleep(max(started + seconds - time.perf_counter() - 0.05, 0.0))
+    if metrics is not None:
+        scrapes.append(await asyncio.to_thread(scrape, metrics))
     stats.recording = False
     elapsed, load_end = time.perf_counter() - started, os.getloadavg()
     after = await asyncio.to_thread(meter.read) if meter is not None else {}
@@ -326,6 +335,63 @@ async def run(base: str, tables: int, seconds: float, warmup: float, think: floa
         "nice": os.nice(0),
         **cpu_per_move(before, after, stats.moves),
         "cpus": os.cpu_count(), "python": sys.version.split()[0], "client": client,
+        **({"metrics": metrics_window(scrapes, stats.moves), "metrics_scrape_mid": scrapes[1]} if scrapes else {}),
+    }
+
+
+def scrape(url: str) -> str:
+    return httpx.get(url, timeout=10).text
+
+
+def _samples(text: str) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
+    from prometheus_client.parser import text_string_to_metric_families
+
+    return {(s.name, tuple(sorted(s.labels.items()))): s.value
+            for family in text_string_to_metric_families(text) for s in family.samples}
+
+
+def metrics_window(scrapes: list[str], client_moves: int) -> dict[str, Any]:
+    """What the server's own metrics say of the measured window: counters' changes from its start to its end
+    (beside what the clients counted), the move latency's quantiles from the histogram's buckets, and the gauges
+    in its middle."""
+    first, mid, last = (_samples(t) for t in scrapes)
+
+    def delta(name: str, **labels: str) -> float:
+        key = (name, tuple(sorted(labels.items())))
+        return last.get(key, 0.0) - first.get(key, 0.0)
+
+    def total(samples: dict[tuple[str, tuple[tuple[str, str], ...]], float], name: str) -> float:
+        return sum(v for (n, _labels), v in samples.items() if n == name)
+
+    moves = total(last, "xeri_moves_total") - total(first, "xeri_moves_total")
+    buckets = sorted((float(dict(labels)["le"]), last[(n, labels)] - first.get((n, labels), 0.0))
+                      for (n, labels) in last if n == "xeri_move_seconds_bucket")
+    count = delta("xeri_move_seconds_count")
+
+    def quantile(q: float) -> float | None:
+        for upper, seen in buckets:
+            if count and seen >= q * count:
+                return upper * 1000
+        return None
+
+    refusals = {dict(labels)["code"]: last[(n, labels)] - first.get((n, labels), 0.0)
+                for (n, labels) in last if n == "xeri_refusals_total"}
+    writes = delta("xeri_store_seconds_count", op="write")
+    cpu = delta("process_cpu_seconds_total")
+    return {
+        "moves": int(moves), "moves_counted_by_clients": client_moves,
+        "move_ms": {"mean": round(1000 * delta("xeri_move_seconds_sum") / count, 3) if count else None,
+                    "p50_bucket_le": quantile(0.5), "p99_bucket_le": quantile(0.99)},
+        "store_write_ms_mean": (round(1000 * delta("xeri_store_seconds_sum", op="write") / writes, 3)
+                                if writes else None),
+        "store_writes": int(writes),
+        "refusals": {k: int(v) for k, v in refusals.items() if v},
+        "server_cpu_ms_per_move": round(1000 * cpu / moves, 3) if moves else None,
+        "mid": {"tables_playing": mid.get(("xeri_tables", (("status", "playing"),))),
+                "connections": mid.get(("xeri_connections", ())),
+                "connected_addresses": mid.get(("xeri_connected_addresses", ())),
+                "worker_queue": mid.get(("xeri_worker_queue", ())),
+                "store_queue": mid.get(("xeri_store_queue", ()))},
     }
 
 
@@ -661,6 +727,9 @@ def main() -> int:
     ap.add_argument("--redis", help="Redis URL for --processes")
     ap.add_argument("--json", help="also write every result, with the command, to this file")
     ap.add_argument("--haproxy-cfg", help="with --processes: another HAProxy config (default: deploy/haproxy.cfg)")
+    ap.add_argument("--metrics", metavar="PATH",
+                    help="one process: start it with --metrics-port, write the /metrics scrape taken in the middle of "
+                         "the measured window to PATH, and put what the metrics say of the window in the result")
     ap.add_argument("--client", choices=sorted(CLIENTS), default="picows",
                     help="the WebSocket client the simulated players use (default: picows, the cheapest measured)")
     args = ap.parse_args()
@@ -681,9 +750,11 @@ def main() -> int:
         return 0
     with tempfile.TemporaryDirectory() as tmp:
         port = free_port()
+        metrics_port = free_port() if args.metrics else None
         proc = subprocess.Popen([sys.executable, "-m", "xeri", "serve", "--port", str(port), "--db",
                                  args.db or os.path.join(tmp, "load.sqlite3"), "--bot-delay", "0", "--rate", "100000",
-                                 "--http-rate", "100000", "--log-level", "error", *LIFTED])
+                                 "--http-rate", "100000", "--log-level", "error", *LIFTED,
+                                 *(["--metrics-port", str(metrics_port)] if metrics_port else [])])
         base = f"http://127.0.0.1:{port}"
         try:
             deadline = time.monotonic() + 30
@@ -695,9 +766,18 @@ def main() -> int:
                     if time.monotonic() > deadline or proc.poll() is not None:
                         raise SystemExit("the server did not start") from None
                     time.sleep(0.05)
+            metrics = f"http://127.0.0.1:{metrics_port}/metrics" if metrics_port else None
             out = _run(run(base, args.tables, args.seconds, args.warmup, args.think, args.seed, Meter([proc.pid]),
-                                    args.client))
+                           args.client, metrics))
+            if args.metrics:
+                with open(args.metrics, "w") as f:
+                    f.write(out.pop("metrics_scrape_mid"))
             print(json.dumps(out))
+            if args.json:
+                with open(args.json, "w") as f:
+                    json.dump({"command": " ".join(["python", *sys.argv]), "machine_cpus": os.cpu_count(),
+                               "runs": [out]}, f, indent=1)
+                    f.write("\n")
         finally:
             proc.terminate()
             proc.wait(timeout=30)

@@ -103,6 +103,13 @@ if ! command -v haproxy >/dev/null && [ ! -x /usr/sbin/haproxy ] && [ "$(id -u)"
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq haproxy >/dev/null
 fi
 
+# --- systemd's checker for the units of deploy/systemd (tests/test_server_operations.py runs systemd-analyze) ---
+# Nothing is started by systemd here: the test only verifies the unit files.
+if ! command -v systemd-analyze >/dev/null && [ "$(id -u)" = 0 ]; then
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq systemd >/dev/null
+fi
+
 # The service-backed tests fail, rather than skip, when a service is missing here.
 export XERI_REQUIRE_SERVICES=1
 

@@ -98,14 +98,16 @@ class Node:
     """One ``xeri serve`` process of the cluster."""
 
     def __init__(self, db: str, redis: str | None, lease: float = LEASE, bot_delay: float = 0.0,
-                 extra: tuple[str, ...] = ()) -> None:
+                 extra: tuple[str, ...] = (), metrics: bool = False) -> None:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.ws = f"ws://127.0.0.1:{self.port}"
+        #: with ``metrics``, the port of its Prometheus metrics (``--metrics-port``)
+        self.metrics = free_port() if metrics else None
         args = [sys.executable, "-m", "xeri", "serve", "--port", str(self.port), "--db", db, "--lease", str(lease),
                 "--bot-delay", str(bot_delay), "--workers", "0", "--ws-opens", "1000", "--rate", "1000",
                 "--http-rate", "1000",
-                "--log-level", "error", *extra]
+                "--log-level", "error", *(("--metrics-port", str(self.metrics)) if self.metrics else ()), *extra]
         if redis:
             args += ["--redis", redis]
         # The log goes to a file: a pipe nobody reads would fill and stall the server.
@@ -146,9 +148,12 @@ class Node:
 
 
 class Cluster:
-    """``n`` processes and, with ``balancer``, HAProxy in front of them with deploy/haproxy.cfg."""
+    """``n`` processes and, with ``balancer``, HAProxy in front of them with deploy/haproxy.cfg (or ``config``, its
+    environment completed by ``env``; ``https``: the balancer's base is https://, with ``XERI_LISTEN_TLS`` in
+    ``env``)."""
 
-    def __init__(self, db: str, redis: str, n: int = 3, balancer: bool = False, **options: Any) -> None:
+    def __init__(self, db: str, redis: str, n: int = 3, balancer: bool = False, config: Path = HAPROXY_CFG,
+                 env: dict[str, str] | None = None, https: bool = False, **options: Any) -> None:
         self.nodes = [Node(db, redis, **options) for _ in range(n)]
         self.haproxy: subprocess.Popen[bytes] | None = None
         try:
@@ -157,13 +162,16 @@ class Cluster:
             if balancer:
                 self.port = free_port()
                 haproxy = shutil.which("haproxy") or "/usr/sbin/haproxy"
-                env = {**os.environ, "XERI_LISTEN": f"127.0.0.1:{self.port}",
-                       **{f"XERI_NODE_{i + 1}": f"127.0.0.1:{n.port}" for i, n in enumerate(self.nodes)}}
-                self.haproxy = subprocess.Popen([haproxy, "-f", str(HAPROXY_CFG), "-db"], env=env,
+                nodes = {f"XERI_NODE_{i + 1}": f"127.0.0.1:{n.port}" for i, n in enumerate(self.nodes)}
+                full = {**os.environ, "XERI_LISTEN": f"127.0.0.1:{self.port}", **nodes, **(env or {})}
+                self.haproxy = subprocess.Popen([haproxy, "-f", str(config), "-db"], env=full,
                                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-                self.base = f"http://127.0.0.1:{self.port}"
-                self.ws = f"ws://127.0.0.1:{self.port}"
-                poll("haproxy", lambda: httpx.get(f"{self.base}/readyz", timeout=2).status_code == 200)
+                if https:
+                    self.port = int(full["XERI_LISTEN_TLS"].rsplit(":", 1)[1])
+                scheme = "https" if https else "http"
+                self.base = f"{scheme}://127.0.0.1:{self.port}"
+                self.ws = f"{'wss' if https else 'ws'}://127.0.0.1:{self.port}"
+                poll("haproxy", lambda: httpx.get(f"{self.base}/readyz", timeout=2, verify=False).status_code == 200)
         except BaseException:
             self.stop()
             raise

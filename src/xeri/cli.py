@@ -19,6 +19,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "review": ("xeri.commands.review", "weigh one seat's every move with the master: where the points went"),
     "bench": ("xeri.commands.bench", "measure throughput (engine, ...)"),
     "serve": ("xeri.commands.serve", "run the game server for browsers and other clients"),
+    "db": ("xeri.commands.db", "the server database: schema upgrades (migrations), backups and restores"),
+    "admin": ("xeri.commands.admin", "act on running servers: list or close tables, bar addresses, export, stats"),
     "verify": ("xeri.commands.verify", "check a match's fair shuffle: commitments, seeds and deals"),
     "arena": ("xeri.commands.arena", "pit bots against each other over duplicate deals, or rate a ladder"),
 }
@@ -28,6 +30,7 @@ DEFAULT_COMMAND = "play"
 _EXTRA_OF = {
     "starlette": "server", "uvicorn": "server", "sqlalchemy": "server", "aiosqlite": "server",
     "asyncpg": "server", "redis": "server", "websockets": "server", "httpx": "server",
+    "alembic": "server", "prometheus_client": "server",
     "numba": "fast", "numpy": "fast", "pyspiel": "openspiel", "gymnasium": "rl", "pettingzoo": "rl",
     "ray": "ray", "matplotlib": "plot",
 }

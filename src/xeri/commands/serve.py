@@ -35,6 +35,19 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--http-rate", type=float, default=50.0, metavar="N",
                         help="API requests a second from one client address (default 50; bursts of four times that)")
     parser.add_argument("--log-level", default="warning", choices=["critical", "error", "warning", "info", "debug"])
+    ops = parser.add_argument_group("operations (docs/operations.md)")
+    ops.add_argument("--log-format", default="text", choices=["text", "json"],
+                     help="text lines, or one JSON object a line (time, level, event, table; docs/operations.md)")
+    ops.add_argument("--auto-migrate", action=argparse.BooleanOptionalAction, default=None,
+                     help="upgrade an older database schema on start (default: yes on SQLite, which one process "
+                          "owns; no on PostgreSQL, where `xeri db upgrade` does it once for every process)")
+    ops.add_argument("--metrics-port", type=int, default=None, metavar="PORT",
+                     help="serve Prometheus metrics at /metrics on this port (default: no metrics); never on the "
+                          "public port, since they count addresses")
+    ops.add_argument("--metrics-host", default="127.0.0.1", metavar="HOST",
+                     help="the address of the metrics port (default 127.0.0.1)")
+    ops.add_argument("--admin-poll", type=float, default=2.0, metavar="SECONDS",
+                     help="how often this process reads the operator's bars and requests (`xeri admin`; default 2)")
     edges = parser.add_argument_group("edges (docs/security.md)")
     edges.add_argument("--allow-host", action="append", default=[], metavar="NAME",
                        help="a host name the server answers to (xeri.example.org, *.example.org for its "
@@ -115,14 +128,17 @@ def _tune_gc() -> None:
     gc.set_threshold(10_000, 10, 10)
 
 
-def _check_services(db: str | None, redis_url: str | None) -> None:
-    """Open the database (creating its tables) and ping Redis once, so a bad one is a one-line error."""
+def _check_services(db: str | None, redis_url: str | None, auto_migrate: bool | None = None) -> None:
+    """Open the database (making its tables, or upgrading an older schema when ``auto_migrate``; by default on
+    SQLite only) and ping Redis once, so a bad one is a one-line error."""
     import asyncio
 
-    from ..server.store import Store, display_url
+    from ..server.migrations import SchemaError, SchemaOutdated
+    from ..server.store import Store, display_url, sqlite_path
 
     store = Store(db)
-    shown = display_url(store.url)
+    shown = sqlite_path(store.url) or display_url(store.url)
+    store.auto_migrate = store.is_sqlite if auto_migrate is None else auto_migrate
 
     async def probe() -> None:
         try:
@@ -136,11 +152,20 @@ def _check_services(db: str | None, redis_url: str | None) -> None:
 
     try:
         asyncio.run(probe())
+    except SchemaOutdated as exc:
+        where = f" --db {db}" if db else ""
+        raise ServeError(f"refusing to start: the database {shown} is at schema revision {exc.revision}, older than "
+                         f"this xeri's: run `xeri db upgrade{where}` first (docs/operations.md)") from None
+    except SchemaError as exc:
+        raise ServeError(f"refusing to start: {str(exc).strip().splitlines()[0]}") from None
     except Exception as exc:
         first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
         if type(exc).__name__ == "ClusterRefused":
             raise ServeError(f"refusing to start: {first}") from None
         raise ServeError(f"cannot open the database {shown}: {first}") from None
+    if store.schema_change is not None and store.schema_change[0] is not None:
+        before, after = store.schema_change
+        print(f"xeri serve: upgraded the schema of {shown} from revision {before} to {after}", flush=True)
     if redis_url:
         try:
             import redis
@@ -177,20 +202,19 @@ def _check_edges(args: argparse.Namespace) -> None:
             raise ServeError(f"--trusted-proxy must be an IP address or network, not {proxy!r}") from None
 
 
-def _log_to_stderr(level: str) -> None:
-    """The server's own log (``xeri.*``: adoptions, handovers, lost leases) at --log-level, beside uvicorn's.
-
-    uvicorn configures only its own loggers: without this, Python's last-resort handler showed warnings alone.
-    """
-    import logging
-
-    logger = logging.getLogger("xeri")
-    if not logger.handlers:
-        handler = logging.StreamHandler()
-        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
-        logger.addHandler(handler)
-    logger.setLevel(level.upper())
-    logger.propagate = False
+def _listen(host: str, port: int) -> socket.socket:
+    """A listening socket for uvicorn (the public port and the metrics port are served by one server)."""
+    infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    family, kind, proto, _name, addr = infos[0]
+    sock = socket.socket(family, kind, proto)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind(addr)
+    except OSError as exc:
+        sock.close()
+        raise ServeError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    sock.set_inheritable(True)
+    return sock
 
 
 def _is_loopback(host: str) -> bool:
@@ -238,6 +262,10 @@ def run(args: argparse.Namespace) -> int:
         raise ServeError("--workers must be 0..256 (0: one thread instead of processes)")
     if args.bot_queue is not None and not 0 <= args.bot_queue <= 10000:
         raise ServeError("--bot-queue must be 0..10000")
+    if args.metrics_port is not None and (not 0 < args.metrics_port < 65536 or args.metrics_port == args.port):
+        raise ServeError("--metrics-port must be 1..65535, and not the --port")
+    if not 0.05 <= args.admin_poll <= 3600:
+        raise ServeError("--admin-poll must be 0.05..3600 seconds")
     try:
         import uvicorn
 
@@ -255,7 +283,9 @@ def run(args: argparse.Namespace) -> int:
             raise ServeError(f"cannot use the data folder {args.data_dir}: {exc.strerror}") from None
     normalize_url(db)  # a bad URL is a one-line error, before anything starts
     _check_address(args.host, args.port)
-    _check_services(db, args.redis)
+    if args.metrics_port is not None:
+        _check_address(args.metrics_host, args.metrics_port)
+    _check_services(db, args.redis, args.auto_migrate)
     broker = None
     if args.redis:
         from ..server.pubsub import RedisBroker
@@ -278,19 +308,34 @@ def run(args: argparse.Namespace) -> int:
         raise ServeError(f"bad limit: {exc}") from None
     app = create_app(db, bot_delay=args.bot_delay, rate=args.rate, burst=2 * args.rate, broker=broker,
                      http_rate=args.http_rate, http_burst=4 * args.http_rate, limits=limits, workers=args.workers,
-                     bot_queue=args.bot_queue, bot_budget=budget, lease=args.lease)
+                     bot_queue=args.bot_queue, bot_budget=budget, lease=args.lease, metrics_port=args.metrics_port,
+                     admin_every=args.admin_poll)
     _secure(app, args)
-    _log_to_stderr(args.log_level)
+    from ..server import logs
+
+    logs.configure(args.log_level, args.log_format)
     print(f"xeri serve: http://{args.host}:{args.port}/  (Ctrl-C stops)", flush=True)
+    if args.metrics_port is not None:
+        print(f"xeri serve: metrics at http://{args.metrics_host}:{args.metrics_port}/metrics", flush=True)
     _tune_gc()
+    # Messages are small JSON; per-message compression would cost more CPU than it saves.
+    # A request that does not arrive whole within --request-timeout is closed (no slowloris).
+    config = uvicorn.Config(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=1 << 16,
+                            proxy_headers=False,  # X-Forwarded-For only from --trusted-proxy (server.security)
+                            ws_per_message_deflate=False, timeout_graceful_shutdown=3, ws=QuietWebSocketProtocol,
+                            http=timed_protocol(args.request_timeout, args.connection_rate),
+                            timeout_keep_alive=args.keep_alive, log_config=logs.uvicorn_config(args.log_format)
+                            or uvicorn.config.LOGGING_CONFIG)
+    sockets = None
+    if args.metrics_port is not None:  # one server, two listening sockets: the app tells them apart by port
+        sockets = [_listen(args.host, args.port), _listen(args.metrics_host, args.metrics_port)]
+    server = uvicorn.Server(config)
     try:
-        # Messages are small JSON; per-message compression would cost more CPU than it saves.
-        # A request that does not arrive whole within --request-timeout is closed (no slowloris).
-        uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=1 << 16,
-                    proxy_headers=False,  # X-Forwarded-For only from --trusted-proxy (server.security)
-                    ws_per_message_deflate=False, timeout_graceful_shutdown=3, ws=QuietWebSocketProtocol,
-                    http=timed_protocol(args.request_timeout, args.connection_rate),
-                    timeout_keep_alive=args.keep_alive)
+        server.run(sockets=sockets)
+    except KeyboardInterrupt:
+        pass
     except OSError as exc:
         raise ServeError(f"cannot listen on {args.host}:{args.port}: {exc.strerror}") from None
+    if not server.started:
+        return 3  # uvicorn's own exit code for a failed start (its log says why)
     return 0

@@ -30,7 +30,8 @@ from ..errors import XeriError
 from ..record import deal_from_dict, deal_to_dict
 from ..rules import PRESET_HELP, PRESETS, Ruleset, find_ruleset
 from ..scoring import point_items
-from . import inputs
+from . import inputs, metrics
+from .admin import install as install_operator
 from .cluster import make_cluster, refuse_mixed_modes
 from .connection import BURST, CLOSE_TOO_MANY, MAX_MESSAGE, RATE, TokenBucket, serve_socket
 from .errors import ProtocolError, private_match
@@ -99,6 +100,7 @@ def ctx(request: HTTPConnection) -> Context:
 
 
 def _error(exc: ProtocolError) -> JSONResponse:
+    metrics.refused(exc.code, "http")
     return JSONResponse({"error": {"code": exc.code, "message": exc.message, **exc.extra}},
                         status_code=_STATUS.get(exc.code, 400))
 
@@ -427,6 +429,7 @@ async def socket(ws: WebSocket) -> None:
     c = ctx(ws)
     if not origin_allowed(ws):
         # A page of another site may not play with its visitor's seat (cross-site WebSocket hijacking).
+        metrics.refused("bad_origin", "socket")
         await ws.close(code=CLOSE_BAD_ORIGIN, reason="this origin may not connect (see xeri serve --allow-origin)")
         return
     # An address opens only so many connections a second and holds only so many at once; beyond,
@@ -434,6 +437,7 @@ async def socket(ws: WebSocket) -> None:
     host, limits = _client(ws), c.lobby.limits
     if (not _take(c.ws_opens, host, limits.ws_opens_per_second, max(4 * limits.ws_opens_per_second, 1.0))
             or c.lobby.book.sockets.get(host, 0) >= limits.ws_per_address):
+        metrics.refused("too_many_connections", "socket")
         await ws.close(code=CLOSE_TOO_MANY)
         return
     await serve_socket(ws, c.lobby, c.rate, c.burst)
@@ -472,11 +476,13 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
     await refuse_mixed_modes(c.store, c.lobby.cluster)
     await c.lobby.broker.start()
     await c.lobby.start()
+    await app.state.operator.start()  # the operator's bars and requests (server.admin)
     # The worker processes start in the background, so the first bot move does not wait for them.
     warming = asyncio.create_task(c.workers.warm())
     try:
         yield
     finally:
+        await app.state.operator.stop()
         if c.lobby.cluster is not None:
             await c.lobby.cluster.stop()
         c.lobby.stop()
@@ -491,7 +497,8 @@ def create_app(db: str | None = None, *, bot_delay: float = 0.4, broker: Broker 
                rate: float = RATE, burst: float = BURST, hint_level: str | None = None,
                http_rate: float = HTTP_RATE, http_burst: float = HTTP_BURST, limits: Limits | None = None,
                workers: int | None = None, bot_queue: int | None = None, bot_budget: BotBudget | None = None,
-               replay_cache_bytes: int = 64 << 20, lease: float | None = None) -> Starlette:
+               replay_cache_bytes: int = 64 << 20, lease: float | None = None, metrics_port: int | None = None,
+               admin_every: float = 2.0) -> Starlette:
     """The app, storing in ``db`` (a URL or path; default SQLite in the data directory).
 
     ``rate`` and ``burst`` set each connection's message limit (benchmarks raise it);
@@ -502,6 +509,8 @@ def create_app(db: str | None = None, *, bot_delay: float = 0.4, broker: Broker 
     and ``bot_budget`` caps a search bot's time per move.
     A Redis ``broker`` on PostgreSQL makes this process one of a cluster (server.cluster), its table
     leases lasting ``lease`` seconds (default server.ownership.LEASE_SECONDS).
+    ``metrics_port``: the port whose requests get the Prometheus metrics (server.metrics; the caller listens on
+    it); ``admin_every``: how often the operator's bars and requests are read (server.admin).
     """
     limits = limits or Limits()
     store = Store(db)
@@ -511,7 +520,10 @@ def create_app(db: str | None = None, *, bot_delay: float = 0.4, broker: Broker 
     lobby.cluster = make_cluster(store, lobby.broker, lease)
     app = Starlette(routes=ROUTES, lifespan=lifespan)
     app.add_middleware(GZipMiddleware, minimum_size=512)  # the page's files and the API's JSON
+    install_operator(app, store, lobby, admin_every)
     secure(app)
+    if metrics_port is not None:
+        app.add_middleware(metrics.MetricsPort, port=metrics_port)
     replays = ReplayCache(pool.run, max_bytes=replay_cache_bytes, max_replay=limits.max_replay_bytes, gzipped=True)
     app.state.ctx = Context(store=store, lobby=lobby, workers=pool, replays=replays, rate=rate, burst=burst,
                             http_rate=http_rate, http_burst=http_burst, reviews=ReviewCache(pool.run))

@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from ..rules import Ruleset
+from . import metrics
 from .envelope import Envelope, EnvelopeError
 from .errors import ProtocolError
 from .limits import SharedSockets
@@ -207,7 +208,7 @@ class Cluster:
                 self.healthy = True
             except StoreError as exc:
                 self.healthy = False
-                log.warning("cannot renew table leases: %s", exc)
+                log.warning("cannot renew table leases: %s", exc, extra={"event": "lease_renewal_failed"})
             except Exception:
                 self.healthy = False
                 log.exception("lease loop failed")
@@ -301,7 +302,9 @@ class Cluster:
             await self.ownership.release([table_id])
             return None
         self.owners.pop(table_id, None)
-        log.info("adopted table %s at version %d", table_id, table.version)
+        log.info("adopted table %s at version %d", table_id, table.version,
+                 extra={"event": "table_adopted", "table": table_id})
+        metrics.ADOPTIONS.inc()
         if not await self._announce_adoption(table_id):
             # Redis is away: the table is ours all the same (the lease is in the database); say so once it is back.
             self._spawn(self._announce_later(table_id, table))
@@ -328,12 +331,15 @@ class Cluster:
             if lobby.tables.get(table_id) is not table or not getattr(table, "owned", True):
                 return
             if await self._announce_adoption(table_id, quiet=True):
-                log.info("announced the adoption of table %s", table_id)
+                log.info("announced the adoption of table %s", table_id,
+                         extra={"event": "adoption_announced", "table": table_id})
                 return
 
     def _demote(self, table: Table) -> None:
         """Another process took this table's lease: stop acting for it; its seats reconnect to the new owner."""
-        log.warning("lost the lease of table %s at version %d", table.id, table.version)
+        log.warning("lost the lease of table %s at version %d", table.id, table.version,
+                    extra={"event": "lease_lost", "table": table.id})
+        metrics.LEASES_LOST.inc()
         self._let_go(table)
 
     def _let_go(self, table: Table) -> None:
@@ -389,10 +395,12 @@ class Cluster:
                     return
                 self._let_go(table)
             self.handed_out += 1
-            log.info("handed table %s over to %s at version %d", table.id, to, table.version)
+            log.info("handed table %s over to %s at version %d", table.id, to, table.version,
+                     extra={"event": "table_handed_over", "table": table.id, "to": to})
             self.broker.post(inbox(to), Envelope.message({"handover": table.id, "from": self.node}))
         except StoreError as exc:
-            log.warning("cannot hand table %s over: %s", table.id, exc)
+            log.warning("cannot hand table %s over: %s", table.id, exc,
+                        extra={"event": "handover_failed", "table": table.id})
         finally:
             self._handing.discard(table.id)
 
@@ -485,7 +493,8 @@ class Cluster:
             return
         handed = message.get("handover")
         if handed is not None:  # another process passed this one a table's lease: rebuild the table here
-            log.info("table %s handed over to this process by %s", handed, message.get("from"))
+            log.info("table %s handed over to this process by %s", handed, message.get("from"),
+                     extra={"event": "table_handed_in", "table": handed})
             self._claimed[handed] = self._arrived[handed] = time.monotonic()
             self.handed_in += 1
             self._spawn(self.adopt(handed))

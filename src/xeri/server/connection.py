@@ -11,7 +11,7 @@ from typing import Any
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..bots.hint import HintReason
-from . import protocol
+from . import metrics, protocol
 from .envelope import Envelope
 from .errors import private_match
 from .handle import TableHandle
@@ -197,6 +197,7 @@ class Client:
             # fault: it does not count towards the flood close. The rate limit still bounds the retries.
             if not exc.extra.get("retry"):
                 self.rejected += 1
+            metrics.refused(exc.code, "socket")
             return Envelope.plain(error(exc.code, exc.message, ref, **exc.extra))
         self.rejected = 0
         return reply

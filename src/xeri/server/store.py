@@ -45,6 +45,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_en
 
 from ..errors import XeriError
 from ..paths import data_dir
+from . import metrics
 
 metadata = MetaData()
 
@@ -395,6 +396,12 @@ class Store:
         self._checkpointer: asyncio.Task[None] | None = None
         self._owner: OwnerLock | None = None
         self._lease_engine: AsyncEngine | None = None
+        #: upgrade an older schema on open (server.migrations; `xeri serve --auto-migrate`), else refuse it
+        self.auto_migrate = False
+        #: hold the OS lock of a SQLite file (a server does; `xeri admin`, beside a running server, does not)
+        self.exclusive = True
+        #: (from, to) when open() made or upgraded the schema
+        self.schema_change: tuple[str | None, str] | None = None
 
     @property
     def is_sqlite(self) -> bool:
@@ -406,7 +413,7 @@ class Store:
             path = sqlite_path(self.url)
             if path:
                 os.makedirs(os.path.dirname(path), exist_ok=True)
-                if self._owner is None:
+                if self._owner is None and self.exclusive:
                     owner = OwnerLock(path)
                     owner.acquire()
                     self._owner = owner
@@ -418,10 +425,12 @@ class Store:
         self.engine = create_async_engine(self.url, **kwargs)
         if self.is_sqlite:
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
+        from .migrations import prepare_schema  # made, checked or upgraded (Alembic revisions)
+
         for attempt in range(3):
             try:
                 async with self.engine.begin() as conn:
-                    await conn.run_sync(metadata.create_all)
+                    self.schema_change = await conn.run_sync(prepare_schema, self.auto_migrate)
                 break
             except _DB_ERRORS as exc:
                 # Several processes creating the same tables at once (a cluster starting) collide on a
@@ -464,6 +473,7 @@ class Store:
 
     # --- writing: group commit ------------------------------------------------
 
+    @metrics.timed_store("write")
     async def write(self, *statements: tuple[Any, Any], stale: bool = False) -> None:
         """Run ``(statement, params)`` pairs in one transaction (shared with other writes); return once committed.
 
@@ -594,11 +604,13 @@ class Store:
         except _DB_ERRORS as exc:
             raise _translated(exc) from None
 
+    @metrics.timed_store("read")
     async def _rows(self, stmt: Any) -> list[dict[str, Any]]:
         async with self._reading() as conn:
             result = await conn.execute(stmt)
             return [dict(r._mapping) for r in result]
 
+    @metrics.timed_store("load")
     async def load_table(self, table_id: str) -> LoadedTable | None:
         """A table's row, its seats and its moves in order; None if there is no such table."""
         async with self._reading() as conn:
@@ -734,6 +746,7 @@ class Store:
         async with self._direct() as conn:
             return bool((await conn.execute(stmt)).rowcount == 1)
 
+    @metrics.timed_store("lease")
     async def keep_alive(self, node: str, seconds: float) -> set[str]:
         """``heartbeat`` and ``renew_leases`` in one transaction (fewer round trips on a busy process)."""
         now = self._now()

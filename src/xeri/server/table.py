@@ -25,7 +25,7 @@ from ..events import Event, MatchOver, RoundScored, Xeri
 from ..match import Match
 from ..record import to_record
 from ..rules import Ruleset
-from . import wire
+from . import metrics, wire
 from .autoplay import Autoplay
 from .commitments import Commitments
 from .envelope import Envelope, Kind, to_text
@@ -448,6 +448,7 @@ class Table:
 
     # --- moves ------------------------------------------------------------------
 
+    @metrics.timed_move
     async def move(self, seat: int | None, card_text: str, version: int, auto: str | None = None) -> None:
         """Apply one move; raise ProtocolError (and change nothing) if it is refused."""
         async with self.lock:
@@ -459,7 +460,8 @@ class Table:
             if self.status == "waiting" or m is None:
                 raise ProtocolError("not_started", "the game has not started: seats are still free")
             if self.status != "playing" or m.is_over:
-                raise ProtocolError("game_over", "the match is over")
+                raise ProtocolError("game_over", "this table was closed" if self.status == "closed" else
+                                    "the match is over")
             if version != self.version:
                 raise ProtocolError("stale", f"the move was made at version {version}, but the table is at "
                                     f"{self.version}", version=self.version)

@@ -35,6 +35,7 @@ from ..bots.hint import suggest
 from ..cards import Card
 from ..engine import SeatView
 from ..events import Event
+from . import metrics
 
 log = logging.getLogger("xeri.server")
 
@@ -205,6 +206,7 @@ class Workers:
                 return
         self._free += 1
 
+    @metrics.timed_job
     def _launch(self, fn: Callable[..., T], args: tuple[Any, ...]) -> asyncio.Future[T]:
         self.start()
         assert self._pool is not None

@@ -69,6 +69,7 @@ export function statusText(s, { roundDialogOpen, now }) {
   const v = s.view;
   if (!v) return "";
   if (v.match_over) return headline(s);
+  if (s.table && s.table.status === "closed") return t("table_closed");
   if (s.pause && s.pause.waiting && s.pause.waiting.length) {
     const others = s.pause.waiting.filter((seat) => seat !== s.seat);
     if (others.length && !roundDialogOpen)
