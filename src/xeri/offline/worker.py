@@ -103,9 +103,18 @@ def bot_move(table_id: str) -> str:
 
 
 def state(table_id: str) -> str:
-    """What the browser keeps of the table, and its summary for the history list: ``{"state", "summary"}``."""
+    """What the browser keeps of the table (``state``: its JSON text, whose 64-bit seeds JavaScript's numbers would
+    round), and its summary for the history list: ``{"state", "summary", "over"}``."""
     table = _table(table_id)
-    return _text({"state": table.state(), "summary": table.summary(), "over": table.match.is_over})
+    return _text({"state": _text(table.state()), "summary": table.summary(), "over": table.match.is_over})
+
+
+def info(table_id: str) -> str:
+    """The table's TABLE object, or an error's text."""
+    try:
+        return _text(_table(table_id).info())
+    except OfflineError as exc:
+        return _text(error(exc.code, exc.message))
 
 
 def record(table_id: str) -> str:
