@@ -362,6 +362,7 @@ export function isOfflineTable(id) {
  * @property {(body: NewTable) => Promise<Seated>} createTable
  * @property {(id: string) => Promise<Table>} table
  * @property {(player?: string | null) => Promise<MatchSummary[]>} matches finished offline matches, newest first
+ * @property {(id: string) => string | null} recordUrl the finished record's blob: URL, once this page has it
  * @property {(id: string) => Promise<Replay>} replay
  * @property {(id: string, seat: number) => Promise<ReviewProgress>} review
  * @property {(body: Record<string, unknown>) => Promise<Verdict>} verify
@@ -443,9 +444,11 @@ export const api = {
   /** @type {(id: string) => Promise<Replay>} */
   replay: (id) => offlineFor(id)?.replay(id)
     ?? request("GET", `/api/matches/${encodeURIComponent(id)}/replay${seatQuery(id, "?")}`),
-  // An offline match's record is served by the service worker (sw.js) from this browser's store, at the same path.
+  // An offline match's record: a blob: URL of the engine's bytes, else the same path, which the service worker
+  // (sw.js) answers from this browser's store.
   /** @type {(id: string) => string} */
-  recordUrl: (id) => `/api/matches/${encodeURIComponent(id)}/record${seatQuery(id, "?")}`,
+  recordUrl: (id) => offlineFor(id)?.recordUrl(id)
+    || `/api/matches/${encodeURIComponent(id)}/record${seatQuery(id, "?")}`,
   /** @type {(id: string, seat: number) => Promise<ReviewProgress>} */
   review: (id, seat) => offlineFor(id)?.review(id, seat)
     ?? request("GET",

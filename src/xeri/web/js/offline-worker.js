@@ -50,10 +50,11 @@ const ready = load();
  * @param {string} texts the messages, one a line
  */
 function publish(engine, table, texts) {
-  if (texts) scope.postMessage({ op: "messages", table, texts: texts.split("\n") });
+  // What to keep first: the page has the finished record before it draws the end of the match.
   const saved = JSON.parse(engine.state(table));
   const record = saved.over ? engine.record(table) : null;
   scope.postMessage({ op: "saved", table, state: saved.state, summary: saved.summary, over: saved.over, record });
+  if (texts) scope.postMessage({ op: "messages", table, texts: texts.split("\n") });
   schedule(engine, table);
 }
 

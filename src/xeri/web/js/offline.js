@@ -211,6 +211,7 @@ class Engine {
       const entry = { id: data.table, state: data.state, summary: data.summary, over: Boolean(data.over),
         record: data.record || null, updated: Date.now() };
       this.saving = this.saving.then(() => putSaved(entry)).then(() => {}, (err) => console.error(err));
+      if (entry.record) keepRecord(entry.id, entry.record);
     } else if (data.op === "loaded") {
       this.loadMs = data.ms || 0;
     }
@@ -246,6 +247,17 @@ class Engine {
 
 /** @type {Engine | null} */
 let engine = null;
+
+/** @type {Map<string, string>} each finished offline match's record, as a blob: URL to download it */
+const recordUrls = new Map();
+
+/**
+ * @param {string} id
+ * @param {string} record the record's text, the server's bytes
+ */
+function keepRecord(id, record) {
+  if (!recordUrls.has(id)) recordUrls.set(id, URL.createObjectURL(new Blob([record], { type: "application/json" })));
+}
 
 /** @returns {Engine} the page's engine, started on first use */
 export function offlineEngine() {
@@ -358,8 +370,10 @@ useOffline({
     return { table_id: made.id, seat: table.seats.findIndex((s) => s.human), token: "offline", table };
   },
   table: (id) => offlineTable(id),
+  recordUrl: (id) => recordUrls.get(id) || null,
   matches: async (player) => {
     const all = (await allSaved()).filter((s) => s.over && isOfflineTable(s.id));
+    for (const s of all) if (s.record) keepRecord(s.id, s.record);
     const mine = player ? all.filter((s) => s.summary.names.includes(player)) : all;
     return mine.map((s) => s.summary).sort((a, b) => String(b.finished_at).localeCompare(String(a.finished_at)));
   },
