@@ -34,8 +34,16 @@ def test_every_module_and_stylesheet_the_page_loads_exists() -> None:
         for target in re.findall(r'^import .* from "\./([^"]+)";$', module.read_text(), flags=re.M):
             assert (WEB / "js" / target).is_file(), f"{module.name} imports a missing {target}"
             imported.add(target)
+    # The two scripts that are no modules of the page but run beside it, each at the URL the page names: the
+    # service worker (registered by offline.js, served as /sw.js) and the offline engine's Web Worker.
+    workers = {"sw.js": 'register("/sw.js"', "offline-worker.js": 'new Worker("/offline/worker.js"'}
+    source = (WEB / "js" / "offline.js").read_text()
+    for name, started in workers.items():
+        assert (WEB / "js" / name).is_file() and started in source, name
+    server = (ROOT / "src" / "xeri" / "server" / "offline.py").read_text()
+    assert '"js" / "sw.js"' in server and '"js" / "offline-worker.js"' in server
     # Every module is used by the page (nothing left over).
-    assert {m.name for m in modules} == imported
+    assert {m.name for m in modules} == imported | workers.keys()
 
 
 def test_every_language_has_every_string() -> None:
