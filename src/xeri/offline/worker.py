@@ -11,6 +11,7 @@ A refusal (a bad saved table, a bad request) is the protocol's error message, ne
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
 from .. import __version__, fairness
@@ -175,3 +176,23 @@ def verify(body: str) -> str:
     return _text({"ok": check.ok, "detail": check.detail,
                   "rounds": [{"round": check.round, "ok": check.ok, "detail": check.detail}],
                   "deal": deal_to_dict(check.deal) if check.deal else None})
+
+
+def time_level(level: str, matches: int = 3, seed: int = 0) -> str:
+    """Seconds per bot move of ``level`` here (benchmarks/web_offline.py runs it under Pyodide in Chromium): one-round
+    2-player classic matches, the person playing its first legal card; ``{"level", "moves", "seconds": [...]}``."""
+    seconds: list[float] = []
+    for k in range(matches):
+        table = OfflineTable.create({"ruleset": "classic", "options": {"rounds": 1}, "seats": [None, {"bot": level}]},
+                                    table_id=f"offline-bench-{k}", match_seed=seed + k, salt_key="0" * 64,
+                                    bot_delay=0)
+        while not table.match.is_over:
+            if table.match.turn == table.me:
+                table.move(table.me, table.match.legal_moves[0].code, table.version)
+                table.pause.clear()
+            else:
+                start = time.perf_counter()
+                table.bot_move()
+                seconds.append(time.perf_counter() - start)
+                table.pause.clear()
+    return _text({"level": level, "moves": len(seconds), "seconds": seconds})

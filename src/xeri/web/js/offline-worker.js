@@ -14,6 +14,7 @@
  *   bot_wait: (table: string) => number, bot_move: (table: string) => string, state: (table: string) => string,
  *   record: (table: string) => string, info: (table: string) => string, replay: (record: string) => string,
  *   review: (id: string, record: string, seat: number, moves: number) => string, verify: (body: string) => string,
+ *   time_level: (level: string, matches: number, seed: number) => string,
  *   close: (table: string) => void }} Engine
  */
 /** @typedef {{ id?: number, op: string, args?: unknown[] }} Call */
@@ -116,6 +117,8 @@ function call(engine, op, args) {
       return engine.review(String(a), String(b), Number(c), Number(d ?? 1));
     case "verify":
       return engine.verify(String(a));
+    case "time_level":
+      return engine.time_level(String(a), Number(b ?? 3), Number(c ?? 0));
     case "close":
       clearTimeout(botTimers[String(a)]);
       engine.close(String(a));
