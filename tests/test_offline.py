@@ -8,6 +8,7 @@ key and id, the person's seat playing the same cards, and every message and the 
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import zipfile
@@ -223,3 +224,61 @@ def test_the_wheel_holds_the_core_and_the_bots_only(tmp_path: Path) -> None:
                           env={"PYTHONPATH": ""})
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["['easy',", "'medium',", "'hard',", "'master']", "offline-"]
+
+
+PYODIDE = Path(os.environ.get("XERI_TEST_PYODIDE")
+               or Path(__file__).resolve().parent.parent / ".cache" / "pyodide-314.0.8" / "node_modules" / "pyodide")
+
+
+def test_the_server_serves_the_pack_and_the_service_worker(tmp_path: Path) -> None:
+    assert (PYODIDE / "pyodide.asm.wasm").is_file(), f"scripts/test.sh installs Pyodide at {PYODIDE}"
+    srv = ThreadServer(db_url(tmp_path), offline_pack=PYODIDE).start()
+    try:
+        meta = httpx.get(srv.base + "/api/meta").json()["offline"]
+        manifest = httpx.get(srv.base + "/offline/pack.json").json()
+        assert meta == {"levels": ["easy", "medium", "hard", "master"], "bytes": manifest["bytes"],
+                        "version": manifest["version"]}
+        assert manifest["numpy"] is False and manifest["pyodide"] == pack.PYODIDE_VERSION
+        # Every file of the manifest, at its size; big ones gzipped, the wasm typed so it compiles as it streams.
+        for f in manifest["files"]:
+            r = httpx.get(f"{srv.base}/offline/{f['path']}", headers={"Accept-Encoding": "gzip"}, timeout=60)
+            assert r.status_code == 200 and len(r.content) == f["bytes"], f
+            assert r.headers["content-encoding"] == "gzip" and r.headers["cache-control"] == "no-cache"
+            again = httpx.get(f"{srv.base}/offline/{f['path']}", headers={"If-None-Match": r.headers["etag"]})
+            assert again.status_code == 304
+        wasm = httpx.head(srv.base + "/offline/pyodide/pyodide.asm.wasm")
+        assert httpx.get(srv.base + "/offline/pyodide/pyodide.asm.wasm").headers["content-type"] == "application/wasm"
+        assert wasm.status_code in (200, 405)
+        assert httpx.get(srv.base + "/offline/pyodide/package.json").status_code == 404
+        assert httpx.get(srv.base + "/offline/../pyproject.toml").status_code == 404
+        # The worker alone may compile WebAssembly; the page's own policy does not allow it.
+        worker = httpx.get(srv.base + "/offline/worker.js")
+        assert "'wasm-unsafe-eval'" in worker.headers["content-security-policy"]
+        assert "wasm-unsafe-eval" not in httpx.get(srv.base + "/").headers["content-security-policy"]
+        # The service worker names its version and every file of the page, and not itself nor the pack's worker.
+        sw = httpx.get(srv.base + "/sw.js").text
+        assert 'const VERSION = "dev";' not in sw and '"/static/js/app.js"' in sw and '"/"' in sw
+        assert "/static/js/sw.js" not in sw and "offline-worker.js" not in sw
+    finally:
+        srv.stop()
+    # Without a pack: nothing is offered, and the pack's paths say why.
+    bare = ThreadServer(db_url(tmp_path / "bare")).start()
+    try:
+        assert httpx.get(bare.base + "/api/meta").json()["offline"] is None
+        for path in ("/offline/pack.json", "/offline/worker.js", "/offline/pyodide/pyodide.mjs"):
+            r = httpx.get(bare.base + path)
+            assert r.status_code == 404 and r.json()["error"]["code"] == "no_offline_pack", path
+        assert httpx.get(bare.base + "/sw.js").status_code == 200
+    finally:
+        bare.stop()
+
+
+def test_a_bad_offline_pack_folder_is_one_line_and_no_server(tmp_path: Path,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    from test_server_support import free_port
+    from xeri.cli import main
+
+    args = ["serve", "--port", str(free_port()), "--db", str(tmp_path / "x.db"), "--offline-pack", str(tmp_path)]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err and "npm install pyodide@" in err

@@ -7,6 +7,7 @@ the two records byte for byte, and update the page to a new version cleanly. The
 Content-Security-Policy (not bypassed), so the worker's policy is tested too.
 """
 
+# ruff: noqa: F811  (the fixtures imported from test_web are parameters by name)
 from __future__ import annotations
 
 import json
@@ -24,7 +25,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page
 
 from test_server_support import Player
-from test_web import (  # noqa: F401 (fixtures)
+from test_web import (  # noqa: F401  (fixtures are used by name)
     DESKTOP,
     TURN,
     Console,
