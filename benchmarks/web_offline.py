@@ -8,7 +8,8 @@ Chromium with Playwright:
 - "Play offline" to the first card of the hand: the first time (the pack downloads, Pyodide starts, the match is
   dealt), then again in a new page with the pack cached, and once more with the network off;
 - each offline level's seconds per move, the offline engine's bots timed inside the worker (one-round 2-player
-  classic matches, the person playing its first legal card).
+  classic matches, the person playing its first legal card);
+- a first visit's bytes on the wire, which the pack must not add to (it downloads only on "Play offline").
 
     python benchmarks/web_offline.py [--matches 3] [--out benchmarks/results/web_offline.json]
 """
@@ -109,6 +110,18 @@ def main() -> int:
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             out["chromium"] = browser.version
+            first = browser.new_context(viewport=DESKTOP, locale="en-GB", reduced_motion="reduce")
+            visit = first.new_page()
+            visit.goto(srv.url + "/")
+            visit.wait_for_selector(".start-vs")
+            wait_for(visit, "navigator.serviceWorker.controller !== null")
+            out["first_visit"] = visit.evaluate("""() => {
+                const got = (kind) => performance.getEntriesByType(kind);
+                const all = [...got('navigation'), ...got('resource')];
+                return { bytes: all.reduce((n, e) => n + (e.transferSize || 0), 0), files: all.length,
+                         offline_files: all.filter((e) => e.name.includes('/offline/')).length };
+            }""")
+            first.close()
             ctx = browser.new_context(viewport=DESKTOP, locale="en-GB", reduced_motion="reduce")
             ctx.add_init_script(CLOCK)
             page = ctx.new_page()
