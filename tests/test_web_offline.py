@@ -179,13 +179,18 @@ def test_offline_play_with_no_network_and_no_server_resumes_and_exports_a_verifi
     done = subprocess.run([sys.executable, "-m", "xeri", "verify", str(path)], capture_output=True, text=True,
                           timeout=60)
     assert done.returncode == 0, done.stdout + done.stderr
-    # History lists the offline match beside the server's, and replays it.
+    # History lists the offline match beside the server's, replays it, and the offline master reviews it.
     page.goto(server.url + "/#/history")
     row = page.locator(f"tr[data-match='{table_id}']")
     row.wait_for()
     row.locator(".replay-link").click()
     page.wait_for_selector(".replay-board .seat-box")
     assert page.inner_text(".step-caption").startswith("Move 0 of ")
+    page.click(".review-start")
+    page.wait_for_selector(".review-total", timeout=120_000)
+    mine = sum(len(r["moves"]) for r in record["rounds"])  # every move; half of them are seat 0's
+    reviewed = int(page.inner_text(".review-total").split(" moves")[0].split()[-1])
+    assert 0 < reviewed <= mine // 2 + 1
 
 
 def server_match(server: Server, name: str) -> tuple[str, dict[str, Any], list[dict[str, Any]], bytes]:
