@@ -349,14 +349,14 @@ export function isOfflineTable(id) {
  *     unanswered?: ClientMessage | null) => void }} TransportHandlers
  */
 /**
- * A table's connection: the WebSocket (TableSocket) or the offline engine (offline.js's OfflineSocket). The table
- * view uses only this, so it cannot tell the two apart.
+ * A table's connection: the WebSocket (TableSocket) or the offline engine (offline-engine.js's OfflineSocket). The
+ * table view uses only this, so it cannot tell the two apart.
  * @typedef {{ send: (msg: ClientMessage) => boolean, retryLater: () => ClientMessage | null, close: () => void }}
  *   Transport
  */
 /**
- * The offline engine's side of the API (offline.js registers it with useOffline): the calls of offline tables,
- * answered by the same Python as the server's, in a Web Worker.
+ * The offline engine's side of the API (offline.js registers it with useOffline, offline-engine.js answers): the calls
+ * of offline tables, answered by the same Python as the server's, in a Web Worker.
  * @typedef {object} OfflineApi
  * @property {(tableId: string, token: string | null, handlers: TransportHandlers) => Transport} open
  * @property {(body: NewTable) => Promise<Seated>} createTable
