@@ -38,6 +38,16 @@ if [ ! -f "$AXE_DIR/node_modules/axe-core/axe.min.js" ]; then
 fi
 export XERI_AXE_JS="$AXE_DIR/node_modules/axe-core/axe.min.js"
 
+# The offline pack (tests/test_web_offline.py serves it with xeri serve --offline-pack): npm's pyodide package, the
+# WebAssembly build of CPython, pinned to the release xeri.offline.pack.PYODIDE_VERSION names, installed once into
+# .cache/pyodide-VERSION (ignored by git). Nothing is downloaded when the server runs.
+PYODIDE_VERSION=314.0.8
+PYODIDE_DIR=${XERI_PYODIDE_DIR:-$PWD/.cache/pyodide-$PYODIDE_VERSION}
+if [ ! -f "$PYODIDE_DIR/node_modules/pyodide/pyodide.asm.wasm" ]; then
+  npm install --silent --no-audit --no-fund --prefix "$PYODIDE_DIR" "pyodide@$PYODIDE_VERSION" >/dev/null
+fi
+export XERI_TEST_PYODIDE="$PYODIDE_DIR/node_modules/pyodide"
+
 # The browser code's checkers (tests/test_web_static_checks.py): TypeScript's tsc type-checks the JS
 # modules from their JSDoc (no build step) and ESLint lints them, at the exact versions of package.json
 # and package-lock.json. `npm ci` installs them into node_modules/ (ignored by git), again only when the

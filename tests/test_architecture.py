@@ -17,7 +17,7 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "xeri"
 
 #: the stdlib-only core: these import only the standard library and each other
 CORE = ["cards", "rules", "engine", "events", "scoring", "match", "record", "errors", "seeds", "notation", "saves",
-        "fairness"]
+        "fairness", "views"]
 
 #: lowest first: (layer, the packages and modules in it). A module belongs to its longest listed prefix, and that
 #: prefix is its *component* for the cycle check.
@@ -26,7 +26,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     # The observation tensors (bots/encoding.py) read the core only: the learned bot and the integrations share them.
     ("bots", ("xeri.bots",)),
     ("tools", ("xeri.arena", "xeri.integrations", "xeri.fast", "xeri.review", "xeri.bench", "xeri.train",
-               "xeri.learned")),
+               "xeri.learned", "xeri.offline")),
     ("frontends", ("xeri.server", "xeri.tui", "xeri.paths")),
     ("commands", ("xeri.commands",)),
     ("cli", ("xeri.cli", "xeri.__main__")),

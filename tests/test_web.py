@@ -67,12 +67,14 @@ class Server:
         self.env = {**os.environ, "XERI_DATA_DIR": str(tmp / "data")}
         self.proc: subprocess.Popen[bytes] | None = None
         self.url = f"http://127.0.0.1:{self.port}"
+        #: more ``xeri serve`` options (tests/test_web_offline.py: ``--offline-pack``)
+        self.extra: list[str] = []
         #: how much of the log was checked for tracebacks (tests/server_logs.py)
         self.checked = 0
 
     def start(self) -> None:
         cmd = [sys.executable, "-m", "xeri", "serve", "--port", str(self.port), "--db", str(self.db),
-               "--bot-delay", "0"]
+               "--bot-delay", "0", *self.extra]
         with self.log.open("ab") as log:  # a file, not a pipe: a full pipe would stall the server
             self.proc = subprocess.Popen(cmd, env=self.env, stdout=log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 30

@@ -31,11 +31,24 @@ def test_every_module_and_stylesheet_the_page_loads_exists() -> None:
     modules = sorted((WEB / "js").glob("*.js"))
     imported: set[str] = {"app.js"}
     for module in modules:
-        for target in re.findall(r'^import .* from "\./([^"]+)";$', module.read_text(), flags=re.M):
+        # Static imports, and the modules loaded when first needed (import("./offline-engine.js")).
+        text = module.read_text()
+        found = re.findall(r'^import .* from "\./([^"]+)";$', text, flags=re.M)
+        found += re.findall(r'import\("\./([^"]+)"\)', text)
+        for target in found:
             assert (WEB / "js" / target).is_file(), f"{module.name} imports a missing {target}"
             imported.add(target)
+    # The two scripts that are no modules of the page but run beside it, each at the URL the page names: the
+    # service worker (registered by offline.js, served as /sw.js) and the offline engine's Web Worker (started by
+    # offline-engine.js, served as /offline/worker.js).
+    workers = {"sw.js": ("offline.js", 'register("/sw.js"'),
+               "offline-worker.js": ("offline-engine.js", 'new Worker("/offline/worker.js"')}
+    for name, (starter, started) in workers.items():
+        assert (WEB / "js" / name).is_file() and started in (WEB / "js" / starter).read_text(), name
+    server = (ROOT / "src" / "xeri" / "server" / "offline.py").read_text()
+    assert '"js" / "sw.js"' in server and '"js" / "offline-worker.js"' in server
     # Every module is used by the page (nothing left over).
-    assert {m.name for m in modules} == imported
+    assert {m.name for m in modules} == imported | workers.keys()
 
 
 def test_every_language_has_every_string() -> None:

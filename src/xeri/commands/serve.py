@@ -34,6 +34,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="messages a second each connection may send (default 20; bursts of twice that)")
     parser.add_argument("--http-rate", type=float, default=50.0, metavar="N",
                         help="API requests a second from one client address (default 50; bursts of four times that)")
+    parser.add_argument("--offline-pack", default=None, metavar="DIR",
+                        help="serve the offline pack, so the page plays the computer with no network: DIR is "
+                             "Pyodide's folder, npm's pyodide package (npm install pyodide@314.0.8, then "
+                             "node_modules/pyodide; default $XERI_OFFLINE_PACK; docs/web.md#offline)")
     parser.add_argument("--log-level", default="warning", choices=["critical", "error", "warning", "info", "debug"])
     ops = parser.add_argument_group("operations (docs/operations.md)")
     ops.add_argument("--log-format", default="text", choices=["text", "json"],
@@ -306,10 +310,15 @@ def run(args: argparse.Namespace) -> int:
         budget = BotBudget(seconds=args.bot_seconds, iterations=args.bot_iterations)
     except ValueError as exc:
         raise ServeError(f"bad limit: {exc}") from None
-    app = create_app(db, bot_delay=args.bot_delay, rate=args.rate, burst=2 * args.rate, broker=broker,
-                     http_rate=args.http_rate, http_burst=4 * args.http_rate, limits=limits, workers=args.workers,
-                     bot_queue=args.bot_queue, bot_budget=budget, lease=args.lease, metrics_port=args.metrics_port,
-                     admin_every=args.admin_poll)
+    from ..offline.pack import PackError
+
+    try:
+        app = create_app(db, bot_delay=args.bot_delay, rate=args.rate, burst=2 * args.rate, broker=broker,
+                         http_rate=args.http_rate, http_burst=4 * args.http_rate, limits=limits,
+                         workers=args.workers, bot_queue=args.bot_queue, bot_budget=budget, lease=args.lease,
+                         metrics_port=args.metrics_port, admin_every=args.admin_poll, offline_pack=args.offline_pack)
+    except PackError as exc:
+        raise ServeError(f"--offline-pack: {exc}") from None
     _secure(app, args)
     from ..server import logs
 

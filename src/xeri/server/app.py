@@ -30,7 +30,7 @@ from ..errors import XeriError
 from ..record import deal_from_dict, deal_to_dict
 from ..rules import PRESET_HELP, PRESETS, Ruleset, find_ruleset
 from ..scoring import point_items
-from . import inputs, metrics
+from . import inputs, metrics, offline
 from .admin import install as install_operator
 from .cluster import make_cluster, refuse_mixed_modes
 from .connection import BURST, CLOSE_TOO_MANY, MAX_MESSAGE, RATE, TokenBucket, serve_socket
@@ -51,7 +51,7 @@ from .store import Store, StoreError, StoreUnavailable
 from .table import unavailable
 from .workers import BotBudget, PoolBusy, Workers
 
-WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+WEB_DIR = offline.WEB_DIR  # the package's page, or $XERI_WEB_DIR
 #: the close code of a WebSocket from an origin that is not allowed (sent as HTTP 403 before the handshake)
 CLOSE_BAD_ORIGIN = 4403
 MAX_BODY = 256 * 1024
@@ -261,11 +261,13 @@ def _rulesets() -> list[dict[str, Any]]:
             for name, r in PRESETS.items()]
 
 
-async def meta(_request: Request) -> Response:
+async def meta(request: Request) -> Response:
     return JSONResponse({
         "rulesets": _rulesets(), "options": options_help(), "levels": available_levels(), "version": _version,
         "limits": {"turn_timer": list(TURN_TIMER), "takeover_after": list(TAKEOVER_AFTER),
                    "name_length": NAME_LENGTH, "message_bytes": MAX_MESSAGE},
+        # The offline pack this server serves (its levels, size and version), or null (server.offline).
+        "offline": await offline.summary(request),
     })
 
 
@@ -465,6 +467,11 @@ ROUTES = [
     Route("/api/players/{name}/stats", api(player)),
     Route("/api/verify", api(verify), methods=["POST"]),
     WebSocketRoute("/ws/tables/{table_id}", socket),
+    # The installable page's service worker, and the offline pack (server.offline).
+    Route("/sw.js", offline.service_worker),
+    Route("/offline/worker.js", offline.worker_script),
+    Route("/offline/pack.json", offline.manifest),
+    Route("/offline/{name:path}", offline.pack_file),
     Mount("/static", PageFiles(directory=WEB_DIR, check_dir=False), name="static"),
 ]
 
@@ -498,7 +505,7 @@ def create_app(db: str | None = None, *, bot_delay: float = 0.4, broker: Broker 
                http_rate: float = HTTP_RATE, http_burst: float = HTTP_BURST, limits: Limits | None = None,
                workers: int | None = None, bot_queue: int | None = None, bot_budget: BotBudget | None = None,
                replay_cache_bytes: int = 64 << 20, lease: float | None = None, metrics_port: int | None = None,
-               admin_every: float = 2.0) -> Starlette:
+               admin_every: float = 2.0, offline_pack: str | Path | None = None) -> Starlette:
     """The app, storing in ``db`` (a URL or path; default SQLite in the data directory).
 
     ``rate`` and ``burst`` set each connection's message limit (benchmarks raise it);
@@ -511,6 +518,8 @@ def create_app(db: str | None = None, *, bot_delay: float = 0.4, broker: Broker 
     leases lasting ``lease`` seconds (default server.ownership.LEASE_SECONDS).
     ``metrics_port``: the port whose requests get the Prometheus metrics (server.metrics; the caller listens on
     it); ``admin_every``: how often the operator's bars and requests are read (server.admin).
+    ``offline_pack`` is the folder of Pyodide's files the offline pack serves (default ``$XERI_OFFLINE_PACK``;
+    none: no pack, server.offline).
     """
     limits = limits or Limits()
     store = Store(db)
@@ -529,4 +538,7 @@ def create_app(db: str | None = None, *, bot_delay: float = 0.4, broker: Broker 
                             http_rate=http_rate, http_burst=http_burst, reviews=ReviewCache(pool.run))
     app.state.lobby = lobby
     app.state.store = store
+    app.state.service_worker = offline.ServiceWorker()
+    folder = offline.pack_folder(str(offline_pack) if offline_pack is not None else None)
+    app.state.offline_pack = offline.OfflinePack(folder) if folder is not None else None
     return app

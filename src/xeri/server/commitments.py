@@ -1,97 +1,10 @@
 """The server's fairness work for one table: round commitments, their reveals, the report and the record's part.
 
-Each round's seed is committed to before its deal and revealed once the round
-is over; the match seed only once the match is over (docs/fairness.md).
-The match commitment (scheme ``xeri-v2``) binds the seat names too, so it
-exists once the table is full and the match starts, before the first deal.
+It lives in the core (``xeri.views.Commitments``), which the offline engine in the browser shares.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from ..views import Commitments
 
-from .. import fairness
-from ..match import Match
-from ..rules import Ruleset
-
-
-class Commitments:
-    """Commitments and reveals of one table's match, from its match seed and salt key."""
-
-    def __init__(self, match_seed: int, salt_key: str) -> None:
-        self.match_seed = match_seed
-        self.salt_key = salt_key
-        self._rounds: list[str] = []
-
-    def salt(self, number: int) -> str:
-        return fairness.salt_for(self.salt_key, f"round:{number}")
-
-    def match_salt(self) -> str:
-        return fairness.salt_for(self.salt_key, "match")
-
-    def of_round(self, match: Match, number: int) -> str:
-        """The published commitment of round ``number`` (1-based)."""
-        while len(self._rounds) < number:
-            i = len(self._rounds)
-            self._rounds.append(fairness.commitment(match.round_seeds[i], self.salt(i + 1)))
-        return self._rounds[number - 1]
-
-    def of_match(self, match: Match | None) -> str | None:
-        """The match commitment shown at the table from the start (None while seats are still free)."""
-        if match is None:
-            return None
-        return fairness.match_commitment(self.match_seed, self.match_salt(), match.ruleset, match.names,
-                                         match.first_dealer)
-
-    def reveal(self, match: Match, number: int) -> dict[str, Any]:
-        """The protocol's ``reveal`` event of a round that is over."""
-        rnd = match.rounds[number - 1]
-        assert rnd.is_over, "a round's seed is revealed only once the round is over"
-        seed = match.round_seeds[number - 1]
-        # seed_text: the same 64-bit number as a string, for JSON readers limited to 2**53.
-        return {"kind": "reveal", "round": number, "dealer": rnd.dealer, "seed": seed, "seed_text": str(seed),
-                "salt": self.salt(number), "commitment": self.of_round(match, number)}
-
-    def history(self, match: Match | None) -> list[dict[str, Any]]:
-        """Every finished round: breakdown, totals, and the revealed seed and salt."""
-        if match is None:
-            return []
-        out = []
-        for i, rnd in enumerate(match.rounds):
-            if rnd.scores is None:
-                continue
-            reveal = self.reveal(match, i + 1)
-            out.append({"round": i + 1, "dealer": rnd.dealer, "scores": [s.to_dict() for s in rnd.scores],
-                        "totals": [s.total for s in rnd.scores], "commitment": reveal["commitment"],
-                        "seed": reveal["seed"], "seed_text": reveal["seed_text"], "salt": reveal["salt"]})
-        return out
-
-    def report(self, ruleset: Ruleset, match: Match | None) -> dict[str, Any]:
-        """The table's fairness report: each round's commitment, and its check once revealed."""
-        rounds = []
-        if match is not None:
-            for i, rnd in enumerate(match.rounds):
-                entry: dict[str, Any] = {"round": i + 1, "dealer": rnd.dealer,
-                                         "commitment": self.of_round(match, i + 1), "revealed": rnd.is_over,
-                                         "seed": None, "seed_text": None, "salt": None, "ok": None,
-                                         "detail": "revealed when the round is over"}
-                if rnd.is_over:
-                    r = self.reveal(match, i + 1)
-                    check = fairness.verify_round(ruleset, rnd.dealer, r["seed"], r["salt"], r["commitment"],
-                                                  rnd.deal, i + 1)
-                    entry.update(seed=r["seed"], seed_text=r["seed_text"], salt=r["salt"], ok=check.ok,
-                                 detail=check.detail)
-                rounds.append(entry)
-        over = match is not None and match.is_over
-        return {"scheme": fairness.SCHEME, "match_commitment": self.of_match(match),
-                "match_seed": self.match_seed if over else None,
-                "match_salt": self.match_salt() if over else None, "rounds": rounds}
-
-    def record_section(self, match: Match) -> dict[str, Any]:
-        """The ``fairness`` section of a finished match's record, which ``xeri verify`` checks."""
-        return {
-            "scheme": fairness.SCHEME,
-            "match": {"commitment": self.of_match(match), "salt": self.match_salt()},
-            "rounds": [{"round": i + 1, "commitment": self.of_round(match, i + 1), "salt": self.salt(i + 1)}
-                       for i in range(len(match.rounds))],
-        }
+__all__ = ["Commitments"]

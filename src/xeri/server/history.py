@@ -5,18 +5,15 @@ Only finished matches are replayed here, so every hand may be shown.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import time
 from typing import Any
 
-from ..engine import Round
-from ..events import RoundStarted
-from ..match import Match
-from ..record import deal_from_dict
-from ..rules import Ruleset
+# Replays are built in the core (xeri.views), which the offline engine in the browser shares.
+from ..views import replay_steps
 from .store import MatchRow
-from .wire import event_json, full_state_json
+
+__all__ = ["replay_steps", "summary"]
 
 
 def summary(row: MatchRow) -> dict[str, Any]:
@@ -31,40 +28,3 @@ def summary(row: MatchRow) -> dict[str, Any]:
         "finished_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(row.finished_at))
         if row.finished_at else None,
     }
-
-
-def _state(match: Match, rnd: Round) -> dict[str, Any]:
-    view = dataclasses.replace(rnd.view(None), match_scores=tuple(match.scores), round_wins=tuple(match.round_wins),
-                               round_number=match.rounds.index(rnd) + 1, target=match.target, names=match.names)
-    hands = [rnd.hand(s) for s in range(match.ruleset.players)]
-    state = full_state_json(view, hands, rnd.pile)
-    state["match_over"], state["winner"] = match.is_over, match.winner
-    return state
-
-
-def replay_steps(record: dict[str, Any]) -> dict[str, Any]:
-    """Every step of a finished match: each round's deal, then each move, with the whole table shown."""
-    ruleset = Ruleset.from_dict(record["ruleset"])
-    names = [s["name"] for s in record["seats"]]
-    deals = [deal_from_dict(r["deal"]) for r in record["rounds"]]
-    match = Match(ruleset, seed=record.get("seed") or 0, names=names, first_dealer=record.get("first_dealer", 0),
-                  deals=deals)
-    first = {"round": 1, "seat": None, "card": None, "events": [event_json(e) for e in match.events],
-             "state": _state(match, match.round)}
-    steps: list[dict[str, Any]] = [first]
-    for r in record["rounds"]:
-        for code in r["moves"]:
-            rnd, seat = match.round, match.turn
-            number = len(match.rounds)
-            events = match.play(code)
-            split = next((i for i, e in enumerate(events) if isinstance(e, RoundStarted)), len(events))
-            steps.append({"round": number, "seat": seat, "card": code,
-                          "events": [event_json(e) for e in events[:split]], "state": _state(match, rnd)})
-            if split < len(events):
-                steps.append({"round": number + 1, "seat": None, "card": None,
-                              "events": [event_json(e) for e in events[split:]], "state": _state(match, match.round)})
-    table = record.get("table") or {}
-    levels = table.get("bots") or {}
-    bots = [levels.get(str(s)) for s in range(ruleset.players)]
-    return {"id": table.get("id"), "names": names, "bots": bots, "ruleset": ruleset.to_dict(), "steps": steps}
-

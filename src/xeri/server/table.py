@@ -23,8 +23,8 @@ from ..cards import Card
 from ..errors import CardError
 from ..events import Event, MatchOver, RoundScored, Xeri
 from ..match import Match
-from ..record import to_record
 from ..rules import Ruleset
+from ..views import match_record
 from . import metrics, wire
 from .autoplay import Autoplay
 from .commitments import Commitments
@@ -200,11 +200,8 @@ class Table:
     def record(self) -> dict[str, Any]:
         """The finished match's record, with the fairness section that ``xeri verify`` checks."""
         assert self.match is not None and self.match.is_over
-        data = to_record(self.match, reveal_seeds=True)
-        data["fairness"] = self.commitments.record_section(self.match)
-        data["table"] = {"id": self.id, "title": self.title,
-                         "bots": {str(s.seat): s.bot_level for s in self.seats if not s.human}}
-        return data
+        return match_record(self.match, self.commitments, {
+            "id": self.id, "title": self.title, "bots": {str(s.seat): s.bot_level for s in self.seats if not s.human}})
 
     # --- sending --------------------------------------------------------------
 

@@ -8,120 +8,20 @@ reach the output.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..cards import Card
-from ..engine import SeatView
-from ..events import (
-    Aspect,
-    BottomExposed,
-    Captured,
-    Dealt,
-    Event,
-    JackSlipped,
-    MatchOver,
-    PileRedealt,
-    PileUnclaimed,
-    Played,
-    RoundScored,
-    RoundStarted,
-    ThresholdRaised,
-    Xeri,
-    redact,
-)
+from .. import views
+from ..events import Event
+
+# The VIEW and EVENT objects are built in the core (xeri.views), which the offline engine shares: the server and
+# the browser's offline worker send the same messages.
+from ..views import WIRE_FORM, codes, event_json, full_state_json, view_json
 
 if TYPE_CHECKING:
     from .table import Table
 
-
-def codes(cards: Iterable[Card | None]) -> list[str | None]:
-    return [None if c is None else c.code for c in cards]
-
-
-def view_json(view: SeatView, *, winner: int | None = None, match_over: bool = False) -> dict[str, Any]:
-    """A seat's view as the protocol's VIEW object."""
-    return {
-        "seat": view.seat,
-        "players": view.ruleset.players,
-        "sides": view.ruleset.sides,
-        "dealer": view.dealer,
-        "turn": view.turn,
-        "hand": codes(view.hand),
-        "legal_moves": codes(view.legal_moves),
-        "pile": codes(view.pile),
-        "top": view.top.code if view.top else None,
-        "hand_counts": list(view.hand_counts),
-        "talon_count": view.talon_count,
-        "captured_counts": list(view.captured_counts),
-        "xeris": [[[c.code, jack] for c, jack in side] for side in view.xeris],
-        "points": list(view.points),
-        "exposed": view.exposed.code if view.exposed else None,
-        "exposed_holder": view.exposed_holder,
-        "last_capturer": view.last_capturer,
-        "played": [[s, c.code] for s, c in view.played],
-        "gone": sorted(c.code for c in view.gone),
-        "over": view.over,
-        "match_over": match_over,
-        "winner": winner,
-        "match_scores": list(view.match_scores),
-        "round_wins": list(view.round_wins),
-        "round_number": view.round_number,
-        "target": view.target,
-        "names": list(view.names),
-    }
-
-
-def _played(e: Played) -> dict[str, Any]:
-    return {"kind": "played", "seat": e.seat, "card": e.card.code}
-
-
-def _captured(e: Captured) -> dict[str, Any]:
-    # ``hidden`` is never sent: a redacted Captured holds none, and this drops it regardless.
-    return {"kind": "captured", "seat": e.seat, "cards": codes(e.cards), "hidden_count": e.hidden_count,
-            "leftover": e.leftover}
-
-
-def _xeri(e: Xeri) -> dict[str, Any]:
-    return {"kind": "xeri", "seat": e.seat, "card": e.card.code, "jack": e.jack, "points": e.points}
-
-
-def _dealt(e: Dealt) -> dict[str, Any]:
-    return {"kind": "dealt", "dealer": e.dealer, "hands": [None if h is None else codes(h) for h in e.hands],
-            "sizes": list(e.sizes), "pile": codes(e.pile), "talon": e.talon, "first": e.first,
-            "face_down": list(e.face_down)}
-
-
-#: each event type's EVENT object (docs/protocol.md)
-WIRE_FORM: Aspect[[], dict[str, Any]] = Aspect("wire form", {
-    Played: _played,
-    Captured: _captured,
-    Xeri: _xeri,
-    Dealt: _dealt,
-    RoundStarted: lambda e: {"kind": "round_started", "number": e.number, "dealer": e.dealer},
-    RoundScored: lambda e: {"kind": "round_scored", "scores": [s.to_dict() for s in e.scores]},
-    MatchOver: lambda e: {"kind": "match_over", "winner": e.winner, "scores": list(e.scores),
-                          "round_wins": list(e.round_wins)},
-    PileRedealt: lambda e: {"kind": "pile_redealt", "cards": codes(e.cards), "reason": e.reason},
-    JackSlipped: lambda e: {"kind": "jack_slipped", "card": e.card.code},
-    BottomExposed: lambda e: {"kind": "bottom_exposed", "card": e.card.code},
-    PileUnclaimed: lambda e: {"kind": "pile_unclaimed", "cards": codes(e.cards)},
-    ThresholdRaised: lambda e: {"kind": "threshold_raised", "target": e.target},
-})
-
-
-def event_json(event: Event) -> dict[str, Any]:
-    """One (already redacted) engine event as the protocol's EVENT object."""
-    return WIRE_FORM(event)
-
-
-def full_state_json(view: SeatView, hands: Sequence[Sequence[Card]], pile: Sequence[Card]) -> dict[str, Any]:
-    """A replay step of a finished match: a spectator's view plus every hand and the whole pile."""
-    out = view_json(view)
-    out["hands"] = [codes(h) for h in hands]
-    out["pile"] = codes(pile)
-    out["top"] = pile[-1].code if pile else None
-    return out
+__all__ = ["WIRE_FORM", "codes", "event_json", "full_state_json", "view_json"]
 
 
 # --- messages of a table ------------------------------------------------------------
@@ -174,23 +74,11 @@ def wire_events(table: Table, events: Sequence[Event], seat: int | None, round_n
     after each round's score. ``round_number`` is the round the first event belongs to."""
     m = table.match
     assert m is not None
-    out: list[dict[str, Any]] = []
-    for e in redact(events, seat):
-        out.append(event_json(e))
-        if isinstance(e, RoundStarted):
-            round_number = e.number
-            out.append({"kind": "commitment", "round": e.number,
-                        "commitment": table.commitments.of_round(m, e.number)})
-        elif isinstance(e, RoundScored):
-            out.append(table.commitments.reveal(m, round_number))
-    return out
+    return views.wire_events(m, table.commitments, events, seat, round_number)
 
 
 def seat_view(table: Table, seat: int | None) -> dict[str, Any] | None:
-    m = table.match
-    if m is None:
-        return None
-    return view_json(m.view(seat), winner=m.winner, match_over=m.is_over)
+    return views.match_view(table.match, seat)
 
 
 def sync_parts(table: Table, seat: int | None) -> dict[str, Any]:
@@ -198,16 +86,7 @@ def sync_parts(table: Table, seat: int | None) -> dict[str, Any]:
     the view, the current round's events since its start (or since the last round's score) and the
     finished rounds. ``Table.sync_envelope_now`` builds it once per version and seat."""
     m = table.match
-    events: list[dict[str, Any]] = []
-    if m is not None:
-        log = m.events
-        starts = [i for i, e in enumerate(log) if isinstance(e, RoundStarted)]
-        begin, number = starts[-1], len(starts)
-        if len(starts) > 1:
-            scored = [i for i in range(starts[-2], starts[-1]) if isinstance(log[i], RoundScored)]
-            if scored:
-                begin, number = scored[-1], len(starts) - 1
-        events = wire_events(table, log[begin:], seat, number)
+    events = views.sync_events(m, table.commitments, seat)
     return {"view": seat_view(table, seat), "events": events, "history": table.commitments.history(m),
             "fairness": {"match_commitment": table.commitments.of_match(m)}}
 

@@ -26,6 +26,7 @@
  * @property {boolean} [private]
  * @property {string | null} [name] also join, with this name
  * @property {number | null} [seat]
+ * @property {boolean} [offline] play it in this browser, with no network (the offline engine)
  */
 
 /**
@@ -61,6 +62,7 @@
  * @property {string} [invite]
  * @property {Pause | null} [pause]
  * @property {{ seats: number[], table_id: string | null } | null} [rematch]
+ * @property {boolean} [offline] played in this browser by the offline engine (offline.js)
  */
 
 /**
@@ -166,9 +168,10 @@
 /**
  * GET /api/meta.
  * @typedef {{ rulesets: { name: string, help?: string, options: RuleOptions, point_items?: PointItem[] }[],
- *   levels: string[],
+ *   levels: string[], offline?: OfflineMeta | null,
  *   limits?: Record<string, number[]> } & Record<string, unknown>} Meta
  */
+/** @typedef {{ levels: string[], bytes: number, version: string }} OfflineMeta the server's offline pack */
 
 /**
  * A finished match in GET /api/matches.
@@ -325,30 +328,130 @@ function seatQuery(id, sep) {
   return mine ? `${sep}token=${encodeURIComponent(mine.token)}` : "";
 }
 
+// ---- the offline engine: tables played in this browser answer the same calls, with no network ----
+
+/** An offline table's id starts with this (xeri.offline.table.new_table_id). */
+export const OFFLINE_PREFIX = "offline-";
+
+/**
+ * @param {string} id
+ * @returns {boolean}
+ */
+export function isOfflineTable(id) {
+  return id.startsWith(OFFLINE_PREFIX);
+}
+
+/**
+ * What a table's socket hands its owner: every server message, and the connection's state ("lost" with the move
+ * sent on it that was never answered).
+ * @typedef {{ onMessage: (msg: ServerMessage) => void,
+ *   onStatus: (status: "open" | "lost" | "closed", detail: string | number,
+ *     unanswered?: ClientMessage | null) => void }} TransportHandlers
+ */
+/**
+ * A table's connection: the WebSocket (TableSocket) or the offline engine (offline-engine.js's OfflineSocket). The
+ * table view uses only this, so it cannot tell the two apart.
+ * @typedef {{ send: (msg: ClientMessage) => boolean, retryLater: () => ClientMessage | null, close: () => void }}
+ *   Transport
+ */
+/**
+ * The offline engine's side of the API (offline.js registers it with useOffline, offline-engine.js answers): the calls
+ * of offline tables, answered by the same Python as the server's, in a Web Worker.
+ * @typedef {object} OfflineApi
+ * @property {(tableId: string, token: string | null, handlers: TransportHandlers) => Transport} open
+ * @property {(body: NewTable) => Promise<Seated>} createTable
+ * @property {(id: string) => Promise<Table>} table
+ * @property {(player?: string | null) => Promise<MatchSummary[]>} matches finished offline matches, newest first
+ * @property {(id: string) => string | null} recordUrl the finished record's blob: URL, once this page has it
+ * @property {(id: string) => Promise<Replay>} replay
+ * @property {(id: string, seat: number) => Promise<ReviewProgress>} review
+ * @property {(body: Record<string, unknown>) => Promise<Verdict>} verify
+ */
+
+/** @type {OfflineApi | null} */
+let offline = null;
+
+/** @param {OfflineApi} engine */
+export function useOffline(engine) {
+  offline = engine;
+}
+
+/**
+ * The offline engine for table `id`, or null when the server has it.
+ * @param {string} id
+ * @returns {OfflineApi | null}
+ */
+function offlineFor(id) {
+  return offline && isOfflineTable(id) ? offline : null;
+}
+
+/**
+ * A table's connection: the offline engine's for an offline table, else the reconnecting WebSocket.
+ * @param {string} tableId
+ * @param {string | null} token
+ * @param {TransportHandlers} handlers
+ * @returns {Transport}
+ */
+export function openTransport(tableId, token, handlers) {
+  const engine = offlineFor(tableId);
+  return engine ? engine.open(tableId, token, handlers) : new TableSocket(tableId, token, handlers);
+}
+
+/**
+ * The finished matches: the server's and this browser's offline ones, newest first; the offline ones alone when
+ * the server cannot be reached.
+ * @param {string | null | undefined} player
+ * @returns {Promise<{ matches: MatchSummary[] }>}
+ */
+async function allMatches(player) {
+  const local = offline ? await offline.matches(player) : [];
+  /** @type {{ matches: MatchSummary[] }} */
+  let remote;
+  try {
+    remote = navigator.onLine || !local.length
+      ? await request("GET", `/api/matches?limit=100${player ? `&player=${encodeURIComponent(player)}` : ""}`)
+      : { matches: [] };
+  } catch (err) {
+    if (local.length && err instanceof ApiError && err.status === 0) return { matches: local };
+    throw err;
+  }
+  if (!local.length) return remote;
+  const all = [...local, ...remote.matches];
+  all.sort((a, b) => String(b.finished_at || "").localeCompare(String(a.finished_at || "")));
+  return { matches: all };
+}
+
 export const api = {
   /** @type {() => Promise<Meta>} */
   meta: () => request("GET", "/api/meta"),
   /** @type {(status?: string) => Promise<{ tables: Table[] }>} */
   tables: (status = "all") => request("GET", `/api/tables?status=${encodeURIComponent(status)}`),
   /** @type {(id: string) => Promise<Table>} */
-  table: (id) => request("GET", `/api/tables/${encodeURIComponent(id)}${seatQuery(id, "?")}`),
+  table: (id) => offlineFor(id)?.table(id)
+    ?? request("GET", `/api/tables/${encodeURIComponent(id)}${seatQuery(id, "?")}`),
   // The page always gives a name, so the answer always carries the seat and its token.
   /** @type {(body: NewTable) => Promise<Seated>} */
-  createTable: (body) => request("POST", "/api/tables", body),
+  createTable: (body) => (body.offline && offline ? offline.createTable(body) : request("POST", "/api/tables", body)),
   /** @type {(id: string, name: string, seat?: number | null) => Promise<Seated>} */
   join: (id, name, seat) =>
     request("POST", `/api/tables/${encodeURIComponent(id)}/join`, seat == null ? { name } : { name, seat }),
-  /** @type {(id: string, token: string) => Promise<{ ok: boolean, table: Table }>} */
-  leave: (id, token) => request("POST", `/api/tables/${encodeURIComponent(id)}/leave`, { token }),
+  // Leaving an offline match keeps it, saved in this browser, to go on with later.
+  /** @type {(id: string, token: string) => Promise<{ ok: boolean, table?: Table }>} */
+  leave: (id, token) => (offlineFor(id) ? Promise.resolve({ ok: true })
+    : request("POST", `/api/tables/${encodeURIComponent(id)}/leave`, { token })),
   /** @type {(player?: string | null) => Promise<{ matches: MatchSummary[] }>} */
-  matches: (player) => request("GET", `/api/matches?limit=100${player ? `&player=${encodeURIComponent(player)}` : ""}`),
+  matches: (player) => allMatches(player),
   /** @type {(id: string) => Promise<Replay>} */
-  replay: (id) => request("GET", `/api/matches/${encodeURIComponent(id)}/replay${seatQuery(id, "?")}`),
+  replay: (id) => offlineFor(id)?.replay(id)
+    ?? request("GET", `/api/matches/${encodeURIComponent(id)}/replay${seatQuery(id, "?")}`),
+  // An offline match's record: a blob: URL of the engine's bytes, else the same path, which the service worker
+  // (sw.js) answers from this browser's store.
   /** @type {(id: string) => string} */
-  recordUrl: (id) => `/api/matches/${encodeURIComponent(id)}/record${seatQuery(id, "?")}`,
+  recordUrl: (id) => offlineFor(id)?.recordUrl(id)
+    || `/api/matches/${encodeURIComponent(id)}/record${seatQuery(id, "?")}`,
   /** @type {(id: string, seat: number) => Promise<ReviewProgress>} */
-  review: (id, seat) =>
-    request("GET",
+  review: (id, seat) => offlineFor(id)?.review(id, seat)
+    ?? request("GET",
       `/api/matches/${encodeURIComponent(id)}/review?seat=${encodeURIComponent(seat)}${seatQuery(id, "&")}`),
   /** @type {() => Promise<{ players: Stats[] }>} */
   players: () => request("GET", "/api/players?limit=100"),
@@ -356,8 +459,9 @@ export const api = {
   playerStats: (name) => request("GET", `/api/players/${encodeURIComponent(name)}/stats`),
   /** @type {(id: string) => Promise<Fairness>} */
   fairness: (id) => request("GET", `/api/tables/${encodeURIComponent(id)}/fairness${seatQuery(id, "?")}`),
+  // With no network, the offline engine checks a round's fair shuffle with the same Python.
   /** @type {(body: Record<string, unknown>) => Promise<Verdict>} */
-  verify: (body) => request("POST", "/api/verify", body),
+  verify: (body) => (offline && !navigator.onLine ? offline.verify(body) : request("POST", "/api/verify", body)),
 };
 
 // ---- seat tokens: reloading the page must give the player their seat back ----
@@ -421,7 +525,7 @@ export function retryDelay(attempt, random = Math.random) {
 }
 
 /**
- * One table's WebSocket that reconnects by itself. `onMessage(msg)` gets every
+ * One table's WebSocket that reconnects by itself (a Transport). `onMessage(msg)` gets every
  * server message; `onStatus("open"|"lost"|"closed", detail, unanswered)` the connection's state, with, when it is
  * lost, the move sent on it that the server never answered (it may or may not have been stored).
  *
@@ -432,9 +536,7 @@ export class TableSocket {
   /**
    * @param {string} tableId
    * @param {string | null} token the seat's token; null to watch
-   * @param {{ onMessage: (msg: ServerMessage) => void,
-   *   onStatus: (status: "open" | "lost" | "closed", detail: string | number,
-   *     unanswered?: ClientMessage | null) => void }} handlers
+   * @param {TransportHandlers} handlers
    */
   constructor(tableId, token, { onMessage, onStatus }) {
     this.tableId = tableId;

@@ -7,6 +7,7 @@ import { mountHelp } from "./help.js";
 import { mountHistory, mountReplay, mountStats } from "./history.js";
 import { detectLanguage, setLanguage, t, translateTree } from "./i18n.js";
 import { mountLobby } from "./lobby.js";
+import { packOnInstall, registerServiceWorker } from "./offline.js";
 import { prefs } from "./prefs.js";
 import { mountTable } from "./table.js";
 
@@ -172,6 +173,13 @@ function start() {
   });
   window.addEventListener("hashchange", route);
   route();
+  // Installable and offline: the service worker keeps the page; a new version waits until the player reloads.
+  registerServiceWorker((reload) => {
+    if (document.querySelector(".update-banner")) return;
+    document.body.appendChild(h("div.update-banner", { role: "status" }, h("span", t("update_ready")), " ",
+      h("button.update-reload", { type: "button", onclick: reload }, t("update_reload"))));
+  });
+  packOnInstall();
 }
 
 start();

@@ -3,6 +3,7 @@
 // tables with titles people read.
 
 import { api, ApiError, seats } from "./api.js";
+import { installedPack, installPack } from "./offline.js";
 import { clear, h } from "./dom.js";
 import { errorText, roundsCount, rulesetName, seatName, t } from "./i18n.js";
 import { prefs } from "./prefs.js";
@@ -159,21 +160,30 @@ function lobbyOptions(meta) {
 export async function mountLobby(container) {
   const root = h("section.lobby");
   clear(container).appendChild(root);
+  /** @type {import("./api.js").Meta} */
   let meta;
   try {
     meta = await api.meta();
   } catch (err) {
-    const text = err instanceof ApiError ? errorText(err.code, err.message) : String(err);
-    root.appendChild(h("div.panel", h("p", `${t("error")}: ${text}`)));
-    return () => {};
+    const pack = installedPack();
+    if (!pack) {
+      const text = err instanceof ApiError ? errorText(err.code, err.message) : String(err);
+      root.appendChild(h("div.panel", h("p", `${t("error")}: ${text}`)));
+      return () => {};
+    }
+    // No server and no kept lobby data, but the offline pack: the computer still plays, by the classic rules.
+    meta = { rulesets: [{ name: "classic", options: {} }], levels: pack.levels, offline: pack };
   }
   const options = lobbyOptions(meta);
   const error = h("p.error-text", { role: "alert" });
+  const offline = offlinePanel(meta, options, error);
   /**
    * Create the table and sit at seat 0: against the computer, or with seats left free for friends.
    * @param {boolean} friends
    */
   const create = async (friends) => {
+    // With no network, "Play now" plays the computer offline, where this browser holds the pack.
+    if (!friends && !navigator.onLine && offline) return offline.play();
     const body = options.read();
     const level = options.level;
     body.seats = Array.from({ length: body.players }, (_, i) => (i === 0 || friends ? null : { bot: level }));
@@ -208,12 +218,17 @@ export async function mountLobby(container) {
       h("button.play-friends.create-friends", { type: "button", onclick: () => create(true) }, t("play_friends")),
       h("p.muted", t("play_friends_sub")),
     ),
+    offline ? offline.panel : null,
     h("div.panel.lobby-options", h("h2", t("options")), h("div.form-grid", options.rows)),
   );
 
   // --- open tables ---
   const list = h("ul.table-list.open-tables");
   const refresh = async () => {
+    if (!navigator.onLine) {
+      clear(list).appendChild(h("li.muted", t("offline_no_tables")));
+      return;
+    }
     let data;
     try {
       data = await api.tables("all");
@@ -258,4 +273,63 @@ export async function mountLobby(container) {
   await refresh();
   const every = setInterval(refresh, 5000);
   return () => clearInterval(every);
+}
+
+/**
+ * "Play offline": the computer in this browser, with no network. The pack downloads on the first click (never on a
+ * first visit), then the match is made by the offline engine with the lobby's options. The panel says which levels
+ * play offline. Null when neither the server nor this browser has a pack.
+ * @param {import("./api.js").Meta} meta
+ * @param {ReturnType<typeof lobbyOptions>} options
+ * @param {HTMLElement} error
+ * @returns {{ panel: HTMLElement, play: () => Promise<void> } | null}
+ */
+function offlinePanel(meta, options, error) {
+  const served = meta.offline || null;
+  if (!installedPack() && !served) return null;
+  const levels = (installedPack() || served || { levels: [] }).levels;
+  const status = h("p.muted.offline-status", { role: "status" },
+    installedPack() ? t("offline_ready") : t("offline_download"));
+  const play = async () => {
+    error.textContent = "";
+    let pack = installedPack();
+    if (!pack || (served && served.version !== pack.version && navigator.onLine)) {
+      button.disabled = true;
+      try {
+        pack = await installPack((done, total) => {
+          status.textContent = t("offline_progress", { pct: Math.floor((100 * done) / Math.max(total, 1)) });
+        });
+        status.textContent = t("offline_ready");
+      } catch (err) {
+        status.textContent = t("offline_download");
+        error.textContent = t("offline_failed", { error: err instanceof Error ? err.message : String(err) });
+        return;
+      } finally {
+        button.disabled = false;
+      }
+    }
+    const body = options.read();
+    const level = options.level;
+    if (!pack.levels.includes(level)) {
+      error.textContent = t("offline_no_level", { level: t(level) });
+      return;
+    }
+    body.seats = Array.from({ length: body.players }, (_, i) => (i === 0 ? null : { bot: level }));
+    body.offline = true;
+    try {
+      const res = await api.createTable(body);
+      seats.set(res.table_id, res.seat, res.token);
+      location.hash = `#/t/${res.table_id}`;
+    } catch (err) {
+      error.textContent = err instanceof ApiError ? errorText(err.code, err.message) : String(err);
+    }
+  };
+  const button = h("button.play-offline", { type: "button", onclick: () => void play() }, t("play_offline"));
+  const panel = h(
+    "div.panel.offline-panel",
+    button,
+    h("p.muted.offline-levels", t("offline_levels", { levels: levels.map((l) => t(l)).join(", ") })),
+    status,
+  );
+  return { panel, play };
 }

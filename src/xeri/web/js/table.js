@@ -4,7 +4,7 @@
 // dialogs, the hint, the keyboard, drag and drop, the panels and leaving. After lichess's ui/round: state, view,
 // effects and controller apart, so the state is always the server's latest whatever is still moving.
 
-import { api, ApiError, seats, TableSocket } from "./api.js";
+import { api, ApiError, openTransport, seats } from "./api.js";
 import { renderBoard } from "./board.js";
 import { cardLabel } from "./cards.js";
 import {
@@ -83,7 +83,7 @@ export function mountTable(container, tableId, { watch = false } = {}) {
   /** @type {import("./tablestate.js").Step[]} */
   const steps = [];
   let drawing = false;
-  /** @type {TableSocket | null} */
+  /** @type {import("./api.js").Transport | null} */
   let socket = null;
   /** @type {(() => void) | null} */
   let roundDialog = null;
@@ -536,6 +536,7 @@ export function mountTable(container, tableId, { watch = false } = {}) {
       const res = await api.createTable({
         ruleset: table.ruleset.name, options, turn_timer: table.turn_timer, private: table.private,
         seats: table.seats.map((s) => (s.human ? null : { bot: s.bot })), name: me.name, seat: state.seat,
+        offline: table.offline,
       });
       seats.set(res.table_id, res.seat, res.token);
       location.hash = `#/t/${res.table_id}`;
@@ -609,7 +610,8 @@ export function mountTable(container, tableId, { watch = false } = {}) {
 
   /** @param {string | null} token */
   function connect(token) {
-    socket = new TableSocket(tableId, token, {
+    // The WebSocket, or the offline engine for a table played in this browser: the same messages either way.
+    socket = openTransport(tableId, token, {
       onMessage: (msg) => {
         try {
           handle(msg);

@@ -1,0 +1,201 @@
+"""The installable page's service worker and the offline pack (docs/web.md#offline).
+
+``/sw.js`` is ``web/sw.js`` with its version and its list of the page's files written in: the version is a hash
+of those files, so any change to the page is a new service worker, which caches the new files together and
+takes over only when the page asks (no stale mix of old and new files).
+
+``/offline/...`` is the offline pack, fetched only when a player asks for it ("Play offline") or installs the
+app: Pyodide's runtime and standard library from the folder ``xeri serve --offline-pack DIR`` names (npm's
+``pyodide`` package; ``$XERI_OFFLINE_PACK`` by default), the wheel of this server's own core and bots
+(``xeri.offline.pack``, built from the running package when first asked for), ``pack.json`` (the version, the
+files and their sizes, the levels) and the Web Worker that runs it. Big files are gzipped once, in a thread,
+and kept: a pack costs the server nothing until the first player asks for it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gzip
+import hashlib
+import json
+import os
+import re
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from ..offline import pack
+
+#: the page's folder: the package's, or $XERI_WEB_DIR (a customised page; the tests serve a changed copy)
+WEB_DIR = Path(os.environ.get("XERI_WEB_DIR") or Path(__file__).resolve().parent.parent / "web")
+#: the page's files that the service worker caches, by URL: what loads the page with no network
+SHELL_GLOBS = ("css/*.css", "js/*.js", "icon.svg", "manifest.webmanifest")
+#: the scripts that are not the page's: the service worker itself, and the offline pack's worker
+NOT_SHELL = ("js/sw.js", "js/offline-worker.js")
+#: the worker's own policy: Pyodide compiles WebAssembly ('wasm-unsafe-eval'), and nothing else changes
+WORKER_CSP = ("default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; connect-src 'self'; object-src 'none'; "
+              "base-uri 'none'")
+#: files the worker reads, and their media types (WebAssembly is compiled as it streams only as application/wasm)
+MEDIA = {".mjs": "text/javascript", ".js": "text/javascript", ".wasm": "application/wasm", ".zip": "application/zip",
+         ".json": "application/json", ".whl": "application/zip"}
+#: every answer is revalidated (ETag), as the page's files are
+CACHE_CONTROL = "no-cache"
+ENV = "XERI_OFFLINE_PACK"
+_VERSION_LINE = re.compile(r'^const VERSION = "[^"]*";$', re.M)
+_SHELL_LINE = re.compile(r"^const SHELL = \[[^\]]*\];$", re.M)
+
+
+def shell_files(web: Path = WEB_DIR) -> list[tuple[str, Path]]:
+    """(URL, file) of every file of the page, the page itself (``/``) first."""
+    files = [("/", web / "index.html")]
+    for pattern in SHELL_GLOBS:
+        files += [(f"/static/{p.relative_to(web).as_posix()}", p) for p in sorted(web.glob(pattern))
+                  if p.relative_to(web).as_posix() not in NOT_SHELL]
+    return files
+
+
+def _etag(data: bytes) -> str:
+    return '"' + hashlib.sha256(data).hexdigest()[:32] + '"'
+
+
+def _answer(request: Request, data: bytes, media: str, headers: dict[str, str] | None = None,
+            gzipped: bytes | None = None) -> Response:
+    """``data`` with an ETag (304 when the browser has it), gzipped where it was and the browser takes it."""
+    etag = _etag(data)
+    base = {"ETag": etag, "Cache-Control": CACHE_CONTROL, "Vary": "Accept-Encoding", **(headers or {})}
+    if etag in request.headers.get("if-none-match", ""):
+        return Response(status_code=304, headers=base)
+    if gzipped is not None and "gzip" in request.headers.get("accept-encoding", "").lower():
+        return Response(gzipped, media_type=media, headers={**base, "Content-Encoding": "gzip"})
+    return Response(data, media_type=media, headers=base)
+
+
+@dataclass
+class ServiceWorker:
+    """``/sw.js``, rebuilt when a file of the page changes (its size or time)."""
+
+    web: Path = WEB_DIR
+    _key: tuple[tuple[str, int, int], ...] | None = None
+    _text: bytes = b""
+
+    def script(self) -> bytes:
+        files = shell_files(self.web)
+        stats = [(url, p.stat()) for url, p in [*files, ("/sw.js", self.web / "js" / "sw.js")]]
+        key = tuple((url, s.st_size, s.st_mtime_ns) for url, s in stats)
+        if key != self._key:
+            digest = hashlib.sha256()
+            for url, path in files:
+                digest.update(url.encode() + b"\0" + path.read_bytes() + b"\0")
+            source = (self.web / "js" / "sw.js").read_text()
+            digest.update(source.encode())
+            version = digest.hexdigest()[:16]
+            source = _VERSION_LINE.sub(f'const VERSION = "{version}";', source, count=1)
+            source = _SHELL_LINE.sub(f"const SHELL = {json.dumps([url for url, _ in files])};", source, count=1)
+            self._key, self._text = key, source.encode()
+        return self._text
+
+
+@dataclass
+class OfflinePack:
+    """The pack's files: Pyodide's from ``folder``, the wheel built from this package, gzipped once each."""
+
+    folder: Path
+    _wheel: bytes | None = None
+    _manifest: bytes | None = None
+    _gzipped: dict[str, bytes] = field(default_factory=dict)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def __post_init__(self) -> None:
+        pack.check_pyodide(self.folder)
+
+    def wheel(self) -> bytes:
+        with self._lock:
+            if self._wheel is None:
+                self._wheel = pack.build_wheel()
+            return self._wheel
+
+    def manifest(self) -> bytes:
+        wheel = self.wheel()
+        with self._lock:
+            if self._manifest is None:
+                self._manifest = json.dumps(pack.manifest(self.folder, wheel)).encode()
+            return self._manifest
+
+    def file(self, name: str) -> tuple[bytes, bytes] | None:
+        """A file of the pack and its gzipped bytes, or None if the pack has no such file."""
+        if name == pack.wheel_name():
+            data = self.wheel()
+        elif name.startswith("pyodide/") and name[len("pyodide/"):] in pack.PYODIDE_FILES:
+            data = (self.folder / name[len("pyodide/"):]).read_bytes()
+        else:
+            return None
+        with self._lock:
+            zipped = self._gzipped.get(name)
+        if zipped is None:
+            zipped = gzip.compress(data, 6, mtime=0)
+            with self._lock:
+                self._gzipped[name] = zipped
+        return data, zipped
+
+
+def pack_folder(given: str | None) -> Path | None:
+    """The folder of Pyodide's files: ``--offline-pack``, else ``$XERI_OFFLINE_PACK``, else none."""
+    chosen = given or os.environ.get(ENV) or None
+    return Path(chosen).expanduser() if chosen else None
+
+
+def _no_pack() -> Response:
+    return JSONResponse({"error": {"code": "no_offline_pack", "message": "this server serves no offline pack: "
+                                   "start it with xeri serve --offline-pack DIR (npm's pyodide package)"}},
+                        status_code=404)
+
+
+def _pack(request: Request) -> OfflinePack | None:
+    return getattr(request.app.state, "offline_pack", None)
+
+
+async def summary(request: Request) -> dict[str, Any] | None:
+    """What ``/api/meta`` says of the pack: its levels, its size and its version, or None without one."""
+    found = _pack(request)
+    if found is None:
+        return None
+    data = json.loads(await asyncio.to_thread(found.manifest))
+    return {"levels": data["levels"], "bytes": data["bytes"], "version": data["version"]}
+
+
+async def service_worker(request: Request) -> Response:
+    worker: ServiceWorker = request.app.state.service_worker
+    data = await asyncio.to_thread(worker.script)
+    return _answer(request, data, "text/javascript", {"Service-Worker-Allowed": "/"})
+
+
+async def worker_script(request: Request) -> Response:
+    """The offline engine's Web Worker, under its own policy: the one page script that may compile WebAssembly."""
+    if _pack(request) is None:
+        return _no_pack()
+    data = (WEB_DIR / "js" / "offline-worker.js").read_bytes()
+    return _answer(request, data, "text/javascript", {"Content-Security-Policy": WORKER_CSP})
+
+
+async def manifest(request: Request) -> Response:
+    found = _pack(request)
+    if found is None:
+        return _no_pack()
+    return _answer(request, await asyncio.to_thread(found.manifest), "application/json")
+
+
+async def pack_file(request: Request) -> Response:
+    found = _pack(request)
+    if found is None:
+        return _no_pack()
+    name = request.path_params["name"]
+    got = await asyncio.to_thread(found.file, name)
+    if got is None:
+        return JSONResponse({"error": {"code": "not_found", "message": "the offline pack has no such file"}},
+                            status_code=404)
+    data, zipped = got
+    return _answer(request, data, MEDIA.get(Path(name).suffix, "application/octet-stream"), gzipped=zipped)
