@@ -16,7 +16,7 @@ from xeri.events import Captured, Event, PileUnclaimed, Played, ThresholdRaised,
 from xeri.integrations.encoding import event_line
 from xeri.match import Match
 from xeri.rules import Ruleset, find_ruleset
-from xeri.server.wire import event_json
+from xeri.server.table.views import event_json
 from xeri.tui.narration import Seating, narrate
 
 #: (preset, options, seed): one round each, chosen so the logs hold a redeal, a slipped Jack, a cut card

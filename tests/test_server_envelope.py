@@ -53,7 +53,7 @@ def test_a_message_text_is_what_json_dumps_writes() -> None:
     from xeri.match import Match
     from xeri.rules import Ruleset
     from xeri.server.envelope import to_text
-    from xeri.server.wire import view_json
+    from xeri.server.table.views import view_json
 
     match, rng = Match(Ruleset(), seed=5, names=["Άννα", 'Bo "B" \\ \x01']), random.Random(5)
     odd = {"type": "x", "n": [1, -2, 0.5, 1e-7, 123456789.25, None, True, False], "nested": {"a": [], "ü": "\u2028"}}

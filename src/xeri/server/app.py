@@ -31,7 +31,7 @@ from ..record import deal_from_dict, deal_to_dict
 from ..rules import PRESET_HELP, PRESETS, Ruleset, find_ruleset
 from ..scoring import point_items
 from . import inputs
-from .cluster import make_cluster, refuse_mixed_modes
+from .cluster import Cluster, make_cluster, refuse_mixed_modes
 from .connection import BURST, CLOSE_TOO_MANY, MAX_MESSAGE, RATE, TokenBucket, serve_socket
 from .errors import ProtocolError, private_match
 from .handle import TableHandle
@@ -92,6 +92,8 @@ class Context:
     ws_opens: dict[str, TokenBucket] = field(default_factory=dict)
     #: reviews of finished matches, built move by move in the worker pool and cached (server.reviews)
     reviews: ReviewCache = field(default_factory=ReviewCache)
+    #: this process's node in a cluster (server.cluster), or None when it serves alone
+    cluster: Cluster | None = None
 
 
 def ctx(request: HTTPConnection) -> Context:
@@ -469,7 +471,7 @@ ROUTES = [
 async def lifespan(app: Starlette) -> AsyncIterator[None]:
     c: Context = app.state.ctx
     await c.store.open()
-    await refuse_mixed_modes(c.store, c.lobby.cluster)
+    await refuse_mixed_modes(c.store, c.cluster)
     await c.lobby.broker.start()
     await c.lobby.start()
     # The worker processes start in the background, so the first bot move does not wait for them.
@@ -477,9 +479,7 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
     try:
         yield
     finally:
-        if c.lobby.cluster is not None:
-            await c.lobby.cluster.stop()
-        c.lobby.stop()
+        await c.lobby.close()
         c.reviews.close()
         warming.cancel()
         c.workers.close()
@@ -501,20 +501,23 @@ def create_app(db: str | None = None, *, bot_delay: float = 0.4, broker: Broker 
     less one; 0: a thread) run search bots, hints and replays, ``bot_queue`` jobs wait beside them at most,
     and ``bot_budget`` caps a search bot's time per move.
     A Redis ``broker`` on PostgreSQL makes this process one of a cluster (server.cluster), its table
-    leases lasting ``lease`` seconds (default server.ownership.LEASE_SECONDS).
+    leases lasting ``lease`` seconds (default server.cluster.ownership.LEASE_SECONDS).
     """
     limits = limits or Limits()
     store = Store(db)
     pool = Workers(workers, bot_queue, bot_budget)
-    lobby = Lobby(store, broker or InProcessBroker(), bot_delay=bot_delay, hint_level=hint_level, limits=limits,
-                  workers=pool)
-    lobby.cluster = make_cluster(store, lobby.broker, lease)
+    broker = broker or InProcessBroker()
+    cluster = make_cluster(store, broker, lease)
+    lobby = Lobby(store, broker, bot_delay=bot_delay, hint_level=hint_level, limits=limits, workers=pool,
+                  locator=cluster)
     app = Starlette(routes=ROUTES, lifespan=lifespan)
     app.add_middleware(GZipMiddleware, minimum_size=512)  # the page's files and the API's JSON
     secure(app)
     replays = ReplayCache(pool.run, max_bytes=replay_cache_bytes, max_replay=limits.max_replay_bytes, gzipped=True)
     app.state.ctx = Context(store=store, lobby=lobby, workers=pool, replays=replays, rate=rate, burst=burst,
-                            http_rate=http_rate, http_burst=http_burst, reviews=ReviewCache(pool.run))
+                            http_rate=http_rate, http_burst=http_burst, reviews=ReviewCache(pool.run),
+                            cluster=cluster)
+    app.state.cluster = cluster
     app.state.lobby = lobby
     app.state.store = store
     return app

@@ -13,12 +13,12 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..bots.hint import HintReason
 from . import protocol
 from .envelope import Envelope
-from .errors import private_match
+from .errors import ProtocolError, private_match
 from .handle import TableHandle
 from .limits import LimitExceeded
 from .lobby import Lobby, parse_json
 from .protocol import Hint, Move, Ping, Ready, Rematch, Sync
-from .table import ProtocolError, channel
+from .pubsub import channel
 
 MAX_MESSAGE = 4096
 RATE = 20.0

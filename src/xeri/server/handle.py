@@ -1,7 +1,7 @@
 """The one interface of a table, as the routes and the sockets use it: held here, or owned by another process.
 
-A ``Table`` (server.table) is the authority over a match this process owns; a
-``RemoteTable`` (server.cluster) forwards to the process that owns it. Both are
+A ``Table`` (server.table.service) is the authority over a match this process owns; a
+``RemoteTable`` (server.cluster.remote) forwards to the process that owns it. Both are
 a ``TableHandle``, and mypy checks it: a path that only the cluster takes
 cannot reach an attribute that only the local table has.
 """

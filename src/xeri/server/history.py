@@ -16,7 +16,7 @@ from ..match import Match
 from ..record import deal_from_dict
 from ..rules import Ruleset
 from .store import MatchRow
-from .wire import event_json, full_state_json
+from .table.views import event_json, full_state_json
 
 
 def summary(row: MatchRow) -> dict[str, Any]:

@@ -1,8 +1,11 @@
-"""Who plays when no person does: bot seats, turn timers, and stand-ins for players who are away or left.
+"""Who plays when no person does: the scheduler of a table's next automatic move, and its bots and hints.
 
-One task per table waits for the next automatic move and plays it through
-the table's own ``move``, so a bot's move is checked like anyone's. Each bot
-move gets a fresh bot seeded one-way from the match seed and the move number
+One task per table waits for the next automatic move (a bot seat, a turn timer,
+a stand-in for a player who is away or left). What is due when is read off the
+table's state (``TableState.plan``); the job the service hands ``schedule``
+plays the move through the table's own ``move``, so a bot's move is checked
+like anyone's. The scheduler holds no pointer back to the table. Each bot move
+gets a fresh bot seeded one-way from the match seed and the move number
 (``xeri.seeds.bot_seed``): the seed opens nothing of the deal, and a restart
 replays the same choices.
 """
@@ -12,21 +15,17 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable
 
-from ..bots import Bot, make_bot
-from ..bots.hint import reason_for, suggest
-from ..cards import Card
-from ..engine import SeatView
-from ..events import Event
-from ..seeds import bot_seed
-from .errors import ProtocolError
-from .limits import LimitExceeded
-from .seats import Seat
-from .workers import PoolBusy, Workers, hint_card
-
-if TYPE_CHECKING:
-    from .table import Table
+from ...bots import Bot, make_bot
+from ...bots.hint import reason_for, suggest
+from ...cards import Card
+from ...engine import SeatView
+from ...events import Event
+from ...seeds import bot_seed
+from ..errors import ProtocolError
+from ..limits import LimitExceeded
+from ..workers import PoolBusy, Workers, hint_card
 
 log = logging.getLogger("xeri.server")
 
@@ -41,11 +40,9 @@ def server_bot(level: str, match_seed: int, seat: int, version: int) -> Bot:
 
 
 class Autoplay:
-    """The bots and timers of one table."""
+    """The next automatic move of one table (one task at a time), and the bots and hints that serve it."""
 
-    def __init__(self, table: Table, bot_delay: float, hint_level: str | None = None) -> None:
-        self.table = table
-        self.bot_delay = bot_delay
+    def __init__(self, hint_level: str | None = None) -> None:
         self.hint_level = hint_level
         #: seconds before a bot move the database refused is tried again
         self.retry_after = RETRY_AFTER
@@ -61,98 +58,40 @@ class Autoplay:
         self.workers = workers
         self.hint_cooldown = hint_cooldown
 
-    def playing_level(self, s: Seat) -> str | None:
-        """The bot level playing a seat now, or None when a person plays it."""
-        t = self.table
-        if not s.human:
-            return s.bot_level
-        if s.left:
-            return t.takeover_level
-        if (s.name is not None and s.connections == 0 and t.takeover_after is not None
-                and t.status == "playing" and time.monotonic() >= s.away_since + t.takeover_after):
-            return t.takeover_level
-        return None
+    def schedule(self, delay: float | None, job: Callable[[], Awaitable[None]] | None = None) -> None:
+        """Run ``job`` in ``delay`` seconds instead of whatever was planned (None: nothing is planned now).
 
-    def plan(self, s: Seat, now: float) -> tuple[float, str | None, str] | None:
-        """(delay, reason, level) of the next bot move for seat ``s`` to play, or None if a person plays."""
-        t = self.table
-        # Between rounds nobody moves until the players have closed the round summary (or it times out).
-        wait = t.pause_until - now if t.paused() else 0.0
-        if not s.human:
-            return (max(self.bot_delay, wait), None, s.bot_level or t.takeover_level)
-        if s.left:
-            return (max(self.bot_delay, wait), "left", t.takeover_level)
-        options: list[tuple[float, str]] = []
-        if t.turn_timer is not None:
-            # A turn's time starts when the round's summary is closed, not while it is read.
-            options.append((max(t.turn_started, t.pause_until) + t.turn_timer - now, "timer"))
-        if t.takeover_after is not None and s.connections == 0:
-            options.append((max(s.away_since + t.takeover_after - now, self.bot_delay, wait), "away"))
-        if not options:
-            return None
-        delay, reason = min(options)
-        return (max(delay, wait, 0.0), reason, t.takeover_level)
-
-    def timer(self) -> dict[str, Any] | None:
-        """When a bot will play for a human seat to move (a turn timer or an away player), else None."""
-        t = self.table
-        m = t.match
-        if m is None or m.turn is None or t.status != "playing":
-            return None
-        s = t.seats[m.turn]
-        if not s.human or s.left:
-            return None
-        plan = self.plan(s, time.monotonic())
-        if plan is None:
-            return None
-        return {"seat": s.seat, "remaining": round(plan[0], 2), "reason": plan[1]}
-
-    def reschedule(self) -> None:
-        """Plan the next bot move (a bot seat, a timed-out or away player) after any change."""
+        The job that calls this (a bot's move, which plans the next one) is not cancelled: it goes on to its end.
+        """
         current = asyncio.current_task()
         if self._driver is not None and self._driver is not current:
             self._driver.cancel()
         self._driver = None
-        t = self.table
-        m = t.match
-        if t.status != "playing" or m is None or m.turn is None:
-            return
-        plan = self.plan(t.seats[m.turn], time.monotonic())
-        if plan is not None:
-            self._driver = asyncio.create_task(self._drive(t.version, *plan))
+        if delay is not None and job is not None:
+            self._driver = asyncio.create_task(self._run(delay, job))
 
-    async def _drive(self, version: int, delay: float, reason: str | None, level: str) -> None:
-        t = self.table
+    def retry(self, job: Callable[[], Awaitable[None]]) -> None:
+        """Run ``job`` again after ``retry_after`` (the database did not take its move), beside nothing else."""
+        self._driver = asyncio.create_task(self._run(self.retry_after, job))
+
+    @staticmethod
+    async def _run(delay: float, job: Callable[[], Awaitable[None]]) -> None:
         if delay > 0:
             await asyncio.sleep(delay)  # the timer itself, not synchronisation
-        async with t.lock:
-            m = t.match
-            if m is None or t.version != version or m.turn is None or t.status != "playing":
-                return
-            seat = m.turn
-            view, history = m.view(seat), m.round.log_for(seat)
-        card = await self.choose(level, seat, version, view, history)
-        try:
-            await t.move(seat, card.code, version, auto=reason)
-        except ProtocolError as exc:
-            if exc.code == "unavailable" and t.owned:
-                # The database did not take the move: nothing changed, so try again after a pause.
-                self._driver = asyncio.create_task(self._drive(version, self.retry_after, reason, level))
-            # otherwise the player moved first, the table changed or moved to another process (server.cluster):
-            # the newer state wins
+        await job()
 
-    async def choose(self, level: str, seat: int, version: int, view: SeatView,
-                     history: tuple[Event, ...]) -> Card:
+    async def choose(self, level: str, seat: int, version: int, view: SeatView, history: tuple[Event, ...],
+                     match_seed: int, table_id: str = "?") -> Card:
         """A bot's card for ``seat`` at ``version``, off the event loop (the pool's fallback bot if it is full)."""
         try:
             if self.workers is not None:
-                seed = bot_seed(self.table.match_seed, seat, domain=SEED_DOMAIN, generation=version)
+                seed = bot_seed(match_seed, seat, domain=SEED_DOMAIN, generation=version)
                 return await self.workers.choose_or_fallback(level, seed, view, history)
-            bot = server_bot(level, self.table.match_seed, seat, version)
+            bot = server_bot(level, match_seed, seat, version)
             return await asyncio.to_thread(bot.choose, view, history)
         except Exception:
             # A faulty bot must not stall the table: play its seat's first legal card instead.
-            log.exception("bot %s failed at table %s; playing the first legal card", level, self.table.id)
+            log.exception("bot %s failed at table %s; playing the first legal card", level, table_id)
             return view.legal_moves[0]
 
     async def hint(self, view: SeatView, history: tuple[Event, ...]) -> tuple[Card, str]:

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import fairness
-from ..match import Match
-from ..rules import Ruleset
+from ... import fairness
+from ...match import Match
+from ...rules import Ruleset
 
 
 class Commitments:

@@ -2,18 +2,19 @@
 
 Every message is built from a ``SeatView`` or from events redacted for the
 receiving seat (``redact`` here, before ``event_json``), so nothing hidden can
-reach the output.
+reach the output. A table's messages are built from its state alone
+(server.table.state): nothing here calls back into the service or the scheduler.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from ..cards import Card
-from ..engine import SeatView
-from ..events import (
+from ...cards import Card
+from ...engine import SeatView
+from ...events import (
     Aspect,
     BottomExposed,
     Captured,
@@ -30,9 +31,7 @@ from ..events import (
     Xeri,
     redact,
 )
-
-if TYPE_CHECKING:
-    from .table import Table
+from .state import TableState
 
 
 def codes(cards: Iterable[Card | None]) -> list[str | None]:
@@ -127,25 +126,20 @@ def full_state_json(view: SeatView, hands: Sequence[Sequence[Card]], pile: Seque
 # --- messages of a table ------------------------------------------------------------
 
 
-def channel(table_id: str, seat: int | None) -> str:
-    """The pub/sub channel of one seat's messages (``spectator`` for seat None)."""
-    return f"xeri:{table_id}:{'spectator' if seat is None else seat}"
-
-
 def iso(ts: float | None) -> str | None:
     if ts is None:
         return None
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(ts))
 
 
-def table_info(table: Table) -> dict[str, Any]:
+def table_info(table: TableState) -> dict[str, Any]:
     """The protocol's TABLE object: public, the same for everyone."""
     m = table.match
     seats = []
     for s in table.seats:
         seats.append({
             "seat": s.seat, "side": table.ruleset.side_of(s.seat), "name": s.display_name() if s.taken else None,
-            "bot": table.autoplay.playing_level(s), "human": s.human, "taken": s.taken,
+            "bot": table.playing_level(s), "human": s.human, "taken": s.taken,
             "connected": (not s.human) or s.left or s.connections > 0,
             "away": s.human and not s.left and s.name is not None and s.connections == 0,
         })
@@ -164,12 +158,13 @@ def table_info(table: Table) -> dict[str, Any]:
     }
 
 
-def table_message(table: Table) -> dict[str, Any]:
+def table_message(table: TableState) -> dict[str, Any]:
     """The table changed: with the timer as it is now (a player who came back stops an away timer)."""
-    return {"type": "table", "table": table_info(table), "timer": table.autoplay.timer()}
+    return {"type": "table", "table": table_info(table), "timer": table.timer()}
 
 
-def wire_events(table: Table, events: Sequence[Event], seat: int | None, round_number: int) -> list[dict[str, Any]]:
+def wire_events(table: TableState, events: Sequence[Event], seat: int | None,
+                round_number: int) -> list[dict[str, Any]]:
     """Events as ``seat`` may see them, with the commitment after each round start and the reveal
     after each round's score. ``round_number`` is the round the first event belongs to."""
     m = table.match
@@ -186,17 +181,17 @@ def wire_events(table: Table, events: Sequence[Event], seat: int | None, round_n
     return out
 
 
-def seat_view(table: Table, seat: int | None) -> dict[str, Any] | None:
+def seat_view(table: TableState, seat: int | None) -> dict[str, Any] | None:
     m = table.match
     if m is None:
         return None
     return view_json(m.view(seat), winner=m.winner, match_over=m.is_over)
 
 
-def sync_parts(table: Table, seat: int | None) -> dict[str, Any]:
+def sync_parts(table: TableState, seat: int | None) -> dict[str, Any]:
     """The costly part of ``seat``'s sync, which changes only with the table's version (its match state):
     the view, the current round's events since its start (or since the last round's score) and the
-    finished rounds. ``Table.sync_envelope_now`` builds it once per version and seat."""
+    finished rounds. ``Table.sync_envelope_now`` (server.table.service) builds it once per version and seat."""
     m = table.match
     events: list[dict[str, Any]] = []
     if m is not None:
@@ -212,21 +207,21 @@ def sync_parts(table: Table, seat: int | None) -> dict[str, Any]:
             "fairness": {"match_commitment": table.commitments.of_match(m)}}
 
 
-def sync_from(table: Table, seat: int | None, parts: dict[str, Any], info: dict[str, Any],
+def sync_from(table: TableState, seat: int | None, parts: dict[str, Any], info: dict[str, Any],
               timer: dict[str, Any] | None, pause: dict[str, Any] | None) -> dict[str, Any]:
     """A sync message from its costly ``parts`` and what changes without a move (the table, timer, pause)."""
     return {"type": "sync", "table": info, "seat": seat, "version": table.version, **parts, "timer": timer,
             "pause": pause}
 
 
-def sync_message(table: Table, seat: int | None) -> dict[str, Any]:
+def sync_message(table: TableState, seat: int | None) -> dict[str, Any]:
     """Everything ``seat`` may know of the table now: the current round's events since its start (or since
     the last round's score), the finished rounds, the match commitment and the timer."""
-    return sync_from(table, seat, sync_parts(table, seat), table_info(table), table.autoplay.timer(),
+    return sync_from(table, seat, sync_parts(table, seat), table_info(table), table.timer(),
                      table.pause_state())
 
 
-def update_message(table: Table, seat: int | None, events: Sequence[Event], round_number: int, *,
+def update_message(table: TableState, seat: int | None, events: Sequence[Event], round_number: int, *,
                    auto: tuple[int, str] | None, timer: dict[str, Any] | None,
                    history: list[dict[str, Any]] | None) -> dict[str, Any]:
     """The update after one move, as ``seat`` may see it (``auto``: the seat a bot played for, and why)."""
