@@ -31,6 +31,7 @@ from ..record import deal_from_dict, deal_to_dict
 from ..rules import PRESET_HELP, PRESETS, Ruleset, find_ruleset
 from ..scoring import point_items
 from . import inputs
+from .caps import SharedCaps
 from .cluster import Cluster, make_cluster, refuse_mixed_modes
 from .connection import BURST, CLOSE_TOO_MANY, MAX_MESSAGE, RATE, TokenBucket, serve_socket
 from .errors import ProtocolError, private_match
@@ -94,6 +95,8 @@ class Context:
     reviews: ReviewCache = field(default_factory=ReviewCache)
     #: this process's node in a cluster (server.cluster), or None when it serves alone
     cluster: Cluster | None = None
+    #: in a cluster, the per-address caps counted across every process (server.caps)
+    caps: SharedCaps | None = None
 
 
 def ctx(request: HTTPConnection) -> Context:
@@ -157,10 +160,15 @@ def _take(buckets: dict[str, TokenBucket], host: str, rate: float, burst: float)
     return bucket.take()
 
 
-def _allowed(request: HTTPConnection) -> bool:
-    """Take one request from the client address's bucket."""
+async def _allowed(request: HTTPConnection) -> bool:
+    """Take one request from the client address's bucket: across the cluster when one runs (server.caps)."""
     c = ctx(request)
-    return _take(c.buckets, _client(request), c.http_rate, c.http_burst)
+    host = _client(request)
+    if c.caps is not None:
+        shared = await c.caps.allow_request(host)
+        if shared is not None:
+            return shared
+    return _take(c.buckets, host, c.http_rate, c.http_burst)
 
 
 Handler = Callable[[Request], Awaitable[Response]]
@@ -179,7 +187,7 @@ def api(handler: Handler) -> Handler:
     @functools.wraps(handler)
     async def wrapped(request: Request) -> Response:
         try:
-            if not _allowed(request):
+            if not await _allowed(request):
                 raise ProtocolError("rate_limited", f"slow down: at most {ctx(request).http_rate:g} requests a second")
             _check_address(request)
             return await handler(request)
@@ -434,8 +442,10 @@ async def socket(ws: WebSocket) -> None:
     # An address opens only so many connections a second and holds only so many at once; beyond,
     # the handshake is refused (HTTP 403) before any work, so a reconnect storm stays cheap.
     host, limits = _client(ws), c.lobby.limits
-    if (not _take(c.ws_opens, host, limits.ws_opens_per_second, max(4 * limits.ws_opens_per_second, 1.0))
-            or c.lobby.book.sockets.get(host, 0) >= limits.ws_per_address):
+    opened = await c.caps.allow_open(host) if c.caps is not None else None  # across the cluster (server.caps)
+    if opened is None:
+        opened = _take(c.ws_opens, host, limits.ws_opens_per_second, max(4 * limits.ws_opens_per_second, 1.0))
+    if not opened or c.lobby.book.sockets.get(host, 0) >= limits.ws_per_address:
         await ws.close(code=CLOSE_TOO_MANY)
         return
     await serve_socket(ws, c.lobby, c.rate, c.burst)
@@ -480,6 +490,8 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
         yield
     finally:
         await c.lobby.close()
+        if c.caps is not None:
+            await c.caps.close()
         c.reviews.close()
         warming.cancel()
         c.workers.close()
@@ -510,13 +522,17 @@ def create_app(db: str | None = None, *, bot_delay: float = 0.4, broker: Broker 
     cluster = make_cluster(store, broker, lease)
     lobby = Lobby(store, broker, bot_delay=bot_delay, hint_level=hint_level, limits=limits, workers=pool,
                   locator=cluster)
+    # In a cluster the per-address caps (requests, hints, tables) count across every process, in Redis.
+    caps = (SharedCaps(cluster.broker.url, limits, store.statuses, http_rate, http_burst, database=store.url)
+            if cluster is not None else None)
+    lobby.caps = caps
     app = Starlette(routes=ROUTES, lifespan=lifespan)
     app.add_middleware(GZipMiddleware, minimum_size=512)  # the page's files and the API's JSON
     secure(app)
     replays = ReplayCache(pool.run, max_bytes=replay_cache_bytes, max_replay=limits.max_replay_bytes, gzipped=True)
     app.state.ctx = Context(store=store, lobby=lobby, workers=pool, replays=replays, rate=rate, burst=burst,
                             http_rate=http_rate, http_burst=http_burst, reviews=ReviewCache(pool.run),
-                            cluster=cluster)
+                            cluster=cluster, caps=caps)
     app.state.cluster = cluster
     app.state.lobby = lobby
     app.state.store = store

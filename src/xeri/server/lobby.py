@@ -7,10 +7,12 @@ questions whether this process serves alone or in a cluster.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import secrets
 import time
 import unicodedata
 from collections import OrderedDict
+from collections.abc import AsyncIterator
 from typing import Any
 
 import msgspec
@@ -21,6 +23,7 @@ from ..bots.registry import bot_missing, parse_spec
 from ..errors import XeriError
 from ..rules import OPTIONS, find_ruleset
 from . import inputs
+from .caps import SharedCaps
 from .errors import ProtocolError
 from .handle import TableHandle
 from .limits import AddressBook, Connections, Limits, check_match_size, expired
@@ -80,6 +83,8 @@ class Lobby:
         self._loading: dict[str, asyncio.Lock] = {}
         #: where the tables this process does not hold are: the database alone, or a cluster's other processes
         self.locator: Locator = locator or LocalLocator(store)
+        #: in a cluster, the per-address caps counted across every process (server.caps); None: in ``book``
+        self.caps: SharedCaps | None = None
         self._sweeper: asyncio.Task[None] | None = None
         #: finished tables, built once (off the event loop) and kept, least recently used first out
         self.finished: OrderedDict[str, Table] = OrderedDict()
@@ -168,7 +173,8 @@ class Lobby:
         """Hold an unfinished table in memory; a finished one only while someone is connected to it."""
         table.on_idle = self.release
         table.on_rematch = self.rematch
-        table.autoplay.use(self.workers, self.limits.hint_cooldown)
+        table.autoplay.use(self.workers, self.limits.hint_cooldown,
+                           self.caps.take_hint if self.caps is not None else None)
         if table.status in ("waiting", "playing"):
             self.tables[table.id] = table
         elif table.status == "finished":
@@ -233,12 +239,28 @@ class Lobby:
         """
         if address is None:
             return await self._create(body)
-        with self.book.creating(address, self._status):
-            table, joined, token = await self._create(body)
+        async with self._creating(address) as table_id:
+            table, joined, token = await self._create(body, table_id)
             self.book.created(table.id, address)
             return table, joined, token
 
-    async def _create(self, body: Any) -> tuple[Table, int | None, str | None]:
+    @contextlib.asynccontextmanager
+    async def _creating(self, address: str) -> AsyncIterator[str]:
+        """A new table's id, with its place held among the tables ``address`` created (refused if over its share):
+        counted across the cluster (``caps``) when one runs and Redis answers, else in this process's book."""
+        table_id = secrets.token_urlsafe(9)
+        if self.caps is None:
+            with self.book.creating(address, self._status):
+                yield table_id
+            return
+        async with self.caps.creating(address, table_id) as shared:
+            if shared:
+                yield table_id
+            else:
+                with self.book.creating(address, self._status):
+                    yield table_id
+
+    async def _create(self, body: Any, table_id: str | None = None) -> tuple[Table, int | None, str | None]:
         req = CreateTable.read(body)  # the fields' types and bounds (server.protocol); the rest is checked here
         options = dict(req.options or {})
         if req.players is not msgspec.UNSET:
@@ -271,7 +293,7 @@ class Lobby:
         if seat is not None and (name is None or not 0 <= seat < n or not seat_rows[seat]["human"]):
             raise ProtocolError("bad_seat", "seat must be a human seat of the table, given with a name")
 
-        table_id = secrets.token_urlsafe(9)
+        table_id = table_id or secrets.token_urlsafe(9)
         match_seed = secrets.randbits(64)
         row = TableRow(id=table_id, title=title.strip(), status="waiting", ruleset=dumps(ruleset.to_dict()),
                        turn_timer=turn_timer, takeover_after=takeover_after, takeover_level=takeover_level,
@@ -312,14 +334,14 @@ class Lobby:
         try:
             if address is None:
                 return await self._rematch(old)
-            with self.book.creating(address, self._status):
-                table = await self._rematch(old)
+            async with self._creating(address) as table_id:
+                table = await self._rematch(old, table_id)
                 self.book.created(table.id, address)
                 return table
         finally:
             old.state.rematching = False  # made (rematch_table is set) or refused: a refused one may be offered again
 
-    async def _rematch(self, table: Table) -> Table:
+    async def _rematch(self, table: Table, table_id: str | None = None) -> Table:
         old = table.state
         body: dict[str, Any] = {
             "ruleset": old.ruleset.name, "options": {k: v for k, v in old.ruleset.to_dict().items() if k != "name"},
@@ -330,7 +352,7 @@ class Lobby:
         players = [s for s in old.seats if s.human and not s.left and s.name]
         if players:
             body["name"], body["seat"] = players[0].name, players[0].seat
-        new, first, token = await self._create(body)
+        new, first, token = await self._create(body, table_id)
         tokens = {first: token} if first is not None and token is not None else {}
         for s in players[1:]:
             seat, tok = await new.join(s.name or "", s.seat)

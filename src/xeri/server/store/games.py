@@ -106,6 +106,13 @@ class Games(Database):
         rows = await self._rows(select(tables_t.c.id).where(tables_t.c.status.in_(("waiting", "playing"))))
         return [r["id"] for r in rows]
 
+    async def statuses(self, table_ids: list[str]) -> dict[str, str]:
+        """The status of each of ``table_ids`` that exists (the cluster's tables-per-address cap, server.caps)."""
+        if not table_ids:
+            return {}
+        rows = await self._rows(select(tables_t.c.id, tables_t.c.status).where(tables_t.c.id.in_(table_ids)))
+        return {r["id"]: r["status"] for r in rows}
+
     async def record_text(self, table_id: str) -> tuple[str, str | None] | None:
         """(status, record JSON) of a table; None if there is no such table."""
         rows = await self._rows(select(tables_t.c.status, tables_t.c.record).where(tables_t.c.id == table_id))

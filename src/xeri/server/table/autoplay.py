@@ -52,11 +52,16 @@ class Autoplay:
         #: seconds between two hints for one seat, and when each seat last had one
         self.hint_cooldown = 0.0
         self._last_hint: dict[int, float] = {}
+        #: in a cluster, the hint cooldown counted across every process (server.caps): True if it counted the
+        #: hint, False if it could not (Redis away: counted here), or it raises ``hint_cooldown``
+        self.shared_hint: Callable[[str, int], Awaitable[bool]] | None = None
 
-    def use(self, workers: Workers | None, hint_cooldown: float) -> None:
+    def use(self, workers: Workers | None, hint_cooldown: float,
+            shared_hint: Callable[[str, int], Awaitable[bool]] | None = None) -> None:
         """Play bots and hints on ``workers``; a seat gets one hint per ``hint_cooldown`` seconds."""
         self.workers = workers
         self.hint_cooldown = hint_cooldown
+        self.shared_hint = shared_hint
 
     def schedule(self, delay: float | None, job: Callable[[], Awaitable[None]] | None = None) -> None:
         """Run ``job`` in ``delay`` seconds instead of whatever was planned (None: nothing is planned now).
@@ -104,8 +109,10 @@ class Autoplay:
             raise ProtocolError("busy", "the server is busy: ask for a hint again in a moment") from None
         return card, reason_for(view, card)
 
-    def take_hint(self, seat: int) -> None:
+    async def take_hint(self, table_id: str, seat: int) -> None:
         """Count a hint for ``seat`` now, or refuse it (``hint_cooldown``) if the last one was too recent."""
+        if self.shared_hint is not None and await self.shared_hint(table_id, seat):
+            return
         now = time.monotonic()
         last = self._last_hint.get(seat)
         if last is not None and now - last < self.hint_cooldown:

@@ -397,7 +397,7 @@ class Table:
             if not self.owned:
                 raise moved()
             self.state.can_move(seat, "ask for hints")
-            self.autoplay.take_hint(seat)
+            await self.autoplay.take_hint(self.id, seat)
             m = self.state.match
             assert m is not None  # can_move refuses a table not started
             view, history = m.view(seat), m.round.log_for(seat)
