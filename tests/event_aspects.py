@@ -11,6 +11,8 @@ import json
 import random
 from collections.abc import Iterator
 
+import msgspec
+
 from xeri.cards import Card
 from xeri.events import Captured, Event, PileUnclaimed, Played, ThresholdRaised, redact
 from xeri.integrations.encoding import event_line
@@ -61,7 +63,7 @@ def lines() -> Iterator[str]:
                 if type(event) is Played and plays > 2 * ruleset.players:
                     continue
                 text = narrate(event, seating)
-                yield json.dumps({"case": name, "viewer": viewer, "wire": event_json(event),
+                yield json.dumps({"case": name, "viewer": viewer, "wire": msgspec.to_builtins(event_json(event)),
                                   "line": event_line(event, viewer), "narration": None if text is None else text.plain,
                                   "style": None if text is None else str(text.style),
                                   "spans": None if text is None else [str(s) for s in text.spans]},

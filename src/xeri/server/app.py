@@ -30,7 +30,7 @@ from ..errors import XeriError
 from ..record import deal_from_dict, deal_to_dict
 from ..rules import PRESET_HELP, PRESETS, Ruleset, find_ruleset
 from ..scoring import point_items
-from . import inputs
+from . import inputs, messages
 from .caps import SharedCaps
 from .cluster import Cluster, make_cluster, refuse_mixed_modes
 from .connection import BURST, CLOSE_TOO_MANY, MAX_MESSAGE, RATE, TokenBucket, serve_socket
@@ -101,6 +101,11 @@ class Context:
 
 def ctx(request: HTTPConnection) -> Context:
     return request.app.state.ctx  # type: ignore[no-any-return]
+
+
+def _answer(model: type[messages.Model], data: Any, status_code: int = 200) -> Response:
+    """An answer checked against its model (server.messages), as the page's declarations describe it."""
+    return Response(messages.answer(model, data), status_code=status_code, media_type="application/json")
 
 
 def _error(exc: ProtocolError) -> JSONResponse:
@@ -213,7 +218,7 @@ async def _table_of(request: Request) -> TableHandle:
 async def _shown_table(request: Request) -> TableHandle:
     """A table to describe: a finished private one only with one of its seats' tokens."""
     table = await _table_of(request)
-    if table.status == "finished" and table.info().get("private"):
+    if table.status == "finished" and table.info().private:
         token = _seat_token(request)
         if token is None or table.seat_for_token(token) is None:
             raise private_match()
@@ -270,7 +275,7 @@ def _rulesets() -> list[dict[str, Any]]:
 
 
 async def meta(_request: Request) -> Response:
-    return JSONResponse({
+    return _answer(messages.ServerMeta, {
         "rulesets": _rulesets(), "options": options_help(), "levels": available_levels(), "version": _version,
         "limits": {"turn_timer": list(TURN_TIMER), "takeover_after": list(TAKEOVER_AFTER),
                    "name_length": NAME_LENGTH, "message_bytes": MAX_MESSAGE},
@@ -292,30 +297,30 @@ async def tables(request: Request) -> Response:
         out: dict[str, Any] = {"table_id": table.id, "table": table.info(), "invite": f"/#/t/{table.id}"}
         if token is not None:
             out.update(seat=seat, token=token)
-        return JSONResponse(out, status_code=201)
-    return JSONResponse({"tables": await lobby.listing(request.query_params.get("status", "open"))})
+        return _answer(messages.Created, out, status_code=201)
+    return _answer(messages.TableList, {"tables": await lobby.listing(request.query_params.get("status", "open"))})
 
 
 async def table_info(request: Request) -> Response:
-    return JSONResponse((await _shown_table(request)).info())
+    return _answer(messages.Table, (await _shown_table(request)).info())
 
 
 async def join(request: Request) -> Response:
     table = await _table_of(request)
     body = JoinTable.read(await _body(request))
     seat, token = await table.join(check_name(body.name), body.seat)
-    return JSONResponse({"table_id": table.id, "seat": seat, "token": token, "table": table.info()})
+    return _answer(messages.Seated, {"table_id": table.id, "seat": seat, "token": token, "table": table.info()})
 
 
 async def leave(request: Request) -> Response:
     table = await _table_of(request)
     await table.leave(LeaveTable.read(await _body(request)).token)
     ctx(request).lobby.release(table)
-    return JSONResponse({"ok": True, "table": table.info()})
+    return _answer(messages.LeftTable, {"ok": True, "table": table.info()})
 
 
 async def table_fairness(request: Request) -> Response:
-    return JSONResponse((await _shown_table(request)).fairness_report())
+    return _answer(messages.Fairness, (await _shown_table(request)).fairness_report())
 
 
 # --- history ---------------------------------------------------------------
@@ -324,7 +329,7 @@ async def table_fairness(request: Request) -> Response:
 async def matches(request: Request) -> Response:
     player = request.query_params.get("player") or None
     rows = await ctx(request).store.finished_matches(player, _limit(request))
-    return JSONResponse({"matches": [summary(r) for r in rows]})
+    return _answer(messages.MatchList, {"matches": [summary(r) for r in rows]})
 
 
 async def _finished_text(request: Request) -> str:
@@ -387,20 +392,21 @@ async def review(request: Request) -> Response:
         raise ProtocolError("bad_request", str(exc)) from None
     except (ReviewBusy, ReviewFailed) as exc:
         raise ProtocolError("unavailable", str(exc)) from None
-    return JSONResponse(out, status_code=200 if out["state"] == "done" else 202)
+    return _answer(messages.ReviewProgress, out, status_code=200 if out["state"] == "done" else 202)
 
 
 async def players(request: Request) -> Response:
     found = await ctx(request).store.player_stats(None, _limit(request))
-    return JSONResponse({"players": [p.to_dict() for p in found]})
+    return _answer(messages.PlayerList, {"players": [p.to_dict() for p in found]})
 
 
 async def player(request: Request) -> Response:
     name = request.path_params["name"]
     found = await ctx(request).store.player_stats(name)
     if not found:
-        return JSONResponse({"name": name, "games": 0, "wins": 0, "points": 0, "xeris": 0, "jack_xeris": 0})
-    return JSONResponse(found[0].to_dict())
+        return _answer(messages.Stats, {"name": name, "games": 0, "wins": 0, "points": 0, "xeris": 0,
+                                        "jack_xeris": 0})
+    return _answer(messages.Stats, found[0].to_dict())
 
 
 # --- fairness ----------------------------------------------------------------
@@ -413,24 +419,26 @@ async def verify(request: Request) -> Response:
             whole = VerifyRecord.read(body)
             verdict = fairness.verify_match(whole.record, whole.match_commitment)
             checks = verdict.checks
-            return JSONResponse({
+            out = {
                 "ok": verdict.ok, "finished": verdict.finished, "scheme": verdict.scheme, "binds": verdict.binds,
                 "detail": "; ".join(f"round {c.round}: {c.detail}" if c.round else c.detail for c in checks),
                 "rounds": [{"round": c.round, "ok": c.ok, "detail": c.detail} for c in checks if c.round],
-            })
-        one = VerifyRound.read(body)
-        ruleset = find_ruleset(one.ruleset) if isinstance(one.ruleset, str) else Ruleset.from_dict(one.ruleset)
-        if not 0 <= one.dealer < ruleset.players:
-            raise ProtocolError("bad_request",
-                                "give ruleset, dealer (a seat), seed (an integer), salt and commitment")
-        seed = int(one.seed)  # 64-bit seeds may come as text from JavaScript
-        deal = deal_from_dict(one.deal) if one.deal is not None else None
-        check = fairness.verify_round(ruleset, one.dealer, seed, one.salt, one.commitment, deal, one.round)
+            }
+        else:
+            one = VerifyRound.read(body)
+            ruleset = find_ruleset(one.ruleset) if isinstance(one.ruleset, str) else Ruleset.from_dict(one.ruleset)
+            if not 0 <= one.dealer < ruleset.players:
+                raise ProtocolError("bad_request",
+                                    "give ruleset, dealer (a seat), seed (an integer), salt and commitment")
+            seed = int(one.seed)  # a 64-bit seed comes as its digits (server.messages), an integer from others
+            deal = deal_from_dict(one.deal) if one.deal is not None else None
+            check = fairness.verify_round(ruleset, one.dealer, seed, one.salt, one.commitment, deal, one.round)
+            out = {"ok": check.ok, "detail": check.detail,
+                   "rounds": [{"round": check.round, "ok": check.ok, "detail": check.detail}],
+                   "deal": deal_to_dict(check.deal) if check.deal else None}
     except (XeriError, TypeError, AttributeError, ValueError, OverflowError) as exc:
         raise ProtocolError("bad_request", str(exc)) from None
-    return JSONResponse({"ok": check.ok, "detail": check.detail,
-                         "rounds": [{"round": check.round, "ok": check.ok, "detail": check.detail}],
-                         "deal": deal_to_dict(check.deal) if check.deal else None})
+    return _answer(messages.Verdict, out)
 
 
 async def socket(ws: WebSocket) -> None:

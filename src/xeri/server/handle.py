@@ -9,8 +9,9 @@ cannot reach an attribute that only the local table has.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Protocol
 
+from . import messages
 from .envelope import Envelope
 
 
@@ -34,10 +35,10 @@ class TableHandle(Protocol):
     def owned(self) -> bool:
         """Whether this process applies the table's changes itself."""
 
-    def info(self) -> dict[str, Any]:
+    def info(self) -> messages.Table:
         """The protocol's TABLE object."""
 
-    def fairness_report(self) -> dict[str, Any]: ...
+    def fairness_report(self) -> messages.Fairness: ...
 
     def seat_for_token(self, token: str) -> int | None: ...
 

@@ -10,11 +10,15 @@ import json
 import time
 from typing import Any
 
+import msgspec
+
 from ..engine import Round
 from ..events import RoundStarted
 from ..match import Match
 from ..record import deal_from_dict
 from ..rules import Ruleset
+from . import messages
+from .messages import Replay, Step, View
 from .store import MatchRow
 from .table.views import event_json, full_state_json
 
@@ -24,7 +28,9 @@ def summary(row: MatchRow) -> dict[str, Any]:
     result = json.loads(row.result) if row.result else {}
     return {
         "id": row.id, "title": row.title or "", "names": json.loads(row.names) if row.names else [],
-        "ruleset": json.loads(row.ruleset), "scores": result.get("scores"), "winner": result.get("winner"),
+        # Through the rules, so a table stored before an option existed shows that option's default.
+        "ruleset": Ruleset.from_dict(json.loads(row.ruleset)).to_dict(),
+        "scores": result.get("scores"), "winner": result.get("winner"),
         "winners": result.get("winners", []), "rounds": result.get("rounds"),
         # Rounds won decide a match played to a number of rounds; bots are told apart by level, not by name.
         "round_wins": result.get("round_wins"), "bots": result.get("bots"),
@@ -33,38 +39,37 @@ def summary(row: MatchRow) -> dict[str, Any]:
     }
 
 
-def _state(match: Match, rnd: Round) -> dict[str, Any]:
+def _state(match: Match, rnd: Round) -> View:
     view = dataclasses.replace(rnd.view(None), match_scores=tuple(match.scores), round_wins=tuple(match.round_wins),
                                round_number=match.rounds.index(rnd) + 1, target=match.target, names=match.names)
     hands = [rnd.hand(s) for s in range(match.ruleset.players)]
-    state = full_state_json(view, hands, rnd.pile)
-    state["match_over"], state["winner"] = match.is_over, match.winner
-    return state
+    return full_state_json(view, hands, rnd.pile, winner=match.winner, match_over=match.is_over)
 
 
-def replay_steps(record: dict[str, Any]) -> dict[str, Any]:
+def replay_steps(record: dict[str, Any]) -> Replay:
     """Every step of a finished match: each round's deal, then each move, with the whole table shown."""
     ruleset = Ruleset.from_dict(record["ruleset"])
     names = [s["name"] for s in record["seats"]]
     deals = [deal_from_dict(r["deal"]) for r in record["rounds"]]
     match = Match(ruleset, seed=record.get("seed") or 0, names=names, first_dealer=record.get("first_dealer", 0),
                   deals=deals)
-    first = {"round": 1, "seat": None, "card": None, "events": [event_json(e) for e in match.events],
-             "state": _state(match, match.round)}
-    steps: list[dict[str, Any]] = [first]
+    first = Step(round=1, seat=None, card=None, events=[event_json(e) for e in match.events],
+                 state=_state(match, match.round))
+    steps = [first]
     for r in record["rounds"]:
         for code in r["moves"]:
             rnd, seat = match.round, match.turn
             number = len(match.rounds)
             events = match.play(code)
             split = next((i for i, e in enumerate(events) if isinstance(e, RoundStarted)), len(events))
-            steps.append({"round": number, "seat": seat, "card": code,
-                          "events": [event_json(e) for e in events[:split]], "state": _state(match, rnd)})
+            steps.append(Step(round=number, seat=seat, card=code, events=[event_json(e) for e in events[:split]],
+                              state=_state(match, rnd)))
             if split < len(events):
-                steps.append({"round": number + 1, "seat": None, "card": None,
-                              "events": [event_json(e) for e in events[split:]], "state": _state(match, match.round)})
+                steps.append(Step(round=number + 1, seat=None, card=None,
+                                  events=[event_json(e) for e in events[split:]], state=_state(match, match.round)))
     table = record.get("table") or {}
     levels = table.get("bots") or {}
     bots = [levels.get(str(s)) for s in range(ruleset.players)]
-    return {"id": table.get("id"), "names": names, "bots": bots, "ruleset": ruleset.to_dict(), "steps": steps}
+    return Replay(id=table.get("id"), names=names, bots=bots,
+                  ruleset=msgspec.convert(ruleset.to_dict(), messages.Ruleset), steps=steps)
 

@@ -22,7 +22,7 @@ from ..bots import LEVELS
 from ..bots.registry import bot_missing, parse_spec
 from ..errors import XeriError
 from ..rules import OPTIONS, find_ruleset
-from . import inputs
+from . import inputs, messages
 from .caps import SharedCaps
 from .errors import ProtocolError
 from .handle import TableHandle
@@ -213,7 +213,7 @@ class Lobby:
             if table.status == "finished":
                 self._remember(table)
 
-    async def listing(self, status: str) -> list[dict[str, Any]]:
+    async def listing(self, status: str) -> list[messages.Table]:
         """The lobby's list: this process's tables, or in a cluster every process's (from the database)."""
         return await self.locator.listed(self._wanted(status))
 
@@ -225,7 +225,7 @@ class Lobby:
             raise ProtocolError("bad_request", "status must be open, playing or all")
         return wanted
 
-    def listed_here(self, statuses: tuple[str, ...]) -> list[dict[str, Any]]:
+    def listed_here(self, statuses: tuple[str, ...]) -> list[messages.Table]:
         """This process's public tables in ``statuses``, newest first."""
         found = [t for t in self.tables.values() if t.status in statuses and not t.state.private]
         found.sort(key=lambda t: t.state.created_at, reverse=True)
@@ -358,8 +358,8 @@ class Lobby:
             seat, tok = await new.join(s.name or "", s.seat)
             tokens[seat] = tok
         old.rematch_table = new.id
-        await table.publish(lambda seat: {"type": "rematch", "table_id": new.id, "seat": seat,
-                                          "token": tokens.get(seat) if seat is not None else None})
+        await table.publish(lambda seat: messages.RematchMessage(table_id=new.id, seat=seat,
+                                                          token=tokens.get(seat) if seat is not None else None))
         await table.publish_table()
         return new
 

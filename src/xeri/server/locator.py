@@ -10,8 +10,9 @@ same questions either way, and imports neither.
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Protocol
 
+from . import messages
 from .handle import TableHandle
 from .limits import Connections, Limits
 from .store import Store
@@ -33,7 +34,7 @@ class TableHost(Protocol):
     async def load(self, table_id: str) -> Table | None:
         """Load a table from the database (a finished one is read-only, so any process may)."""
 
-    def listed_here(self, statuses: tuple[str, ...]) -> list[dict[str, Any]]:
+    def listed_here(self, statuses: tuple[str, ...]) -> list[messages.Table]:
         """The public tables this process holds in ``statuses``, as the lobby lists them."""
 
 
@@ -51,7 +52,7 @@ class Locator(Protocol):
     async def open(self, table_id: str) -> TableHandle | None:
         """A table the host does not hold, or None if there is no such table."""
 
-    async def listed(self, statuses: tuple[str, ...], limit: int = 200) -> list[dict[str, Any]]:
+    async def listed(self, statuses: tuple[str, ...], limit: int = 200) -> list[messages.Table]:
         """The lobby's list of public tables in ``statuses``, newest first."""
 
 
@@ -81,5 +82,5 @@ class LocalLocator:
     async def open(self, table_id: str) -> TableHandle | None:
         return await self._host().load(table_id)
 
-    async def listed(self, statuses: tuple[str, ...], limit: int = 200) -> list[dict[str, Any]]:
+    async def listed(self, statuses: tuple[str, ...], limit: int = 200) -> list[messages.Table]:
         return self._host().listed_here(statuses)[:limit]

@@ -34,6 +34,7 @@ from typing import Any, TypeVar
 
 import msgspec
 
+from .. import messages
 from ..envelope import Envelope
 from ..errors import ProtocolError
 from ..handle import TableHandle
@@ -616,7 +617,7 @@ class Cluster:
 
     # --- the lobby -----------------------------------------------------------------
 
-    async def listed(self, statuses: tuple[str, ...], limit: int = 200) -> list[dict[str, Any]]:
+    async def listed(self, statuses: tuple[str, ...], limit: int = 200) -> list[messages.Table]:
         """The public unfinished tables as every process sees them: from the database."""
         host = self._host()
         out = []

@@ -14,15 +14,19 @@ import logging
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeVar
+from typing import Protocol, TypeVar
+
+import msgspec
 
 from ...bots.hint import HintReason
 from ...rules import Ruleset
+from .. import messages
 from ..envelope import Envelope
 from ..errors import ProtocolError
 from ..pubsub import channel
 from ..seats import Seat, hash_token
 from ..store import SeatRow, TableRow
+from ..table.state import status_of
 from ..table.views import iso
 from .rpc import (
     AnyCall,
@@ -112,16 +116,16 @@ class RemoteTable:
         self._refresh(described)
 
     def _refresh(self, described: Described) -> None:
-        self._info: dict[str, Any] = described.info
-        self.status: str = self._info["status"]
-        self.version: int = self._info["version"]
+        self._info = described.info
+        self.status: str = self._info.status
+        self.version: int = self._info.version
         self._hashes: list[str | None] = described.hashes
-        self._fairness: dict[str, Any] = described.fairness
+        self._fairness = described.fairness
 
-    def info(self) -> dict[str, Any]:
+    def info(self) -> messages.Table:
         return self._info
 
-    def fairness_report(self) -> dict[str, Any]:
+    def fairness_report(self) -> messages.Fairness:
         return self._fairness
 
     def seat_for_token(self, token: str) -> int | None:
@@ -185,7 +189,7 @@ class RemoteTable:
             self._replica = None
 
 
-def listed_info(row: TableRow, seats: list[SeatRow]) -> dict[str, Any]:
+def listed_info(row: TableRow, seats: list[SeatRow]) -> messages.Table:
     """A lobby entry built from the database rows alone (a table another process owns).
 
     What only the owner knows (who is connected, the scores, the version) is as for a table just loaded: the
@@ -193,16 +197,16 @@ def listed_info(row: TableRow, seats: list[SeatRow]) -> dict[str, Any]:
     """
     ruleset = Ruleset.from_dict(json.loads(row.ruleset))
     places = [Seat.from_row(s) for s in seats]
-    return {
-        "id": row.id, "title": row.title or "", "status": row.status, "ruleset": ruleset.to_dict(),
-        "players": ruleset.players,
-        "seats": [{"seat": s.seat, "side": ruleset.side_of(s.seat), "name": s.display_name() if s.taken else None,
-                   "bot": s.bot_level if not s.human else row.takeover_level if s.left else None,
-                   "human": s.human, "taken": s.taken, "connected": not s.human or s.left,
-                   "away": s.human and not s.left and s.name is not None} for s in places],
-        "free_seats": [s.seat for s in places if not s.taken],
-        "turn_timer": row.turn_timer, "takeover_after": row.takeover_after, "takeover_level": row.takeover_level,
-        "private": bool(row.private), "version": 0, "created_at": iso(row.created_at),
-        "finished_at": iso(row.finished_at), "invite": f"/#/t/{row.id}", "scores": [0] * ruleset.sides,
-        "winner": None, "pause": None, "rematch": None,
-    }
+    return messages.Table(
+        id=row.id, title=row.title or "", status=status_of(row.status),
+        ruleset=msgspec.convert(ruleset.to_dict(), messages.Ruleset), players=ruleset.players,
+        seats=[messages.TableSeat(seat=s.seat, side=ruleset.side_of(s.seat),
+                                  name=s.display_name() if s.taken else None,
+                                  bot=s.bot_level if not s.human else row.takeover_level if s.left else None,
+                                  human=s.human, taken=s.taken, connected=not s.human or s.left,
+                                  away=s.human and not s.left and s.name is not None) for s in places],
+        free_seats=[s.seat for s in places if not s.taken],
+        turn_timer=row.turn_timer, takeover_after=row.takeover_after, takeover_level=row.takeover_level,
+        private=bool(row.private), version=0, created_at=iso(row.created_at), finished_at=iso(row.finished_at),
+        invite=f"/#/t/{row.id}", scores=[0] * ruleset.sides, winner=None, pause=None, rematch=None,
+    )

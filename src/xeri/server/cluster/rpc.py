@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 import msgspec
 from msgspec import Raw, Struct
 
+from .. import messages
 from ..envelope import Envelope, EnvelopeError
 from ..errors import ProtocolError
 from ..pubsub import RedisBroker
@@ -111,10 +112,10 @@ AnyCall = Describe | MoveCall | SyncCall | AttachCall | DetachCall | ReadyCall |
 
 
 class Described(Struct, frozen=True):
-    info: dict[str, Any]
+    info: messages.Table
     #: each seat's token hash (None: free or left), so a replica checks a token without asking
     hashes: list[str | None]
-    fairness: dict[str, Any] = {}
+    fairness: messages.Fairness
 
 
 class Joined(Struct, frozen=True):

@@ -10,9 +10,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
+
 from ... import fairness
 from ...match import Match
 from ...rules import Ruleset
+from ...scoring import ScoreBreakdown
+from .. import messages
 
 
 class Commitments:
@@ -43,16 +47,15 @@ class Commitments:
         return fairness.match_commitment(self.match_seed, self.match_salt(), match.ruleset, match.names,
                                          match.first_dealer)
 
-    def reveal(self, match: Match, number: int) -> dict[str, Any]:
-        """The protocol's ``reveal`` event of a round that is over."""
+    def reveal(self, match: Match, number: int) -> messages.RevealEvent:
+        """The protocol's ``reveal`` event of a round that is over (its 64-bit seed as digits: JSON readers hold
+        integers exactly only up to 2**53)."""
         rnd = match.rounds[number - 1]
         assert rnd.is_over, "a round's seed is revealed only once the round is over"
-        seed = match.round_seeds[number - 1]
-        # seed_text: the same 64-bit number as a string, for JSON readers limited to 2**53.
-        return {"kind": "reveal", "round": number, "dealer": rnd.dealer, "seed": seed, "seed_text": str(seed),
-                "salt": self.salt(number), "commitment": self.of_round(match, number)}
+        return messages.RevealEvent(round=number, dealer=rnd.dealer, seed=str(match.round_seeds[number - 1]),
+                               salt=self.salt(number), commitment=self.of_round(match, number))
 
-    def history(self, match: Match | None) -> list[dict[str, Any]]:
+    def history(self, match: Match | None) -> list[messages.Round]:
         """Every finished round: breakdown, totals, and the revealed seed and salt."""
         if match is None:
             return []
@@ -61,31 +64,29 @@ class Commitments:
             if rnd.scores is None:
                 continue
             reveal = self.reveal(match, i + 1)
-            out.append({"round": i + 1, "dealer": rnd.dealer, "scores": [s.to_dict() for s in rnd.scores],
-                        "totals": [s.total for s in rnd.scores], "commitment": reveal["commitment"],
-                        "seed": reveal["seed"], "seed_text": reveal["seed_text"], "salt": reveal["salt"]})
+            out.append(messages.Round(round=i + 1, dealer=rnd.dealer, scores=[breakdown(s) for s in rnd.scores],
+                                      totals=[s.total for s in rnd.scores], commitment=reveal.commitment,
+                                      seed=reveal.seed, salt=reveal.salt))
         return out
 
-    def report(self, ruleset: Ruleset, match: Match | None) -> dict[str, Any]:
+    def report(self, ruleset: Ruleset, match: Match | None) -> messages.Fairness:
         """The table's fairness report: each round's commitment, and its check once revealed."""
         rounds = []
         if match is not None:
             for i, rnd in enumerate(match.rounds):
-                entry: dict[str, Any] = {"round": i + 1, "dealer": rnd.dealer,
-                                         "commitment": self.of_round(match, i + 1), "revealed": rnd.is_over,
-                                         "seed": None, "seed_text": None, "salt": None, "ok": None,
-                                         "detail": "revealed when the round is over"}
+                entry = messages.FairnessRound(round=i + 1, dealer=rnd.dealer, commitment=self.of_round(match, i + 1),
+                                               revealed=rnd.is_over, seed=None, salt=None, ok=None,
+                                               detail="revealed when the round is over")
                 if rnd.is_over:
                     r = self.reveal(match, i + 1)
-                    check = fairness.verify_round(ruleset, rnd.dealer, r["seed"], r["salt"], r["commitment"],
-                                                  rnd.deal, i + 1)
-                    entry.update(seed=r["seed"], seed_text=r["seed_text"], salt=r["salt"], ok=check.ok,
-                                 detail=check.detail)
+                    check = fairness.verify_round(ruleset, rnd.dealer, int(r.seed), r.salt, r.commitment, rnd.deal,
+                                                  i + 1)
+                    entry = msgspec.structs.replace(entry, seed=r.seed, salt=r.salt, ok=check.ok, detail=check.detail)
                 rounds.append(entry)
         over = match is not None and match.is_over
-        return {"scheme": fairness.SCHEME, "match_commitment": self.of_match(match),
-                "match_seed": self.match_seed if over else None,
-                "match_salt": self.match_salt() if over else None, "rounds": rounds}
+        return messages.Fairness(scheme=fairness.SCHEME, match_commitment=self.of_match(match),
+                                 match_seed=str(self.match_seed) if over else None,
+                                 match_salt=self.match_salt() if over else None, rounds=rounds)
 
     def record_section(self, match: Match) -> dict[str, Any]:
         """The ``fairness`` section of a finished match's record, which ``xeri verify`` checks."""
@@ -95,3 +96,11 @@ class Commitments:
             "rounds": [{"round": i + 1, "commitment": self.of_round(match, i + 1), "salt": self.salt(i + 1)}
                        for i in range(len(match.rounds))],
         }
+
+
+def breakdown(score: ScoreBreakdown) -> messages.Breakdown:
+    """One side's score of a round, as the protocol's breakdown."""
+    return messages.Breakdown(side=score.side, cards=score.cards, xeris=score.xeris, jack_xeris=score.jack_xeris,
+                              lines=[messages.ScoreLine(label=line.label, points=line.points,
+                                                        cards=[c.code for c in line.cards]) for line in score.lines],
+                              total=score.total)

@@ -21,6 +21,7 @@ from typing import Any
 
 from ...events import RoundScored
 from ...match import Match
+from .. import messages
 from ..envelope import Envelope, Kind, to_text
 from ..errors import ProtocolError
 from ..pubsub import Broker, channel
@@ -72,7 +73,7 @@ class Table:
         #: how many times a sync's costly parts were built (one per version and seat)
         self.sync_builds = 0
         #: the fairness report of a finished match, which never changes
-        self._fairness: dict[str, Any] | None = None
+        self._fairness: messages.Fairness | None = None
 
     # --- what every handle shows ---------------------------------------------------
 
@@ -96,11 +97,11 @@ class Table:
         """Rebuild the match from the stored moves (after a restart or to show a finished table)."""
         self.state.replay(moves)
 
-    def info(self) -> dict[str, Any]:
+    def info(self) -> messages.Table:
         """The protocol's TABLE object: public, the same for everyone."""
         return views.table_info(self.state)
 
-    def sync_message(self, seat: int | None) -> dict[str, Any]:
+    def sync_message(self, seat: int | None) -> messages.SyncMessage:
         return views.sync_message(self.state, seat)
 
     def sync_envelope_now(self, seat: int | None) -> Envelope:
@@ -126,10 +127,10 @@ class Table:
         self._syncs[seat] = (m, s.version, s.epoch, parts, envelope)
         return envelope
 
-    def timer(self) -> dict[str, Any] | None:
+    def timer(self) -> messages.Timer | None:
         return self.state.timer()
 
-    def fairness_report(self) -> dict[str, Any]:
+    def fairness_report(self) -> messages.Fairness:
         if self._fairness is not None:
             return self._fairness
         s = self.state
@@ -143,7 +144,7 @@ class Table:
 
     # --- sending --------------------------------------------------------------
 
-    async def publish(self, build: Callable[[int | None], dict[str, Any]], kind: Kind = "plain") -> None:
+    async def publish(self, build: Callable[[int | None], messages.Message], kind: Kind = "plain") -> None:
         """Publish ``build(seat)`` to each seat's channel (and the spectators'), built per seat.
 
         Each text goes out in an ``Envelope`` of ``kind`` at the table's version, which lets a

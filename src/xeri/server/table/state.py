@@ -16,7 +16,7 @@ import json
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from ...cards import Card
 from ...errors import CardError
@@ -24,10 +24,20 @@ from ...events import Event, MatchOver, RoundScored, Xeri
 from ...match import Match
 from ...record import to_record
 from ...rules import Ruleset
+from .. import messages
 from ..errors import ProtocolError
 from ..seats import Seat
 from ..store import Finish, MoveRow, ResultRow, SeatRow, Start, TableRow, dumps
 from .commitments import Commitments
+
+#: a table's life: waiting for players, in play, then finished (or closed before it started)
+Status = Literal["waiting", "playing", "finished", "closed"]
+_STATUSES: dict[str, Status] = {"waiting": "waiting", "playing": "playing", "finished": "finished", "closed": "closed"}
+
+def status_of(text: str) -> Status:
+    """A stored status as the protocol's (a status no table has is the database's corruption: a KeyError)."""
+    return _STATUSES[text]
+
 
 #: the longest wait, in seconds, for the players to close a round's summary before the next round goes on
 ROUND_PAUSE = 30.0
@@ -54,7 +64,7 @@ class TableState:
     def __init__(self, row: TableRow, seats: Sequence[SeatRow], bot_delay: float = 0.4) -> None:
         self.id: str = row.id
         self.title: str = row.title or ""
-        self.status: str = row.status
+        self.status: Status = status_of(row.status)
         self.ruleset = Ruleset.from_dict(json.loads(row.ruleset))
         self.turn_timer: float | None = row.turn_timer
         self.takeover_after: float | None = row.takeover_after
@@ -88,6 +98,8 @@ class TableState:
         self.rematching = False
         #: counts the table's publications: what a sync shows besides the match changes only with one
         self.epoch = 0
+        #: the ruleset as the protocol shows it, built once (server.table.views)
+        self.ruleset_shown: messages.Ruleset | None = None
 
     # --- building ------------------------------------------------------------
 
@@ -278,11 +290,11 @@ class TableState:
         """Whether the next round still waits for a player to close the last round's summary."""
         return bool(self.pause) and time.monotonic() < self.pause_until
 
-    def pause_state(self) -> dict[str, Any] | None:
+    def pause_state(self) -> messages.Pause | None:
         """The protocol's PAUSE: the seats still reading the round summary and the seconds left, or None."""
         if not self.paused():
             return None
-        return {"waiting": sorted(self.pause), "remaining": round(self.pause_until - time.monotonic(), 2)}
+        return messages.Pause(waiting=sorted(self.pause), remaining=round(self.pause_until - time.monotonic(), 2))
 
     def ready(self, seat: int | None) -> bool:
         """``seat`` closed the round summary; True if that changed the pause."""
@@ -349,7 +361,7 @@ class TableState:
             return None
         return self.plan(self.seats[m.turn], time.monotonic())
 
-    def timer(self) -> dict[str, Any] | None:
+    def timer(self) -> messages.Timer | None:
         """When a bot will play for a human seat to move (a turn timer or an away player), else None."""
         m = self.match
         if m is None or m.turn is None or self.status != "playing":
@@ -360,4 +372,4 @@ class TableState:
         plan = self.plan(s, time.monotonic())
         if plan is None:
             return None
-        return {"seat": s.seat, "remaining": round(plan[0], 2), "reason": plan[1]}
+        return messages.Timer(seat=s.seat, remaining=round(plan[0], 2), reason=plan[1])

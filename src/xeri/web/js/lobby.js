@@ -86,8 +86,8 @@ function lobbyOptions(meta) {
   target.classList.add("fr-target");
   const updatePlaceholder = () => {
     const rs = rulesets.find((r) => r.name === ruleset.value);
-    const o = (rs && rs.options) || {};
-    const own = o.match_end === "target" ? t("target_is", { target: o.target }) : roundsCount(o.rounds ?? 5);
+    const o = rs && rs.options;
+    const own = o && o.match_end === "target" ? t("target_is", { target: o.target }) : roundsCount(o ? o.rounds : 5);
     target.options[0].textContent = `${own} (${rulesetName(ruleset.value)})`;
   };
   ruleset.addEventListener("change", updatePlaceholder);
