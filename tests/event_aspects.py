@@ -11,12 +11,14 @@ import json
 import random
 from collections.abc import Iterator
 
+import msgspec
+
 from xeri.bots.encoding import event_line
 from xeri.cards import Card
 from xeri.events import Captured, Event, PileUnclaimed, Played, ThresholdRaised, redact
 from xeri.match import Match
 from xeri.rules import Ruleset, find_ruleset
-from xeri.server.wire import event_json
+from xeri.server.table.views import event_json
 from xeri.tui.narration import Seating, narrate
 
 #: (preset, options, seed): one round each, chosen so the logs hold a redeal, a slipped Jack, a cut card
@@ -61,7 +63,7 @@ def lines() -> Iterator[str]:
                 if type(event) is Played and plays > 2 * ruleset.players:
                     continue
                 text = narrate(event, seating)
-                yield json.dumps({"case": name, "viewer": viewer, "wire": event_json(event),
+                yield json.dumps({"case": name, "viewer": viewer, "wire": msgspec.to_builtins(event_json(event)),
                                   "line": event_line(event, viewer), "narration": None if text is None else text.plain,
                                   "style": None if text is None else str(text.style),
                                   "spans": None if text is None else [str(s) for s in text.spans]},

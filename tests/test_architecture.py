@@ -4,6 +4,9 @@ Every module under src/xeri is parsed (not imported) and every import in it
 counts: module level, inside functions, under ``TYPE_CHECKING``, ``from . import x``.
 The layers, lowest first, are drawn in docs/architecture.md. A module may import
 its own layer and the layers below it; a new module must be given a layer here.
+Inside the server (``xeri.server``, one component of the layers) no two modules
+import each other in a circle either, however indirectly (issue 25): each
+strongly connected group of its import graph is named, with no exceptions.
 """
 
 from __future__ import annotations
@@ -158,6 +161,20 @@ def _cycle_through(group: list[str], edges: Mapping[str, Iterable[str]]) -> list
     raise AssertionError(f"no cycle in {group}")  # Tarjan only groups nodes on a cycle
 
 
+#: the package whose modules may import each other in no circle at all
+SERVER = "xeri.server"
+
+
+def server_circles(graph: Mapping[str, Iterable[str]], package: str = SERVER) -> list[str]:
+    """One line per import circle among the modules of ``package`` (a strongly connected group of two or more)."""
+
+    def inside(module: str) -> bool:
+        return module == package or module.startswith(package + ".")
+
+    edges = {module: {t for t in targets if inside(t)} for module, targets in graph.items() if inside(module)}
+    return [f"import circle in {package}: {' -> '.join(cycle)}" for cycle in cycles(edges)]
+
+
 def test_imports_point_down_the_layers_without_cycles() -> None:
     problems = violations(source_graph())
     assert not problems, "\n".join(problems)
@@ -174,6 +191,11 @@ def test_core_uses_only_stdlib_and_core() -> None:
             assert top == "xeri" or top in sys.stdlib_module_names, f"{module} imports {imported}, not in the stdlib"
 
 
+def test_no_import_circle_inside_the_server() -> None:
+    problems = server_circles(source_graph())
+    assert not problems, "\n".join(problems)
+
+
 # --- The contract can fail: synthetic bad imports -----------------------------------
 
 
@@ -188,6 +210,31 @@ def test_a_cycle_between_packages_in_one_layer_is_named() -> None:
              "xeri.integrations.gym": {"xeri.arena.stats"}, "xeri.arena.stats": set()}
     assert violations(graph) == [
         "cycle between packages: xeri.arena -> xeri.fast -> xeri.integrations -> xeri.arena"]
+
+
+def test_a_circle_inside_the_server_is_named() -> None:
+    # The two circles of issue 25: table -> autoplay -> wire -> table, and cluster <-> lobby.
+    graph = {"xeri.server.table": {"xeri.server.autoplay", "xeri.server.store"},
+             "xeri.server.autoplay": {"xeri.server.wire"}, "xeri.server.wire": {"xeri.server.table"},
+             "xeri.server.cluster": {"xeri.server.lobby"}, "xeri.server.lobby": {"xeri.server.cluster"},
+             "xeri.server.store": set(), "xeri.server.app": {"xeri.server.lobby", "xeri.cards"}}
+    assert sorted(server_circles(graph)) == [
+        "import circle in xeri.server: xeri.server.autoplay -> xeri.server.wire -> xeri.server.table"
+        " -> xeri.server.autoplay",
+        "import circle in xeri.server: xeri.server.cluster -> xeri.server.lobby -> xeri.server.cluster"]
+    assert violations(graph) == []  # one component for the layers: only the server's own check sees them
+
+
+def test_a_circle_through_type_checking_imports_counts(tmp_path: Path) -> None:
+    root = tmp_path / "xeri"
+    (root / "server").mkdir(parents=True)
+    for name in ("__init__.py", "server/__init__.py"):
+        (root / name).write_text("", encoding="utf-8")
+    (root / "server" / "table.py").write_text("from .autoplay import Autoplay\n", encoding="utf-8")
+    (root / "server" / "autoplay.py").write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .table import Table\n", encoding="utf-8")
+    assert server_circles(source_graph(root)) == [
+        "import circle in xeri.server: xeri.server.autoplay -> xeri.server.table -> xeri.server.autoplay"]
 
 
 def test_a_module_without_a_layer_is_named() -> None:

@@ -29,7 +29,7 @@ from xeri.cards import Card
 from xeri.engine import Deal, Round
 from xeri.match import Match
 from xeri.rules import find_ruleset
-from xeri.server import autoplay
+from xeri.server.table import autoplay
 from xeri.tui import game as game_module
 from xeri.tui.game import Game
 

@@ -14,7 +14,7 @@ from event_aspects import lines
 from xeri import events
 from xeri.bots.encoding import EVENT_LINE
 from xeri.events import EVENT_TYPES, REDACTION, Aspect, Played, public
-from xeri.server.wire import WIRE_FORM
+from xeri.server.table.views import WIRE_FORM
 from xeri.tui.narration import NARRATION
 
 ASPECTS = {"wire form": WIRE_FORM, "narration": NARRATION, "encoding": EVENT_LINE, "redaction": REDACTION}

@@ -68,8 +68,8 @@ def play_both(server: ThreadServer, name: str) -> tuple[Player, OfflineTable, st
     served = server.lobby.tables[table_id]
     offline = OfflineTable.create({"ruleset": ruleset, "options": options, "name": "Ada",
                                    "seats": [None, *({"bot": lv} for lv in levels)]},
-                                  table_id=table_id, match_seed=served.match_seed,
-                                  salt_key=served.commitments.salt_key, bot_delay=0)
+                                  table_id=table_id, match_seed=served.state.match_seed,
+                                  salt_key=served.state.commitments.salt_key, bot_delay=0)
     # ?summary=1, as the page connects: the next round waits for this seat's "ready", as offline.
     p = Player(server.ws_base, table_id, f"{token}&summary=1")
     while offline.version < p.version:  # the server's bots may have moved before this client connected
@@ -195,7 +195,7 @@ def test_the_worker_replays_reviews_and_verifies_offline(server: ThreadServer) -
     assert progress["review"]["evaluator"] == "master:early=expert"
     assert progress["review"]["moves_reviewed"] == progress["total"]
     first = offline.commitments.history(offline.match)[0]
-    body = {"ruleset": offline.ruleset.to_dict(), "dealer": first["dealer"], "seed": first["seed_text"],
+    body = {"ruleset": offline.ruleset.to_dict(), "dealer": first["dealer"], "seed": first["seed"],
             "salt": first["salt"], "commitment": first["commitment"]}
     ours = json.loads(worker.verify(json.dumps(body)))
     theirs = httpx.post(f"{server.base}/api/verify", json=body, timeout=10).json()

@@ -51,7 +51,7 @@ def test_the_lease_loop_and_an_arriving_client_share_one_adoption() -> None:
     async def scenario() -> tuple[int, list[Any]]:
         lobby = Lobby()
         cluster = Cluster(Store(), Broker())  # type: ignore[arg-type]
-        cluster.lobby = lobby  # type: ignore[assignment]
+        cluster.host = lobby  # type: ignore[assignment]
         first = asyncio.create_task(cluster.adopt("t1"))  # the lease loop found the orphan
         second = asyncio.create_task(cluster.adopt("t1"))  # a player reconnecting to it, at the same time
         await asyncio.sleep(0)  # let both start (no timing: the load is held until released)
@@ -104,7 +104,7 @@ def test_redis_away_while_adopting_logs_one_line_not_a_traceback_and_retries(cap
     async def scenario() -> DownBroker:
         broker = DownBroker()
         cluster = Cluster(Orphans(), broker, lease=0.03)  # type: ignore[arg-type]
-        cluster.lobby = Loaded()  # type: ignore[assignment]
+        cluster.host = Loaded()  # type: ignore[assignment]
         await cluster._look_after()
         broker.down = False  # Redis is back: the announcement is retried
         for _ in range(200):

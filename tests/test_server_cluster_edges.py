@@ -176,3 +176,73 @@ def test_handovers_and_adoptions_are_logged_at_info_with_the_table_id(database: 
         no_tracebacks(cluster)
     finally:
         cluster.stop()
+
+
+def test_the_table_caps_hold_across_the_processes(database: str) -> None:
+    """One address may have two tables waiting: one made on each of two processes, and a third on either is refused
+    (each process counted only the tables made on it, so two let four through); one closing frees a place."""
+    assert REDIS_URL
+    cluster = Cluster(database, REDIS_URL, n=2, extra=("--waiting-per-address", "2"))
+    try:
+        a, b = cluster.nodes
+        made = [httpx.post(f"{node.base}/api/tables", json={"name": "ann"}) for node in (a, b)]
+        assert [r.status_code for r in made] == [201, 201], [r.text for r in made]
+        for node in (a, b):
+            refused = httpx.post(f"{node.base}/api/tables", json={"name": "ann"})
+            assert refused.status_code == 429 and refused.json()["error"]["code"] == "too_many_tables", refused.text
+        first = made[0].json()
+        left = httpx.post(f"{a.base}/api/tables/{first['table_id']}/leave", json={"token": first["token"]})
+        assert left.status_code == 200 and left.json()["table"]["status"] == "closed", left.text
+        assert httpx.post(f"{b.base}/api/tables", json={"name": "ann"}).status_code == 201
+        no_tracebacks(cluster)
+    finally:
+        cluster.stop()
+
+
+def test_the_request_rate_holds_across_the_processes(database: str) -> None:
+    """``--http-rate 2`` lets an address make 8 requests in 4 s: twelve at once, six on each of two processes, meet
+    refusals (each process alone would have answered its six)."""
+    assert REDIS_URL
+    cluster = Cluster(database, REDIS_URL, n=2, extra=("--http-rate", "2"))
+    try:
+        a, b = cluster.nodes
+        codes = [httpx.get(f"{node.base}/api/levels").status_code for node in (a, b) * 6]
+        assert codes.count(429) >= 3 and codes.count(200) <= 9, codes
+        no_tracebacks(cluster)
+    finally:
+        cluster.stop()
+
+
+def test_a_seat_s_hint_cooldown_counts_in_redis_for_every_process() -> None:
+    """Two processes' caps (two ``SharedCaps``, two Redis connections): a hint counted by one holds the seat's
+    cooldown for the other; another seat is not held up."""
+    import asyncio
+    import uuid
+
+    from xeri.server.caps import SharedCaps
+    from xeri.server.limits import LimitExceeded, Limits
+
+    assert REDIS_URL
+    url = REDIS_URL
+
+    async def statuses(ids: list[str]) -> dict[str, str]:
+        return {}
+
+    async def scenario() -> tuple[bool, str, bool]:
+        scope = uuid.uuid4().hex
+        one, two = (SharedCaps(url, Limits(hint_cooldown=60.0), statuses, 50.0, 200.0, database=scope)
+                    for _ in range(2))
+        try:
+            counted = await one.take_hint("t1", 0)
+            try:
+                await two.take_hint("t1", 0)
+                refusal = ""
+            except LimitExceeded as exc:
+                refusal = exc.code
+            other = await two.take_hint("t1", 1)
+            return counted, refusal, other
+        finally:
+            await one.close()
+            await two.close()
+
+    assert asyncio.run(scenario()) == (True, "hint_cooldown", True)

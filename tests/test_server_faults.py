@@ -22,11 +22,11 @@ from websockets.exceptions import ConnectionClosed
 
 from test_server import play_out
 from test_server_support import LIFTED, Player, ThreadServer, create, db_url
-from xeri.server import create_app, wire
+from xeri.server import create_app
 from xeri.server.connection import Client
 from xeri.server.envelope import Envelope
 from xeri.server.store import StoreUnavailable
-from xeri.server.table import Table
+from xeri.server.table import Table, views
 
 
 @pytest.fixture(scope="module")
@@ -58,13 +58,13 @@ def test_a_sync_flood_builds_one_sync_per_table_version(server: ThreadServer,
                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     table_id = finished_bots_match(server.base)
     built = []
-    real = wire.wire_events
+    real = views.wire_events
 
     def counted(*args: Any, **kwargs: Any) -> Any:
         built.append(1)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(wire, "wire_events", counted)
+    monkeypatch.setattr(views, "wire_events", counted)
     spectators = [Player(server.ws_base, table_id) for _ in range(4)]
     texts = set()
     for p in spectators:

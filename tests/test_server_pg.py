@@ -92,8 +92,8 @@ def test_a_batch_of_moves_is_one_statement_and_a_stale_move_fails_alone(monkeypa
     import asyncio
     import time
 
-    from xeri.server import store as store_module
     from xeri.server.store import MoveRow, SeatRow, StaleMove, Store, TableRow
+    from xeri.server.store import writer as store_module
 
     assert PG_URL
     batches: list[int] = []

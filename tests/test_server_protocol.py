@@ -1,7 +1,11 @@
-"""The schema models of what clients send (xeri.server.protocol): their refusals, and the doc's schema."""
+"""The schema models of what clients send (xeri.server.protocol): their refusals; and the protocol's committed
+JSON Schema and TypeScript declarations, both ways (xeri.server.schema, scripts/protocol_schema.py)."""
 
 from __future__ import annotations
 
+import importlib.util
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -21,24 +25,51 @@ from xeri.server.protocol import (
     message_ref,
     read_message,
 )
+from xeri.server.schema import schema, schema_text
 
-DOC = Path(__file__).resolve().parents[1] / "docs" / "protocol.md"
+ROOT = Path(__file__).resolve().parents[1]
 MODELS = [*protocol.REQUESTS.values(), *protocol.MESSAGES]
 
 
-def test_the_documented_schema_is_the_models() -> None:
-    documented = protocol.documented(DOC.read_text(encoding="utf-8"))
-    assert documented is not None, "docs/protocol.md lost its schema block"
-    assert documented == protocol.schema_text(), "the schema changed: run python scripts/protocol_schema.py --write"
+def _script() -> Any:
+    spec = importlib.util.spec_from_file_location("protocol_schema", ROOT / "scripts" / "protocol_schema.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
-def test_a_changed_schema_is_written_between_the_markers() -> None:
-    text = f"before\n{protocol.BEGIN}\n```json\n{{}}\n```\n{protocol.END}\nafter\n"
-    out = protocol.with_schema(text)
-    assert out.startswith("before\n") and out.endswith("after\n")
-    assert protocol.documented(out) == protocol.schema_text()
-    with pytest.raises(ValueError, match="no schema block"):
-        protocol.with_schema("no markers")
+def test_the_committed_schema_is_the_models() -> None:
+    committed = (ROOT / "docs" / "protocol.schema.json").read_text(encoding="utf-8")
+    assert committed == schema_text(), "the schema changed: run python scripts/protocol_schema.py --write"
+
+
+def test_the_committed_schema_and_declarations_are_what_the_script_writes() -> None:
+    """Both files, the TypeScript declarations too (json2ts, which npm ci installs), as --write would write them."""
+    out = subprocess.run([sys.executable, str(ROOT / "scripts" / "protocol_schema.py"), "--check"], cwd=ROOT,
+                         capture_output=True, text=True)
+    assert out.returncode == 0, out.stdout + out.stderr
+
+
+def test_a_stale_declaration_file_fails_the_check(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    script = _script()
+    stale = tmp_path / "protocol.d.ts"
+    stale.write_text(script.DECLARATIONS.read_text(encoding="utf-8").replace("seat: number", "seat: string", 1),
+                     encoding="utf-8")
+    script.DECLARATIONS = stale
+    script.ROOT = tmp_path.parent
+    assert script.main(["--check"]) == 1
+    assert "protocol.d.ts" in capsys.readouterr().err
+
+
+def test_a_seed_is_its_digits_in_every_message_that_carries_one() -> None:
+    """64-bit seeds travel as strings (a JSON reader's number holds 2**53 exactly): the schema says so for each."""
+    defs = schema()["$defs"]
+    for name in ("RevealEvent", "Round", "FairnessRound", "Fairness"):
+        fields = defs[name]["properties"]
+        field = fields.get("seed") or fields["match_seed"]
+        kinds = {s.get("type") for s in field.get("anyOf", [field])}
+        assert kinds <= {"string", "null"} and "string" in kinds, (name, field)
 
 
 @pytest.mark.parametrize("model", MODELS, ids=lambda m: m.__name__)

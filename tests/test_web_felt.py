@@ -80,7 +80,7 @@ def sync(players: int, tbl: dict[str, Any] | None = None, **kw: Any) -> dict[str
 
 def round_record(n: int = 1) -> dict[str, Any]:
     lines = [{"label": "most cards", "points": 3}, {"label": "Aces", "points": 2}, {"label": "xeri", "points": 10}]
-    return {"round": n, "dealer": 1, "commitment": "cd" * 32, "seed": "12345", "seed_text": "12345", "salt": "ef" * 8,
+    return {"round": n, "dealer": 1, "commitment": "cd" * 32, "seed": "12345", "salt": "ef" * 8,
             "totals": [15, 4],
             "scores": [{"side": 0, "cards": 28, "xeris": 1, "jack_xeris": 0, "lines": lines, "total": 15},
                        {"side": 1, "cards": 24, "xeris": 0, "jack_xeris": 0,

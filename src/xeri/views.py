@@ -1,11 +1,13 @@
 """The protocol's messages as plain JSON-ready dicts, built from a seat's view and redacted log (docs/protocol.md).
 
-The server (``xeri.server.wire``) and the offline engine that runs in the browser (``xeri.offline``) both build
-their VIEW, EVENT, ROUND, replay and record objects here, so the two send the same messages, byte for byte. It
-imports only the core: the offline engine runs it under Pyodide, with the standard library alone.
+The server (``xeri.server.table.views``, which types them as its schema's models, server.messages) and the
+offline engine that runs in the browser (``xeri.offline``) both build their VIEW, EVENT, ROUND, replay and record
+objects here, so the two send the same messages: this is the one place their content is defined. It imports only
+the core: the offline engine runs it under Pyodide, with the standard library alone.
 
 Every event goes through ``redact`` for the receiving seat before ``event_json``, so nothing hidden can reach the
-output; a round's seed and salt are revealed only once the round is over, the match seed once the match is.
+output; a round's seed and salt are revealed only once the round is over, the match seed once the match is. A
+64-bit seed travels as its decimal digits (a string), which a browser's JSON.parse keeps exact.
 """
 
 from __future__ import annotations
@@ -206,9 +208,8 @@ class Commitments:
         """The protocol's ``reveal`` event of a round that is over."""
         rnd = match.rounds[number - 1]
         assert rnd.is_over, "a round's seed is revealed only once the round is over"
-        seed = match.round_seeds[number - 1]
-        # seed_text: the same 64-bit number as a string, for JSON readers limited to 2**53.
-        return {"kind": "reveal", "round": number, "dealer": rnd.dealer, "seed": seed, "seed_text": str(seed),
+        # The 64-bit seed as its digits: JSON readers (a browser's) hold integers exactly only up to 2**53.
+        return {"kind": "reveal", "round": number, "dealer": rnd.dealer, "seed": str(match.round_seeds[number - 1]),
                 "salt": self.salt(number), "commitment": self.of_round(match, number)}
 
     def history(self, match: Match | None) -> list[dict[str, Any]]:
@@ -222,7 +223,7 @@ class Commitments:
             reveal = self.reveal(match, i + 1)
             out.append({"round": i + 1, "dealer": rnd.dealer, "scores": [s.to_dict() for s in rnd.scores],
                         "totals": [s.total for s in rnd.scores], "commitment": reveal["commitment"],
-                        "seed": reveal["seed"], "seed_text": reveal["seed_text"], "salt": reveal["salt"]})
+                        "seed": reveal["seed"], "salt": reveal["salt"]})
         return out
 
     def report(self, ruleset: Ruleset, match: Match | None) -> dict[str, Any]:
@@ -232,18 +233,17 @@ class Commitments:
             for i, rnd in enumerate(match.rounds):
                 entry: dict[str, Any] = {"round": i + 1, "dealer": rnd.dealer,
                                          "commitment": self.of_round(match, i + 1), "revealed": rnd.is_over,
-                                         "seed": None, "seed_text": None, "salt": None, "ok": None,
+                                         "seed": None, "salt": None, "ok": None,
                                          "detail": "revealed when the round is over"}
                 if rnd.is_over:
                     r = self.reveal(match, i + 1)
-                    check = fairness.verify_round(ruleset, rnd.dealer, r["seed"], r["salt"], r["commitment"],
+                    check = fairness.verify_round(ruleset, rnd.dealer, int(r["seed"]), r["salt"], r["commitment"],
                                                   rnd.deal, i + 1)
-                    entry.update(seed=r["seed"], seed_text=r["seed_text"], salt=r["salt"], ok=check.ok,
-                                 detail=check.detail)
+                    entry.update(seed=r["seed"], salt=r["salt"], ok=check.ok, detail=check.detail)
                 rounds.append(entry)
         over = match is not None and match.is_over
         return {"scheme": fairness.SCHEME, "match_commitment": self.of_match(match),
-                "match_seed": self.match_seed if over else None,
+                "match_seed": str(self.match_seed) if over else None,
                 "match_salt": self.match_salt() if over else None, "rounds": rounds}
 
     def record_section(self, match: Match) -> dict[str, Any]:
@@ -271,11 +271,10 @@ def wire_events(match: Match, commitments: Commitments, events: Sequence[Event],
     return out
 
 
-def sync_events(match: Match | None, commitments: Commitments, seat: int | None) -> list[dict[str, Any]]:
-    """A sync's events: the current round's since its start, or since the last round's score when the next round
-    has just been dealt (so a page that reconnects still sees the round end)."""
-    if match is None:
-        return []
+def sync_window(match: Match) -> tuple[int, int]:
+    """Where a sync's events begin in the match's log, and the round they begin in: the current round's start, or
+    the last round's score when the next round has just been dealt (so a page that reconnects still sees the
+    round end)."""
     log = match.events
     starts = [i for i, e in enumerate(log) if isinstance(e, RoundStarted)]
     begin, number = starts[-1], len(starts)
@@ -283,7 +282,15 @@ def sync_events(match: Match | None, commitments: Commitments, seat: int | None)
         scored = [i for i in range(starts[-2], starts[-1]) if isinstance(log[i], RoundScored)]
         if scored:
             begin, number = scored[-1], len(starts) - 1
-    return wire_events(match, commitments, log[begin:], seat, number)
+    return begin, number
+
+
+def sync_events(match: Match | None, commitments: Commitments, seat: int | None) -> list[dict[str, Any]]:
+    """A sync's events (``sync_window``), as ``seat`` may see them."""
+    if match is None:
+        return []
+    begin, number = sync_window(match)
+    return wire_events(match, commitments, match.events[begin:], seat, number)
 
 
 def match_record(match: Match, commitments: Commitments, table: Mapping[str, Any]) -> dict[str, Any]:

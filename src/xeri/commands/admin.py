@@ -362,14 +362,13 @@ def _closed_record(loaded: Any) -> dict[str, Any]:
     import dataclasses
 
     from ..record import to_record
-    from ..server.pubsub import InProcessBroker
-    from ..server.table import Table
+    from ..server.table import TableState
 
     if not loaded.moves:
         return {"table": {"id": loaded.table.id, "title": loaded.table.title, "status": loaded.table.status},
                 "rounds": [], "closed": True}
     row = dataclasses.replace(loaded.table, status="playing")
-    table = Table(row, loaded.seats, store=None, broker=InProcessBroker(), bot_delay=0.0)  # type: ignore[arg-type]
+    table = TableState(row, loaded.seats, bot_delay=0.0)  # the plain state: no store, no broker
     table.replay(loaded.moves)
     assert table.match is not None
     data = to_record(table.match, reveal_seeds=True)

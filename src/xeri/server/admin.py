@@ -28,9 +28,9 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from . import metrics
 from .envelope import Envelope
+from .pubsub import channel
 from .store import Store, StoreError
 from .store_ops import Action, OperatorStore
-from .wire import channel
 
 if TYPE_CHECKING:
     from .lobby import Lobby
@@ -63,10 +63,10 @@ async def close_table(table: Table, reason: str | None) -> bool:
         if table.status not in ("waiting", "playing") or not table.owned:
             return False
         await table.store.close_table(table.id)
-        table.status = "closed"
+        table.state.status = "closed"
         table.autoplay.stop()
         notice = Envelope.plain(closed_message(reason))
-        for seat in (None, *range(table.ruleset.players)):
+        for seat in (None, *range(table.state.ruleset.players)):
             ch = channel(table.id, seat)
             if table.broker.interested(ch):
                 await table.broker.publish(ch, notice)
@@ -93,8 +93,8 @@ class Operator:
 
     @property
     def node(self) -> str:
-        cluster = self.lobby.cluster
-        return cluster.node if cluster is not None else f"{sockets.gethostname()}:{os.getpid()}"
+        node = getattr(self.lobby.locator, "node", None)  # the cluster's name for this process, if it is one
+        return node if isinstance(node, str) else f"{sockets.gethostname()}:{os.getpid()}"
 
     def barred(self, address: str) -> bool:
         """Whether a client address is barred now (remembered until the bars change)."""

@@ -30,9 +30,10 @@ from ..errors import XeriError
 from ..record import deal_from_dict, deal_to_dict
 from ..rules import PRESET_HELP, PRESETS, Ruleset, find_ruleset
 from ..scoring import point_items
-from . import inputs, metrics, offline
+from . import inputs, messages, metrics, offline
 from .admin import install as install_operator
-from .cluster import make_cluster, refuse_mixed_modes
+from .caps import SharedCaps
+from .cluster import Cluster, make_cluster, refuse_mixed_modes
 from .connection import BURST, CLOSE_TOO_MANY, MAX_MESSAGE, RATE, TokenBucket, serve_socket
 from .errors import ProtocolError, private_match
 from .handle import TableHandle
@@ -93,10 +94,19 @@ class Context:
     ws_opens: dict[str, TokenBucket] = field(default_factory=dict)
     #: reviews of finished matches, built move by move in the worker pool and cached (server.reviews)
     reviews: ReviewCache = field(default_factory=ReviewCache)
+    #: this process's node in a cluster (server.cluster), or None when it serves alone
+    cluster: Cluster | None = None
+    #: in a cluster, the per-address caps counted across every process (server.caps)
+    caps: SharedCaps | None = None
 
 
 def ctx(request: HTTPConnection) -> Context:
     return request.app.state.ctx  # type: ignore[no-any-return]
+
+
+def _answer(model: type[messages.Model], data: Any, status_code: int = 200) -> Response:
+    """An answer checked against its model (server.messages), as the page's declarations describe it."""
+    return Response(messages.answer(model, data), status_code=status_code, media_type="application/json")
 
 
 def _error(exc: ProtocolError) -> JSONResponse:
@@ -157,10 +167,15 @@ def _take(buckets: dict[str, TokenBucket], host: str, rate: float, burst: float)
     return bucket.take()
 
 
-def _allowed(request: HTTPConnection) -> bool:
-    """Take one request from the client address's bucket."""
+async def _allowed(request: HTTPConnection) -> bool:
+    """Take one request from the client address's bucket: across the cluster when one runs (server.caps)."""
     c = ctx(request)
-    return _take(c.buckets, _client(request), c.http_rate, c.http_burst)
+    host = _client(request)
+    if c.caps is not None:
+        shared = await c.caps.allow_request(host)
+        if shared is not None:
+            return shared
+    return _take(c.buckets, host, c.http_rate, c.http_burst)
 
 
 Handler = Callable[[Request], Awaitable[Response]]
@@ -179,7 +194,7 @@ def api(handler: Handler) -> Handler:
     @functools.wraps(handler)
     async def wrapped(request: Request) -> Response:
         try:
-            if not _allowed(request):
+            if not await _allowed(request):
                 raise ProtocolError("rate_limited", f"slow down: at most {ctx(request).http_rate:g} requests a second")
             _check_address(request)
             return await handler(request)
@@ -205,7 +220,7 @@ async def _table_of(request: Request) -> TableHandle:
 async def _shown_table(request: Request) -> TableHandle:
     """A table to describe: a finished private one only with one of its seats' tokens."""
     table = await _table_of(request)
-    if table.status == "finished" and table.info().get("private"):
+    if table.status == "finished" and table.info().private:
         token = _seat_token(request)
         if token is None or table.seat_for_token(token) is None:
             raise private_match()
@@ -262,7 +277,7 @@ def _rulesets() -> list[dict[str, Any]]:
 
 
 async def meta(request: Request) -> Response:
-    return JSONResponse({
+    return _answer(messages.ServerMeta, {
         "rulesets": _rulesets(), "options": options_help(), "levels": available_levels(), "version": _version,
         "limits": {"turn_timer": list(TURN_TIMER), "takeover_after": list(TAKEOVER_AFTER),
                    "name_length": NAME_LENGTH, "message_bytes": MAX_MESSAGE},
@@ -286,30 +301,30 @@ async def tables(request: Request) -> Response:
         out: dict[str, Any] = {"table_id": table.id, "table": table.info(), "invite": f"/#/t/{table.id}"}
         if token is not None:
             out.update(seat=seat, token=token)
-        return JSONResponse(out, status_code=201)
-    return JSONResponse({"tables": await lobby.listing(request.query_params.get("status", "open"))})
+        return _answer(messages.Created, out, status_code=201)
+    return _answer(messages.TableList, {"tables": await lobby.listing(request.query_params.get("status", "open"))})
 
 
 async def table_info(request: Request) -> Response:
-    return JSONResponse((await _shown_table(request)).info())
+    return _answer(messages.Table, (await _shown_table(request)).info())
 
 
 async def join(request: Request) -> Response:
     table = await _table_of(request)
     body = JoinTable.read(await _body(request))
     seat, token = await table.join(check_name(body.name), body.seat)
-    return JSONResponse({"table_id": table.id, "seat": seat, "token": token, "table": table.info()})
+    return _answer(messages.Seated, {"table_id": table.id, "seat": seat, "token": token, "table": table.info()})
 
 
 async def leave(request: Request) -> Response:
     table = await _table_of(request)
     await table.leave(LeaveTable.read(await _body(request)).token)
     ctx(request).lobby.release(table)
-    return JSONResponse({"ok": True, "table": table.info()})
+    return _answer(messages.LeftTable, {"ok": True, "table": table.info()})
 
 
 async def table_fairness(request: Request) -> Response:
-    return JSONResponse((await _shown_table(request)).fairness_report())
+    return _answer(messages.Fairness, (await _shown_table(request)).fairness_report())
 
 
 # --- history ---------------------------------------------------------------
@@ -318,7 +333,7 @@ async def table_fairness(request: Request) -> Response:
 async def matches(request: Request) -> Response:
     player = request.query_params.get("player") or None
     rows = await ctx(request).store.finished_matches(player, _limit(request))
-    return JSONResponse({"matches": [summary(r) for r in rows]})
+    return _answer(messages.MatchList, {"matches": [summary(r) for r in rows]})
 
 
 async def _finished_text(request: Request) -> str:
@@ -381,20 +396,21 @@ async def review(request: Request) -> Response:
         raise ProtocolError("bad_request", str(exc)) from None
     except (ReviewBusy, ReviewFailed) as exc:
         raise ProtocolError("unavailable", str(exc)) from None
-    return JSONResponse(out, status_code=200 if out["state"] == "done" else 202)
+    return _answer(messages.ReviewProgress, out, status_code=200 if out["state"] == "done" else 202)
 
 
 async def players(request: Request) -> Response:
     found = await ctx(request).store.player_stats(None, _limit(request))
-    return JSONResponse({"players": [p.to_dict() for p in found]})
+    return _answer(messages.PlayerList, {"players": [p.to_dict() for p in found]})
 
 
 async def player(request: Request) -> Response:
     name = request.path_params["name"]
     found = await ctx(request).store.player_stats(name)
     if not found:
-        return JSONResponse({"name": name, "games": 0, "wins": 0, "points": 0, "xeris": 0, "jack_xeris": 0})
-    return JSONResponse(found[0].to_dict())
+        return _answer(messages.Stats, {"name": name, "games": 0, "wins": 0, "points": 0, "xeris": 0,
+                                        "jack_xeris": 0})
+    return _answer(messages.Stats, found[0].to_dict())
 
 
 # --- fairness ----------------------------------------------------------------
@@ -407,24 +423,26 @@ async def verify(request: Request) -> Response:
             whole = VerifyRecord.read(body)
             verdict = fairness.verify_match(whole.record, whole.match_commitment)
             checks = verdict.checks
-            return JSONResponse({
+            out = {
                 "ok": verdict.ok, "finished": verdict.finished, "scheme": verdict.scheme, "binds": verdict.binds,
                 "detail": "; ".join(f"round {c.round}: {c.detail}" if c.round else c.detail for c in checks),
                 "rounds": [{"round": c.round, "ok": c.ok, "detail": c.detail} for c in checks if c.round],
-            })
-        one = VerifyRound.read(body)
-        ruleset = find_ruleset(one.ruleset) if isinstance(one.ruleset, str) else Ruleset.from_dict(one.ruleset)
-        if not 0 <= one.dealer < ruleset.players:
-            raise ProtocolError("bad_request",
-                                "give ruleset, dealer (a seat), seed (an integer), salt and commitment")
-        seed = int(one.seed)  # 64-bit seeds may come as text from JavaScript
-        deal = deal_from_dict(one.deal) if one.deal is not None else None
-        check = fairness.verify_round(ruleset, one.dealer, seed, one.salt, one.commitment, deal, one.round)
+            }
+        else:
+            one = VerifyRound.read(body)
+            ruleset = find_ruleset(one.ruleset) if isinstance(one.ruleset, str) else Ruleset.from_dict(one.ruleset)
+            if not 0 <= one.dealer < ruleset.players:
+                raise ProtocolError("bad_request",
+                                    "give ruleset, dealer (a seat), seed (an integer), salt and commitment")
+            seed = int(one.seed)  # a 64-bit seed comes as its digits (server.messages), an integer from others
+            deal = deal_from_dict(one.deal) if one.deal is not None else None
+            check = fairness.verify_round(ruleset, one.dealer, seed, one.salt, one.commitment, deal, one.round)
+            out = {"ok": check.ok, "detail": check.detail,
+                   "rounds": [{"round": check.round, "ok": check.ok, "detail": check.detail}],
+                   "deal": deal_to_dict(check.deal) if check.deal else None}
     except (XeriError, TypeError, AttributeError, ValueError, OverflowError) as exc:
         raise ProtocolError("bad_request", str(exc)) from None
-    return JSONResponse({"ok": check.ok, "detail": check.detail,
-                         "rounds": [{"round": check.round, "ok": check.ok, "detail": check.detail}],
-                         "deal": deal_to_dict(check.deal) if check.deal else None})
+    return _answer(messages.Verdict, out)
 
 
 async def socket(ws: WebSocket) -> None:
@@ -437,8 +455,10 @@ async def socket(ws: WebSocket) -> None:
     # An address opens only so many connections a second and holds only so many at once; beyond,
     # the handshake is refused (HTTP 403) before any work, so a reconnect storm stays cheap.
     host, limits = _client(ws), c.lobby.limits
-    if (not _take(c.ws_opens, host, limits.ws_opens_per_second, max(4 * limits.ws_opens_per_second, 1.0))
-            or c.lobby.book.sockets.get(host, 0) >= limits.ws_per_address):
+    opened = await c.caps.allow_open(host) if c.caps is not None else None  # across the cluster (server.caps)
+    if opened is None:
+        opened = _take(c.ws_opens, host, limits.ws_opens_per_second, max(4 * limits.ws_opens_per_second, 1.0))
+    if not opened or c.lobby.book.sockets.get(host, 0) >= limits.ws_per_address:
         metrics.refused("too_many_connections", "socket")
         await ws.close(code=CLOSE_TOO_MANY)
         return
@@ -480,7 +500,7 @@ ROUTES = [
 async def lifespan(app: Starlette) -> AsyncIterator[None]:
     c: Context = app.state.ctx
     await c.store.open()
-    await refuse_mixed_modes(c.store, c.lobby.cluster)
+    await refuse_mixed_modes(c.store, c.cluster)
     await c.lobby.broker.start()
     await c.lobby.start()
     await app.state.operator.start()  # the operator's bars and requests (server.admin)
@@ -490,9 +510,9 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
         yield
     finally:
         await app.state.operator.stop()
-        if c.lobby.cluster is not None:
-            await c.lobby.cluster.stop()
-        c.lobby.stop()
+        await c.lobby.close()
+        if c.caps is not None:
+            await c.caps.close()
         c.reviews.close()
         warming.cancel()
         c.workers.close()
@@ -515,7 +535,7 @@ def create_app(db: str | None = None, *, bot_delay: float = 0.4, broker: Broker 
     less one; 0: a thread) run search bots, hints and replays, ``bot_queue`` jobs wait beside them at most,
     and ``bot_budget`` caps a search bot's time per move.
     A Redis ``broker`` on PostgreSQL makes this process one of a cluster (server.cluster), its table
-    leases lasting ``lease`` seconds (default server.ownership.LEASE_SECONDS).
+    leases lasting ``lease`` seconds (default server.cluster.ownership.LEASE_SECONDS).
     ``metrics_port``: the port whose requests get the Prometheus metrics (server.metrics; the caller listens on
     it); ``admin_every``: how often the operator's bars and requests are read (server.admin).
     ``offline_pack`` is the folder of Pyodide's files the offline pack serves (default ``$XERI_OFFLINE_PACK``;
@@ -524,9 +544,14 @@ def create_app(db: str | None = None, *, bot_delay: float = 0.4, broker: Broker 
     limits = limits or Limits()
     store = Store(db)
     pool = Workers(workers, bot_queue, bot_budget)
-    lobby = Lobby(store, broker or InProcessBroker(), bot_delay=bot_delay, hint_level=hint_level, limits=limits,
-                  workers=pool)
-    lobby.cluster = make_cluster(store, lobby.broker, lease)
+    broker = broker or InProcessBroker()
+    cluster = make_cluster(store, broker, lease)
+    lobby = Lobby(store, broker, bot_delay=bot_delay, hint_level=hint_level, limits=limits, workers=pool,
+                  locator=cluster)
+    # In a cluster the per-address caps (requests, hints, tables) count across every process, in Redis.
+    caps = (SharedCaps(cluster.broker.url, limits, store.statuses, http_rate, http_burst, database=store.url)
+            if cluster is not None else None)
+    lobby.caps = caps
     app = Starlette(routes=ROUTES, lifespan=lifespan)
     app.add_middleware(GZipMiddleware, minimum_size=512)  # the page's files and the API's JSON
     install_operator(app, store, lobby, admin_every)
@@ -535,7 +560,9 @@ def create_app(db: str | None = None, *, bot_delay: float = 0.4, broker: Broker 
         app.add_middleware(metrics.MetricsPort, port=metrics_port)
     replays = ReplayCache(pool.run, max_bytes=replay_cache_bytes, max_replay=limits.max_replay_bytes, gzipped=True)
     app.state.ctx = Context(store=store, lobby=lobby, workers=pool, replays=replays, rate=rate, burst=burst,
-                            http_rate=http_rate, http_burst=http_burst, reviews=ReviewCache(pool.run))
+                            http_rate=http_rate, http_burst=http_burst, reviews=ReviewCache(pool.run),
+                            cluster=cluster, caps=caps)
+    app.state.cluster = cluster
     app.state.lobby = lobby
     app.state.store = store
     app.state.service_worker = offline.ServiceWorker()

@@ -3,22 +3,22 @@
 from __future__ import annotations
 
 import asyncio
-import json
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
+import msgspec
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..bots.hint import HintReason
-from . import metrics, protocol
-from .envelope import Envelope
-from .errors import private_match
+from . import messages, metrics, protocol
+from .envelope import Envelope, to_text
+from .errors import ProtocolError, private_match
 from .handle import TableHandle
 from .limits import LimitExceeded
 from .lobby import Lobby, parse_json
 from .protocol import Hint, Move, Ping, Ready, Rematch, Sync
-from .table import ProtocolError, channel
+from .pubsub import channel
 
 MAX_MESSAGE = 4096
 RATE = 20.0
@@ -52,9 +52,17 @@ class TokenBucket:
         return False
 
 
-def error(code: str, message: str, ref: Any = None, **extra: Any) -> str:
-    return json.dumps({"type": "error", "code": code, "message": message, "ref": ref, **extra},
-                      ensure_ascii=False)
+def error(code: str, message: str, ref: str | int | None = None, *, version: int | None = None,
+          retry: bool | None = None) -> str:
+    """The protocol's error message (server.messages.ErrorMessage): nothing changed."""
+    return to_text(messages.ErrorMessage(code=code, message=message, ref=ref,
+                                  version=msgspec.UNSET if version is None else version,
+                                  retry=msgspec.UNSET if retry is None else retry))
+
+
+def refusal(exc: ProtocolError, ref: str | int | None = None) -> str:
+    """A refusal's error message, with what it says besides (the table's version, whether to retry)."""
+    return error(exc.code, exc.message, ref, version=exc.extra.get("version"), retry=exc.extra.get("retry"))
 
 
 class Client:
@@ -198,7 +206,7 @@ class Client:
             if not exc.extra.get("retry"):
                 self.rejected += 1
             metrics.refused(exc.code, "socket")
-            return Envelope.plain(error(exc.code, exc.message, ref, **exc.extra))
+            return Envelope.plain(refusal(exc, ref))
         self.rejected = 0
         return reply
 
@@ -209,7 +217,7 @@ class Client:
             await table.move(self.seat, message.card, message.version)
             return None
         if isinstance(message, Ping):
-            return Envelope.plain(json.dumps({"type": "pong", "ref": ref}))
+            return Envelope.plain(to_text(messages.PongMessage(ref=ref)))
         if isinstance(message, Sync):
             envelope = await table.sync_envelope(self.seat)
             last = self._last_sync
@@ -222,9 +230,10 @@ class Client:
         if isinstance(message, Hint):
             card, reason = await table.hint(self.seat)
             # The reason's code and parameters let a client say it in its own language.
-            extra = reason.to_json() if isinstance(reason, HintReason) else {}
-            return Envelope.plain(json.dumps({"type": "hint", "card": card, "reason": reason, **extra,
-                                              "ref": ref}, ensure_ascii=False))
+            coded = reason.to_json() if isinstance(reason, HintReason) else {}
+            return Envelope.plain(to_text(messages.HintMessage(card=card, reason=str(reason),
+                                                        code=coded.get("code", msgspec.UNSET),
+                                                        params=coded.get("params", msgspec.UNSET), ref=ref)))
         if isinstance(message, Ready):
             await table.ready(self.seat)
             return None
@@ -249,7 +258,7 @@ async def serve_socket(ws: WebSocket, lobby: Lobby, rate: float = RATE, burst: f
     try:
         table = await lobby.get(table_id)
     except ProtocolError as exc:  # the table is changing servers (server.cluster): the client retries
-        await refuse(ws, error(exc.code, exc.message, **exc.extra), 1013)
+        await refuse(ws, refusal(exc), 1013)
         return
     if table is None:
         await refuse(ws, error("no_such_table", f"there is no table {table_id[:40]!r}"), 4004)
@@ -261,7 +270,7 @@ async def serve_socket(ws: WebSocket, lobby: Lobby, rate: float = RATE, burst: f
         if seat is None:
             await refuse(ws, error("bad_token", "that token holds no seat at this table"), 4003)
             return
-    if seat is None and table.status == "finished" and table.info().get("private"):
+    if seat is None and table.status == "finished" and table.info().private:
         refused = private_match()  # a finished private match: its seats only, never a spectator
         await refuse(ws, error(refused.code, refused.message), 4403)
         return

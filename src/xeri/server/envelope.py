@@ -42,15 +42,15 @@ class Envelope(msgspec.Struct, frozen=True, array_like=True):
         return cls("plain", None, body)
 
     @classmethod
-    def sync(cls, version: int, message: dict[str, Any]) -> Envelope:
+    def sync(cls, version: int, message: Any) -> Envelope:
         return cls("sync", version, to_text(message))
 
     @classmethod
-    def update(cls, version: int, message: dict[str, Any]) -> Envelope:
+    def update(cls, version: int, message: Any) -> Envelope:
         return cls("update", version, to_text(message))
 
     @classmethod
-    def message(cls, message: dict[str, Any]) -> Envelope:
+    def message(cls, message: Any) -> Envelope:
         return cls("plain", None, to_text(message))
 
     def encode(self) -> str:
@@ -86,8 +86,9 @@ class Frame(msgspec.Struct, frozen=True, array_like=True):
             raise EnvelopeError(f"not a relay frame: {exc}") from None
 
 
-def to_text(message: dict[str, Any]) -> str:
-    """A protocol message as the client receives it (compact JSON, UTF-8 kept).
+def to_text(message: Any) -> str:
+    """A protocol message (server.messages, or plain JSON values) as the client receives it (compact JSON, UTF-8
+    kept).
 
     msgspec writes the same text as ``json.dumps(message, ensure_ascii=False, separators=(",", ":"))``
     (tests/test_server_envelope.py compares them) in a fifth of the time: every move builds one per seat.

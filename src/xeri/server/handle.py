@@ -1,7 +1,7 @@
 """The one interface of a table, as the routes and the sockets use it: held here, or owned by another process.
 
-A ``Table`` (server.table) is the authority over a match this process owns; a
-``RemoteTable`` (server.cluster) forwards to the process that owns it. Both are
+A ``Table`` (server.table.service) is the authority over a match this process owns; a
+``RemoteTable`` (server.cluster.remote) forwards to the process that owns it. Both are
 a ``TableHandle``, and mypy checks it: a path that only the cluster takes
 cannot reach an attribute that only the local table has.
 """
@@ -9,8 +9,9 @@ cannot reach an attribute that only the local table has.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Protocol
 
+from . import messages
 from .envelope import Envelope
 
 
@@ -34,10 +35,10 @@ class TableHandle(Protocol):
     def owned(self) -> bool:
         """Whether this process applies the table's changes itself."""
 
-    def info(self) -> dict[str, Any]:
+    def info(self) -> messages.Table:
         """The protocol's TABLE object."""
 
-    def fairness_report(self) -> dict[str, Any]: ...
+    def fairness_report(self) -> messages.Fairness: ...
 
     def seat_for_token(self, token: str) -> int | None: ...
 

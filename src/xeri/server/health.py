@@ -27,11 +27,12 @@ async def healthz(_request: Request) -> Response:
 async def readyz(request: Request) -> Response:
     lobby = request.app.state.lobby
     store = request.app.state.store
+    #: this process's node in a cluster (server.cluster), or None when it serves alone
+    cluster = request.app.state.cluster
     try:
         await asyncio.wait_for(store.ping(), PROBE_TIMEOUT)
     except (StoreError, TimeoutError):
         return JSONResponse({"ok": False, "reason": "the database does not answer"}, status_code=503)
-    cluster = lobby.cluster
     if cluster is not None:
         if not cluster.broker.up:
             return JSONResponse({"ok": False, "reason": "the Redis relay is down"}, status_code=503)

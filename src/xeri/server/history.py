@@ -9,11 +9,14 @@ import json
 import time
 from typing import Any
 
-# Replays are built in the core (xeri.views), which the offline engine in the browser shares.
-from ..views import replay_steps
-from .store import MatchRow
+import msgspec
 
-__all__ = ["replay_steps", "summary"]
+# Replays are built in the core (xeri.views), which the offline engine in the browser shares; here they are
+# typed (and checked) as the schema's Replay.
+from .. import views
+from ..rules import Ruleset
+from .messages import Replay
+from .store import MatchRow
 
 
 def summary(row: MatchRow) -> dict[str, Any]:
@@ -21,10 +24,17 @@ def summary(row: MatchRow) -> dict[str, Any]:
     result = json.loads(row.result) if row.result else {}
     return {
         "id": row.id, "title": row.title or "", "names": json.loads(row.names) if row.names else [],
-        "ruleset": json.loads(row.ruleset), "scores": result.get("scores"), "winner": result.get("winner"),
+        # Through the rules, so a table stored before an option existed shows that option's default.
+        "ruleset": Ruleset.from_dict(json.loads(row.ruleset)).to_dict(),
+        "scores": result.get("scores"), "winner": result.get("winner"),
         "winners": result.get("winners", []), "rounds": result.get("rounds"),
         # Rounds won decide a match played to a number of rounds; bots are told apart by level, not by name.
         "round_wins": result.get("round_wins"), "bots": result.get("bots"),
         "finished_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(row.finished_at))
         if row.finished_at else None,
     }
+
+
+def replay_steps(record: dict[str, Any]) -> Replay:
+    """Every step of a finished match: each round's deal, then each move, with the whole table shown."""
+    return msgspec.convert(views.replay_steps(record), Replay)

@@ -7,8 +7,9 @@ at most a few tables per address, so one client can neither crowd the server
 nor flood the lobby out of view. Every number is a :class:`Limits` field and a
 ``xeri serve`` option (docs/security.md). The counts live in memory: after a
 restart a table's creator is no longer known, and its table counts for nobody.
-In a cluster the connection counts live in Redis (:class:`SharedSockets`), so a
-cap holds across every process instead of once per process.
+In a cluster the connection counts live in Redis (:class:`SharedSockets`), and
+the rates, hint cooldowns and tables per address too (server.caps), so a cap
+holds across every process instead of once per process.
 """
 
 from __future__ import annotations

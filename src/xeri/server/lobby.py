@@ -1,13 +1,19 @@
-"""The tables a server holds: creating them from a request, finding them, and loading them after a restart."""
+"""The tables a server holds: creating them from a request, finding them, and loading them after a restart.
+
+What the lobby does not hold it asks its locator for (server.locator): the same
+questions whether this process serves alone or in a cluster.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import secrets
 import time
 import unicodedata
 from collections import OrderedDict
-from typing import TYPE_CHECKING, Any
+from collections.abc import AsyncIterator
+from typing import Any
 
 import msgspec
 
@@ -16,19 +22,18 @@ from ..bots import LEVELS
 from ..bots.registry import bot_missing, parse_spec
 from ..errors import XeriError
 from ..rules import OPTIONS, find_ruleset
-from . import inputs
+from . import inputs, messages
+from .caps import SharedCaps
 from .errors import ProtocolError
 from .handle import TableHandle
 from .limits import AddressBook, Connections, Limits, check_match_size, expired
+from .locator import LocalLocator, Locator
 from .protocol import CreateTable
 from .pubsub import Broker
 from .seats import hash_token, new_token
 from .store import SeatRow, Start, Store, StoreError, TableRow, dumps
 from .table import Table, unavailable
 from .workers import Workers
-
-if TYPE_CHECKING:
-    from .cluster import Cluster
 
 NAME_LENGTH = 32
 #: finished tables kept built in memory, the most recently used: a finished match never changes
@@ -61,7 +66,8 @@ class Lobby:
     """Every table of this server: those unfinished stay in memory, finished ones load on demand."""
 
     def __init__(self, store: Store, broker: Broker, *, bot_delay: float = 0.4, hint_level: str | None = None,
-                 limits: Limits | None = None, workers: Workers | None = None) -> None:
+                 limits: Limits | None = None, workers: Workers | None = None,
+                 locator: Locator | None = None) -> None:
         self.store = store
         self.broker = broker
         self.bot_delay = bot_delay
@@ -69,14 +75,16 @@ class Lobby:
         self.limits = limits or Limits()
         #: who created which table, and the connections each address and seat holds (server.limits)
         self.book = AddressBook(self.limits)
-        #: where connections are counted: this book, or Redis across a cluster (``Cluster`` sets it up)
+        #: where connections are counted: this book, or Redis across a cluster (the cluster's node sets it up)
         self.connections = Connections(self.book)
         #: the pool of search bots, hints and replays (None: a thread per job)
         self.workers = workers
         self.tables: dict[str, Table] = {}
         self._loading: dict[str, asyncio.Lock] = {}
-        #: this process's part in a cluster (server.cluster), or None when it serves alone
-        self.cluster: Cluster | None = None
+        #: where the tables this process does not hold are: the database alone, or a cluster's other processes
+        self.locator: Locator = locator or LocalLocator(store)
+        #: in a cluster, the per-address caps counted across every process (server.caps); None: in ``book``
+        self.caps: SharedCaps | None = None
         self._sweeper: asyncio.Task[None] | None = None
         #: finished tables, built once (off the event loop) and kept, least recently used first out
         self.finished: OrderedDict[str, Table] = OrderedDict()
@@ -90,12 +98,13 @@ class Lobby:
 
         In a cluster, a process loads only the tables whose leases it takes (server.cluster adopts them).
         """
-        if self.cluster is not None:
-            await self.cluster.start(self)
-        else:
-            for table_id in await self.store.unfinished_ids():
-                await self.load_owned(table_id)
+        await self.locator.start(self)
         self._sweeper = asyncio.create_task(self._sweep())
+
+    async def close(self) -> None:
+        """Stop serving: the locator gives its tables up (a cluster's leases), then every table stops."""
+        await self.locator.stop()
+        self.stop()
 
     def stop(self) -> None:
         if self._sweeper is not None:
@@ -118,7 +127,7 @@ class Lobby:
         """Close every table still waiting ``waiting_ttl`` seconds after its creation; returns their ids."""
         closed = []
         for table in [t for t in self.tables.values() if t.status == "waiting"]:
-            if expired(table.created_at, now, self.limits.waiting_ttl) and await table.expire():
+            if expired(table.state.created_at, now, self.limits.waiting_ttl) and await table.expire():
                 closed.append(table.id)
                 self.release(table)
         return closed
@@ -129,7 +138,7 @@ class Lobby:
 
     async def load_owned(self, table_id: str) -> Table | None:
         """Load an unfinished table this process now owns, and let its bots and timers go on."""
-        table = await self._load(table_id)
+        table = await self.load(table_id)
         if table is not None:
             # A crash between the last move and the match's end leaves a finished match playing: end it.
             if await table.finish_stored():
@@ -140,11 +149,9 @@ class Lobby:
             await table.start_if_full()
         return table
 
-    async def load_finished(self, table_id: str) -> Table | None:
-        """Load a finished table (read-only, so any process may): kept while someone watches it."""
-        return await self._load(table_id)
-
-    async def _load(self, table_id: str) -> Table | None:
+    async def load(self, table_id: str) -> Table | None:
+        """Load a table from the database; a finished one (read-only, so any process may) is kept while someone
+        watches it."""
         loaded = await self.store.load_table(table_id)
         if loaded is None:
             return None
@@ -166,7 +173,8 @@ class Lobby:
         """Hold an unfinished table in memory; a finished one only while someone is connected to it."""
         table.on_idle = self.release
         table.on_rematch = self.rematch
-        table.autoplay.use(self.workers, self.limits.hint_cooldown)
+        table.autoplay.use(self.workers, self.limits.hint_cooldown,
+                           self.caps.take_hint if self.caps is not None else None)
         if table.status in ("waiting", "playing"):
             self.tables[table.id] = table
         elif table.status == "finished":
@@ -193,7 +201,7 @@ class Lobby:
             try:
                 found: TableHandle | None = self.tables.get(table_id) or self.finished.get(table_id)
                 if found is None:
-                    found = await (self.cluster.open(table_id) if self.cluster is not None else self._load(table_id))
+                    found = await self.locator.open(table_id)
             finally:
                 self._loading.pop(table_id, None)
         return found
@@ -205,12 +213,9 @@ class Lobby:
             if table.status == "finished":
                 self._remember(table)
 
-    async def listing(self, status: str) -> list[dict[str, Any]]:
+    async def listing(self, status: str) -> list[messages.Table]:
         """The lobby's list: this process's tables, or in a cluster every process's (from the database)."""
-        if self.cluster is None:
-            return self.listed(status)
-        wanted = self._wanted(status)
-        return await self.cluster.listed(wanted)
+        return await self.locator.listed(self._wanted(status))
 
     @staticmethod
     def _wanted(status: str) -> tuple[str, ...]:
@@ -220,13 +225,10 @@ class Lobby:
             raise ProtocolError("bad_request", "status must be open, playing or all")
         return wanted
 
-    def listed(self, status: str) -> list[dict[str, Any]]:
-        wanted = {"open": ("waiting",), "waiting": ("waiting",), "playing": ("playing",),
-                  "all": ("waiting", "playing")}.get(status)
-        if wanted is None:
-            raise ProtocolError("bad_request", "status must be open, playing or all")
-        found = [t for t in self.tables.values() if t.status in wanted and not t.private]
-        found.sort(key=lambda t: t.created_at, reverse=True)
+    def listed_here(self, statuses: tuple[str, ...]) -> list[messages.Table]:
+        """This process's public tables in ``statuses``, newest first."""
+        found = [t for t in self.tables.values() if t.status in statuses and not t.state.private]
+        found.sort(key=lambda t: t.state.created_at, reverse=True)
         # A few tables per creating address, so one client cannot flood the others out of view.
         return [t.info() for t in self.book.listed(found, lambda t: t.id, 200)]
 
@@ -237,12 +239,28 @@ class Lobby:
         """
         if address is None:
             return await self._create(body)
-        with self.book.creating(address, self._status):
-            table, joined, token = await self._create(body)
+        async with self._creating(address) as table_id:
+            table, joined, token = await self._create(body, table_id)
             self.book.created(table.id, address)
             return table, joined, token
 
-    async def _create(self, body: Any) -> tuple[Table, int | None, str | None]:
+    @contextlib.asynccontextmanager
+    async def _creating(self, address: str) -> AsyncIterator[str]:
+        """A new table's id, with its place held among the tables ``address`` created (refused if over its share):
+        counted across the cluster (``caps``) when one runs and Redis answers, else in this process's book."""
+        table_id = secrets.token_urlsafe(9)
+        if self.caps is None:
+            with self.book.creating(address, self._status):
+                yield table_id
+            return
+        async with self.caps.creating(address, table_id) as shared:
+            if shared:
+                yield table_id
+            else:
+                with self.book.creating(address, self._status):
+                    yield table_id
+
+    async def _create(self, body: Any, table_id: str | None = None) -> tuple[Table, int | None, str | None]:
         req = CreateTable.read(body)  # the fields' types and bounds (server.protocol); the rest is checked here
         options = dict(req.options or {})
         if req.players is not msgspec.UNSET:
@@ -275,7 +293,7 @@ class Lobby:
         if seat is not None and (name is None or not 0 <= seat < n or not seat_rows[seat]["human"]):
             raise ProtocolError("bad_seat", "seat must be a human seat of the table, given with a name")
 
-        table_id = secrets.token_urlsafe(9)
+        table_id = table_id or secrets.token_urlsafe(9)
         match_seed = secrets.randbits(64)
         row = TableRow(id=table_id, title=title.strip(), status="waiting", ruleset=dumps(ruleset.to_dict()),
                        turn_timer=turn_timer, takeover_after=takeover_after, takeover_level=takeover_level,
@@ -295,8 +313,7 @@ class Lobby:
             names = [r.name or f"Bot ({r.bot_level})" for r in seats]
             start = Start(started_at=time.time(), names=dumps(names))
             row.status, row.started_at, row.names = "playing", start.started_at, start.names
-        if self.cluster is not None:
-            await self.cluster.claim(table_id)  # the lease first: nobody may adopt the new table
+        await self.locator.claim(table_id)  # in a cluster the lease first: nobody may adopt the new table
         try:
             await self.store.create_table(row, seats)
         except StoreError as exc:
@@ -317,14 +334,15 @@ class Lobby:
         try:
             if address is None:
                 return await self._rematch(old)
-            with self.book.creating(address, self._status):
-                table = await self._rematch(old)
+            async with self._creating(address) as table_id:
+                table = await self._rematch(old, table_id)
                 self.book.created(table.id, address)
                 return table
         finally:
-            old.rematching = False  # made (rematch_table is set) or refused: a refused one may be offered again
+            old.state.rematching = False  # made (rematch_table is set) or refused: a refused one may be offered again
 
-    async def _rematch(self, old: Table) -> Table:
+    async def _rematch(self, table: Table, table_id: str | None = None) -> Table:
+        old = table.state
         body: dict[str, Any] = {
             "ruleset": old.ruleset.name, "options": {k: v for k, v in old.ruleset.to_dict().items() if k != "name"},
             "seats": [None if s.human else {"bot": s.bot_level} for s in old.seats],
@@ -334,16 +352,16 @@ class Lobby:
         players = [s for s in old.seats if s.human and not s.left and s.name]
         if players:
             body["name"], body["seat"] = players[0].name, players[0].seat
-        table, first, token = await self._create(body)
+        new, first, token = await self._create(body, table_id)
         tokens = {first: token} if first is not None and token is not None else {}
         for s in players[1:]:
-            seat, tok = await table.join(s.name or "", s.seat)
+            seat, tok = await new.join(s.name or "", s.seat)
             tokens[seat] = tok
-        old.rematch_table = table.id
-        await old._publish(lambda seat: {"type": "rematch", "table_id": table.id, "seat": seat,
-                                         "token": tokens.get(seat) if seat is not None else None})
-        await old.publish_table()
-        return table
+        old.rematch_table = new.id
+        await table.publish(lambda seat: messages.RematchMessage(table_id=new.id, seat=seat,
+                                                          token=tokens.get(seat) if seat is not None else None))
+        await table.publish_table()
+        return new
 
 
 def options_help() -> dict[str, Any]:

@@ -165,8 +165,8 @@ class Live(Collector):
                                   "move then played by the fallback bot, a hint or replay answered busy)",
                                   value=workers.refused)
         store = state.store
-        yield GaugeMetricFamily("xeri_store_queue", "Writes waiting for the group commit", value=store._queue.qsize())
-        cluster = lobby.cluster
+        yield GaugeMetricFamily("xeri_store_queue", "Writes waiting for the group commit", value=store.pending_writes)
+        cluster = state.cluster
         yield GaugeMetricFamily("xeri_cluster", "1 if this process is one of a cluster (PostgreSQL and Redis)",
                                 value=1 if cluster is not None else 0)
         if cluster is not None:

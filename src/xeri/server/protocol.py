@@ -7,13 +7,12 @@ the ones these checks gave when they were written by hand; with several wrong, t
 order. What needs the table or its ruleset (a seat of the table, a bot level, a name's length) is checked
 where the request is served.
 
-``python scripts/protocol_schema.py`` prints the JSON Schema of them all; ``--write`` puts it into
-docs/protocol.md, where a test keeps it equal to the models.
+``python scripts/protocol_schema.py --write`` writes the JSON Schema of them all, with what the server
+sends (server.messages), into docs/protocol.schema.json, where a test keeps it equal to the models.
 """
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from typing import Annotated, Any, ClassVar, Self, get_args, get_origin
@@ -230,6 +229,9 @@ class Ping(Message, frozen=True, kw_only=True, tag="ping"):
 class Ready(Message, frozen=True, kw_only=True, tag="ready"):
     """This seat closed the round summary."""
 
+    round: Annotated[int | None, Refuse("bad_message", "round must be a round number"),
+                     Meta(description="the round whose summary was closed (the page says which; not needed)")] = None
+
 
 class Rematch(Message, frozen=True, kw_only=True, tag="rematch"):
     """Offer (or accept) a rematch, once the match is over."""
@@ -277,7 +279,7 @@ def read_message(data: Any) -> ClientMessage:
     return message
 
 
-# --- the JSON Schema ----------------------------------------------------------------
+# --- the JSON Schema (server.schema, with what the server sends) --------------------------------
 
 REQUESTS: dict[str, type[Body]] = {
     "POST /api/tables": CreateTable,
@@ -286,41 +288,3 @@ REQUESTS: dict[str, type[Body]] = {
     "POST /api/verify (a record)": VerifyRecord,
     "POST /api/verify (a round)": VerifyRound,
 }
-
-
-def schema() -> dict[str, Any]:
-    """The JSON Schema of each request body and of the socket messages a client sends."""
-    (*bodies, socket), defs = msgspec.json.schema_components([*REQUESTS.values(), ClientMessage])
-    return {"requests": dict(zip(REQUESTS, bodies, strict=True)), "socket": socket, "$defs": defs}
-
-
-def schema_text() -> str:
-    """The schema as JSON, one line per field: objects are spread over lines down to the fields only."""
-    return _layout(schema(), 0)
-
-
-def _layout(value: Any, depth: int) -> str:
-    if not isinstance(value, dict) or not value or depth == 4:
-        return json.dumps(value, ensure_ascii=False)
-    pad = "  " * (depth + 1)
-    items = [f"{pad}{json.dumps(k)}: {_layout(v, depth + 1)}" for k, v in value.items()]
-    return "{\n" + ",\n".join(items) + "\n" + "  " * depth + "}"
-
-
-BEGIN = "<!-- protocol-schema: begin (written by python scripts/protocol_schema.py --write) -->"
-END = "<!-- protocol-schema: end -->"
-_BLOCK = re.compile(re.escape(BEGIN) + r"\n```json\n(.*?)\n```\n" + re.escape(END), re.S)
-
-
-def documented(text: str) -> str | None:
-    """The schema block of docs/protocol.md's ``text`` (None: it has no block)."""
-    found = _BLOCK.search(text)
-    return found.group(1) if found else None
-
-
-def with_schema(text: str) -> str:
-    """``text`` with its schema block replaced by the models' schema now."""
-    block = f"{BEGIN}\n```json\n{schema_text()}\n```\n{END}"
-    if documented(text) is None:
-        raise ValueError(f"no schema block between {BEGIN!r} and {END!r}")
-    return _BLOCK.sub(lambda _: block, text)

@@ -29,6 +29,11 @@ SEND_TIMEOUT = 10.0
 RELAY_QUEUE = 100_000
 
 
+def channel(table_id: str, seat: int | None) -> str:
+    """The pub/sub channel of one seat's messages (``spectator`` for seat None)."""
+    return f"xeri:{table_id}:{'spectator' if seat is None else seat}"
+
+
 class Broker(Protocol):
     """Channel-based publish/subscribe of envelopes."""
 

@@ -20,6 +20,8 @@ import json
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 
+import msgspec
+
 from .history import replay_steps
 
 
@@ -29,9 +31,8 @@ class ReplayTooLarge(Exception):
 
 def build_replay(record_text: str, match_id: str) -> bytes:
     """The pool's job: a finished record's replay as compact JSON bytes."""
-    out = replay_steps(json.loads(record_text))
-    out["id"] = match_id
-    return json.dumps(out, ensure_ascii=False, separators=(",", ":")).encode()
+    out = msgspec.structs.replace(replay_steps(json.loads(record_text)), id=match_id)
+    return msgspec.json.encode(out)
 
 
 def too_large(size: int, max_replay: int) -> ReplayTooLarge:

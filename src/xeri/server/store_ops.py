@@ -16,50 +16,23 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import Column, Float, Integer, String, Text, delete, func, insert, literal, select, update
+from sqlalchemy import Float, Text, delete, func, insert, literal, select, update
 
-from .store import SeatRow, Store, TableRow, leases_t, metadata, moves_t, results_t, seats_t, tables_t
+from .store import Store
+from .store.schema import (
+    SeatRow,
+    TableRow,
+    actions_t,
+    bars_t,
+    leases_t,
+    moves_t,
+    results_t,
+    seats_t,
+    tables_t,
+)
 
-bars_t_name = "xeri_bars"
-actions_t_name = "xeri_actions"
-
-
-def _tables() -> tuple[Any, Any]:
-    """The two tables, defined once on the store's metadata (a second import finds them there)."""
-    if bars_t_name in metadata.tables:
-        return metadata.tables[bars_t_name], metadata.tables[actions_t_name]
-    from sqlalchemy import Table
-
-    bars = Table(
-        bars_t_name, metadata,
-        # an address or a network, as ipaddress writes it: 203.0.113.7/32, 2001:db8::/48
-        Column("network", String(64), primary_key=True),
-        #: seconds since the epoch by the database's clock; NULL: until unbarred
-        Column("until", Float),
-        Column("reason", Text),
-        Column("actor", String(100), nullable=False),
-        Column("created_at", Float, nullable=False),
-    )
-    actions = Table(
-        actions_t_name, metadata,
-        Column("id", Integer, primary_key=True, autoincrement=True),
-        Column("at", Float, nullable=False),
-        #: close, bar, unbar
-        Column("action", String(16), nullable=False),
-        #: a table id, or an address or network
-        Column("target", String(64), nullable=False),
-        #: JSON: the reason, the bar's end
-        Column("detail", Text),
-        #: who asked (user@host)
-        Column("actor", String(100), nullable=False),
-        #: when it was carried out and by which process (NULL while a server has yet to do it)
-        Column("done_at", Float, index=True),
-        Column("done_by", String(40)),
-    )
-    return bars, actions
-
-
-bars_t, actions_t = _tables()
+bars_t_name = bars_t.name
+actions_t_name = actions_t.name
 
 
 @dataclass

@@ -27,7 +27,10 @@ from sqlalchemy import Column, MetaData, PrimaryKeyConstraint, String, Table, in
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from ..store import _DB_ERRORS, StoreError, _translated, normalize_url
+from ..store.errors import DB_ERRORS as _DB_ERRORS
+from ..store.errors import StoreError
+from ..store.errors import translated as _translated
+from ..store.urls import normalize_url
 
 #: the first revision: the schema of the servers before migrations (no version table)
 BASELINE = "0001"
@@ -79,8 +82,7 @@ class SchemaState:
 
 def target_metadata() -> MetaData:
     """Every table of the schema (the store's and the operator's)."""
-    from .. import store_ops  # noqa: F401  (defines its tables on the store's metadata)
-    from ..store import metadata
+    from ..store.schema import metadata  # the store's tables and the operator's (server.store_ops)
 
     return metadata
 
@@ -282,9 +284,9 @@ async def copy_database(source: str | None, target: str, batch: int = 1000) -> d
                         await writing.execute(insert(table), [dict(r) for r in rows])
                         counts[table.name] += len(rows)
                 if writing.dialect.name == "postgresql":  # the next action's id follows the copied ones
-                    from .. import store_ops
+                    from ..store.schema import actions_t
 
-                    top = (await writing.execute(select(func.max(store_ops.actions_t.c.id)))).scalar()
+                    top = (await writing.execute(select(func.max(actions_t.c.id)))).scalar()
                     if top is not None:
                         await writing.execute(text("SELECT setval(pg_get_serial_sequence('xeri_actions', 'id'), "
                                                    ":top)"), {"top": top})

@@ -1,217 +1,42 @@
 // @ts-check
 // HTTP and WebSocket access to `xeri serve` (docs/protocol.md), and the seat tokens kept for reconnection.
-// The typedefs below are the server's messages as the page reads them; the other modules import them.
+// The server's messages are declared once, in protocol.d.ts, which scripts/protocol_schema.py writes from the
+// server's own models (docs/protocol.schema.json); these are the names the other modules import them by.
 
 /**
- * Rule options (a preset's, or those a new table asks for).
- * @typedef {{ match_end?: string, players?: number, rounds?: number, target?: number | null }
- *   & Record<string, unknown>}
- *   RuleOptions
+ * docs/protocol.md's TABLE; `offline`: played in this browser by the offline engine (offline.js).
+ * @typedef {import("./protocol.js").Table & { offline?: boolean }} Table
  */
+/** @typedef {import("./protocol.js").TableSeat} Seat one seat of a TABLE */
+/** @typedef {import("./protocol.js").Ruleset} Ruleset a preset with every option (TABLE's `ruleset`) */
+/** @typedef {NonNullable<import("./protocol.js").CreateTable["options"]>} RuleOptions rule options to ask for */
 /**
- * A preset with every option (TABLE's `ruleset`).
- * @typedef {{ name: string, match_end: string, players: number, rounds: number, target: number | null }
- *   & Record<string, unknown>} Ruleset
+ * POST /api/tables; `offline`: play it in this browser, with no network (the offline engine).
+ * @typedef {import("./protocol.js").CreateTable & { offline?: boolean }} NewTable
  */
-
-/**
- * POST /api/tables.
- * @typedef {object} NewTable
- * @property {string} [ruleset]
- * @property {RuleOptions} [options]
- * @property {number} [players]
- * @property {number} [target]
- * @property {({ bot: string | null } | null)[]} [seats] null for a person's seat
- * @property {number | null} [turn_timer]
- * @property {boolean} [private]
- * @property {string | null} [name] also join, with this name
- * @property {number | null} [seat]
- * @property {boolean} [offline] play it in this browser, with no network (the offline engine)
- */
-
-/**
- * One seat of a TABLE.
- * @typedef {object} Seat
- * @property {number} seat
- * @property {number} side
- * @property {string | null} name
- * @property {string | null} bot the level playing the seat now, null for a person
- * @property {boolean} human the seat's configured kind
- * @property {boolean} taken
- * @property {boolean} connected
- * @property {boolean} away
- */
-
-/** @typedef {{ waiting: number[], remaining: number }} Pause the seats still reading a round's summary */
-/** @typedef {{ seat: number, remaining: number, reason: string }} Timer the seconds before a bot plays */
-
-/**
- * docs/protocol.md's TABLE.
- * @typedef {object} Table
- * @property {string} id
- * @property {string | null} [title]
- * @property {"waiting" | "playing" | "finished" | "closed"} status
- * @property {Ruleset} ruleset
- * @property {number} players
- * @property {Seat[]} seats
- * @property {number[]} free_seats
- * @property {number | null} turn_timer
- * @property {boolean} private
- * @property {number} version
- * @property {string} [created_at]
- * @property {string} [invite]
- * @property {Pause | null} [pause]
- * @property {{ seats: number[], table_id: string | null } | null} [rematch]
- * @property {boolean} [offline] played in this browser by the offline engine (offline.js)
- */
-
-/**
- * docs/protocol.md's VIEW: what one seat may see. A replay's STATE adds every hand (`hands`).
- * @typedef {object} View
- * @property {number | null} seat
- * @property {number} players
- * @property {number} sides
- * @property {number} dealer
- * @property {number | null} turn
- * @property {string[]} hand
- * @property {string[]} legal_moves
- * @property {(string | null)[]} pile bottom first; null is face down
- * @property {string | null} top
- * @property {number[]} hand_counts
- * @property {number} talon_count
- * @property {number[]} captured_counts
- * @property {[string, boolean][][]} xeris per side: [card, jack on jack]
- * @property {number[]} points
- * @property {string | null} [exposed]
- * @property {string[]} [gone]
- * @property {boolean} over
- * @property {boolean} match_over
- * @property {number | null} [winner]
- * @property {number[]} match_scores
- * @property {number[]} [round_wins]
- * @property {number} round_number
- * @property {number | null} target
- * @property {string[]} names
- * @property {(string[] | null)[]} [hands] a replay's every hand
- */
-
-/** @typedef {{ label: string, points: number, cards?: string[] }} ScoreLine */
-/**
- * One side's score of a round.
- * @typedef {{ side: number, cards: number, xeris?: number, jack_xeris?: number, lines: ScoreLine[], total: number }}
- *   Breakdown
- */
-
-/**
- * A finished round (ROUND).
- * @typedef {object} Round
- * @property {number} round
- * @property {number} [dealer]
- * @property {Breakdown[]} scores
- * @property {number[]} [totals]
- * @property {string} [commitment]
- * @property {number | string | null} [seed] a 64-bit seed, kept exact as a string by parseJSON
- * @property {string | null} [seed_text]
- * @property {string | null} [salt]
- */
-
-/**
- * docs/protocol.md's EVENTs, told apart by `kind`.
- * @typedef {{ kind: "round_started", number: number, dealer: number }
- *   | { kind: "commitment", round: number, commitment: string }
- *   | { kind: "dealt", dealer: number, hands: (string[] | null)[], sizes: number[], pile: (string | null)[],
- *       talon: number, first: boolean }
- *   | { kind: "pile_redealt", cards: string[], reason: string }
- *   | { kind: "jack_slipped", card: string }
- *   | { kind: "bottom_exposed", card: string }
- *   | PlayedEvent
- *   | { kind: "captured", seat: number, cards: string[], hidden_count: number, leftover: boolean }
- *   | { kind: "xeri", seat: number, card: string, jack: boolean, points: number }
- *   | { kind: "pile_unclaimed", cards: string[] }
- *   | { kind: "round_scored", scores: Breakdown[] }
- *   | { kind: "reveal", round: number, dealer: number, seed: number | string, seed_text: string, salt: string,
- *       commitment: string }
- *   | { kind: "threshold_raised", target: number }
- *   | { kind: "match_over", winner: number, scores: number[], round_wins: number[] }
- *   | { kind: "auto_move", seat: number, reason: string }} GameEvent
- */
-/** @typedef {{ kind: "played", seat: number, card: string }} PlayedEvent */
-
-/**
- * A hint's card and its reason: `code` and `params` let the page word it (xeri.bots.hint).
- * @typedef {{ card: string, reason?: string, code?: string, params?: Record<string, string | number> }} Hint
- */
-
-/**
- * Every message the server sends on a table's socket.
- * @typedef {{ type: "sync", table: Table, seat: number | null, version: number, view: View | null,
- *       events?: GameEvent[], history?: Round[], fairness?: { match_commitment?: string } | null,
- *       timer?: Timer | null, pause?: Pause | null }
- *   | { type: "update", version: number, events?: GameEvent[], view: View, history?: Round[],
- *       timer?: Timer | null, pause?: Pause | null }
- *   | { type: "table", table: Table, timer?: Timer | null, pause?: Pause | null }
- *   | ({ type: "hint" } & Hint)
- *   | { type: "rematch", table_id: string, seat: number, token: string | null }
- *   | { type: "pong" }
- *   | { type: "error", code: string, message?: string, version?: number, retry?: boolean }} ServerMessage
- */
-
-/**
- * What the page sends on a table's socket.
- * @typedef {{ type: "move", card: string, version: number | null } | { type: "hint" } | { type: "sync" }
- *   | { type: "ready", round: number } | { type: "rematch" }} ClientMessage
- */
-
-/** @typedef {{ table_id: string, seat: number, token: string, table: Table }} Seated a join's answer */
-
-/** @typedef {{ label: string, points: number, each: boolean }} PointItem a preset's point card (group) */
-/**
- * GET /api/meta.
- * @typedef {{ rulesets: { name: string, help?: string, options: RuleOptions, point_items?: PointItem[] }[],
- *   levels: string[], offline?: OfflineMeta | null,
- *   limits?: Record<string, number[]> } & Record<string, unknown>} Meta
- */
-/** @typedef {{ levels: string[], bytes: number, version: string }} OfflineMeta the server's offline pack */
-
-/**
- * A finished match in GET /api/matches.
- * @typedef {{ id: string, title?: string | null, names: string[], ruleset: Ruleset, scores: number[],
- *   winner: number | null, winners?: string[], rounds?: number, round_wins?: number[],
- *   bots?: (string | null)[], finished_at?: string | null }} MatchSummary
- */
-
-/** @typedef {{ round: number, seat: number | null, card: string | null, events: GameEvent[], state: View }} Step */
-/** @typedef {{ id: string, names: string[], bots?: (string | null)[], ruleset: Ruleset, steps: Step[] }} Replay */
-
-/** @typedef {{ name: string, games: number, wins: number, points: number, xeris: number, jack_xeris: number }} Stats */
-
-/** @typedef {{ kind: string, cards: number, points: number, rank?: string | null, unseen: number }} Effect */
-/**
- * One reviewed move (`xeri review --json`).
- * @typedef {object} ReviewedMove
- * @property {number} round
- * @property {number} move 1-based within the round
- * @property {string} played
- * @property {string} best
- * @property {Record<string, number>} values each card's expected points
- * @property {number} lost
- * @property {string} grade
- * @property {Effect} best_effect
- */
-/**
- * `xeri review --json`'s object.
- * @typedef {{ lost: number, moves_reviewed: number, costliest: { round: number, move: number }[],
- *   rounds: { number: number, lost: number, margin: number | null, grades: Record<string, number>,
- *     moves: ReviewedMove[] }[] }} Review
- */
-/** @typedef {{ state: "running", done: number, total: number } | { state: "done", done: number, total: number,
- *   review: Review }} ReviewProgress */
-
-/**
- * GET /api/tables/{id}/fairness.
- * @typedef {{ match_commitment?: string, rounds: Record<string, unknown>[] } & Record<string, unknown>} Fairness
- */
-/** @typedef {{ ok: boolean, detail?: string }} Verdict POST /api/verify */
+/** @typedef {import("./protocol.js").Pause} Pause the seats still reading a round's summary */
+/** @typedef {import("./protocol.js").Timer} Timer the seconds before a bot plays */
+/** @typedef {import("./protocol.js").View} View docs/protocol.md's VIEW; a replay's STATE adds `hands` */
+/** @typedef {import("./protocol.js").Breakdown} Breakdown one side's score of a round */
+/** @typedef {import("./protocol.js").Round} Round a finished round (ROUND) */
+/** @typedef {import("./protocol.js").GameEvent} GameEvent docs/protocol.md's EVENTs, told apart by `kind` */
+/** @typedef {import("./protocol.js").PlayedEvent} PlayedEvent */
+/** @typedef {Omit<import("./protocol.js").HintMessage, "type" | "ref">} Hint a card and why (`code`, `params`) */
+/** @typedef {import("./protocol.js").ServerMessage} ServerMessage every message on a table's socket */
+/** @typedef {import("./protocol.js").ClientMessage} ClientMessage what the page sends on it */
+/** @typedef {import("./protocol.js").Seated} Seated a join's answer */
+/** @typedef {import("./protocol.js").ServerMeta} Meta GET /api/meta */
+/** @typedef {import("./protocol.js").OfflineMeta} OfflineMeta the server's offline pack */
+/** @typedef {import("./protocol.js").MatchSummary} MatchSummary a finished match in GET /api/matches */
+/** @typedef {import("./protocol.js").Step} Step */
+/** @typedef {import("./protocol.js").Replay} Replay */
+/** @typedef {import("./protocol.js").Stats} Stats */
+/** @typedef {import("./protocol.js").Effect} Effect */
+/** @typedef {import("./protocol.js").ReviewedMove} ReviewedMove one reviewed move (`xeri review --json`) */
+/** @typedef {import("./protocol.js").Review} Review `xeri review --json`'s object */
+/** @typedef {import("./protocol.js").ReviewProgress} ReviewProgress */
+/** @typedef {import("./protocol.js").Fairness} Fairness GET /api/tables/{id}/fairness */
+/** @typedef {import("./protocol.js").Verdict} Verdict POST /api/verify */
 
 export class ApiError extends Error {
   /**
@@ -224,58 +49,6 @@ export class ApiError extends Error {
     this.status = status;
     this.code = code;
   }
-}
-
-/**
- * JSON.parse that keeps integers beyond 2^53 (the round seeds are 64-bit) exact, as strings of digits.
- * It uses the reviver's source text where the browser gives it, else quotes long digit runs first.
- */
-/**
- * @param {string} text
- * @returns {unknown}
- */
-export function parseJSON(text) {
-  let sourceSeen = false;
-  /**
-   * @param {string} key
-   * @param {unknown} v
-   * @param {{ source?: unknown }} [context] the source text (a newer browser's third argument)
-   */
-  const reviver = function (key, v, context) {
-    if (context && typeof context.source === "string") sourceSeen = true;
-    if (
-      typeof v === "number" &&
-      Number.isInteger(v) &&
-      !Number.isSafeInteger(v) &&
-      context &&
-      typeof context.source === "string"
-    ) {
-      return context.source;
-    }
-    return v;
-  };
-  const value = JSON.parse(text, reviver);
-  if (sourceSeen || !/\d{16,}/.test(text)) return value;
-  return JSON.parse(quoteBigIntegers(text));
-}
-
-/**
- * Quote every JSON integer too big to be exact (for browsers whose reviver gets no source text).
- * @param {string} text
- * @returns {string}
- */
-export function quoteBigIntegers(text) {
-  return text.replace(/([:,[]\s*)(-?\d{16,})(?=\s*[,}\]])/g, (all, before, digits) =>
-    Number.isSafeInteger(Number(digits)) ? all : `${before}"${digits}"`);
-}
-
-/**
- * JSON.stringify that writes a seed kept as a string of digits back as a JSON integer.
- * @param {unknown} body
- * @returns {string}
- */
-export function toJSON(body) {
-  return JSON.stringify(body).replace(/"seed":"(-?\d+)"/g, '"seed":$1');
 }
 
 /**
@@ -293,7 +66,7 @@ async function request(method, path, body) {
   const init = { method, headers };
   if (body !== undefined) {
     headers["Content-Type"] = "application/json";
-    init.body = toJSON(body);
+    init.body = JSON.stringify(body);
   }
   let response;
   try {
@@ -304,7 +77,7 @@ async function request(method, path, body) {
   /** @type {unknown} */
   let data = null;
   try {
-    data = parseJSON(await response.text());
+    data = JSON.parse(await response.text());
   } catch {
     // Not JSON (a proxy's error page): data stays null.
   }
@@ -582,7 +355,7 @@ export class TableSocket {
     ws.onmessage = (ev) => {
       let msg;
       try {
-        msg = /** @type {ServerMessage} */ (parseJSON(ev.data));
+        msg = /** @type {ServerMessage} */ (JSON.parse(ev.data));
       } catch {
         return;
       }

@@ -41,7 +41,7 @@ function failure(root, err) {
 
 /**
  * A seat's server bot level (the summary's `bots` field), or null for a person.
- * @param {{ bots?: (string | null)[] }} m a match summary or a replay
+ * @param {{ bots?: (string | null)[] | null }} m a match summary or a replay
  * @param {number} seat
  * @returns {string | null}
  */
@@ -51,7 +51,7 @@ function botOf(m, seat) {
 
 /**
  * A seat's name as shown: a bot by its level in the page's language.
- * @param {{ names: string[], bots?: (string | null)[] }} m a match summary or a replay
+ * @param {{ names: string[], bots?: (string | null)[] | null }} m a match summary or a replay
  * @param {number} seat
  * @returns {string}
  */

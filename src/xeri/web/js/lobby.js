@@ -87,8 +87,8 @@ function lobbyOptions(meta) {
   target.classList.add("fr-target");
   const updatePlaceholder = () => {
     const rs = rulesets.find((r) => r.name === ruleset.value);
-    const o = (rs && rs.options) || {};
-    const own = o.match_end === "target" ? t("target_is", { target: o.target }) : roundsCount(o.rounds ?? 5);
+    const o = rs && rs.options;
+    const own = o && o.match_end === "target" ? t("target_is", { target: o.target }) : roundsCount(o ? o.rounds : 5);
     target.options[0].textContent = `${own} (${rulesetName(ruleset.value)})`;
   };
   ruleset.addEventListener("change", updatePlaceholder);
@@ -171,8 +171,10 @@ export async function mountLobby(container) {
       root.appendChild(h("div.panel", h("p", `${t("error")}: ${text}`)));
       return () => {};
     }
-    // No server and no kept lobby data, but the offline pack: the computer still plays, by the classic rules.
-    meta = { rulesets: [{ name: "classic", options: {} }], levels: pack.levels, offline: pack };
+    // No server and no kept lobby data, but the offline pack: the computer still plays, by the classic rules (the
+    // engine's defaults: no options given). Only the parts the lobby reads, each of which it checks is there.
+    meta = /** @type {import("./api.js").Meta} */ (
+      { rulesets: [{ name: "classic", options: {} }], levels: pack.levels, offline: pack });
   }
   const options = lobbyOptions(meta);
   const error = h("p.error-text", { role: "alert" });

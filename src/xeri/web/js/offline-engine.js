@@ -4,7 +4,7 @@
 // table's Transport for it, so the table view cannot tell it from the WebSocket), and the offline matches kept in
 // IndexedDB, as records, to go on with.
 
-import { ApiError, isOfflineTable, parseJSON, toJSON } from "./api.js";
+import { ApiError, isOfflineTable } from "./api.js";
 
 /** @typedef {import("./api.js").ServerMessage} ServerMessage */
 /** @typedef {import("./api.js").ClientMessage} ClientMessage */
@@ -172,7 +172,7 @@ function botDelay() {
 
 /**
  * An offline table's Transport: what the page sends goes to the worker's Python, what it answers comes back as the
- * server's texts, parsed as a WebSocket frame is (losslessly).
+ * server's texts, parsed as a WebSocket frame is (64-bit seeds come as digit strings, so JSON.parse keeps them).
  */
 export class OfflineSocket {
   /**
@@ -208,7 +208,7 @@ export class OfflineSocket {
     if (this.closed) return;
     for (const text of texts) {
       if (!text) continue;
-      this.onMessage(/** @type {ServerMessage} */ (parseJSON(text)));
+      this.onMessage(/** @type {ServerMessage} */ (JSON.parse(text)));
     }
   }
 
@@ -218,7 +218,7 @@ export class OfflineSocket {
    */
   send(msg) {
     if (!this.opened || this.closed) return false;
-    this.engine.call("send", this.tableId, toJSON(msg)).catch((err) => console.error(err));
+    this.engine.call("send", this.tableId, JSON.stringify(msg)).catch((err) => console.error(err));
     return true;
   }
 
@@ -240,7 +240,7 @@ export class OfflineSocket {
  * @returns {T}
  */
 function answer(text) {
-  const data = /** @type {{ type?: string, code?: string, message?: string }} */ (parseJSON(String(text)));
+  const data = /** @type {{ type?: string, code?: string, message?: string }} */ (JSON.parse(String(text)));
   if (data && data.type === "error") throw new ApiError(400, data.code || "error", data.message);
   return /** @type {T} */ (data);
 }
@@ -273,7 +273,8 @@ export const engineApi = {
   createTable: async (body) => {
     const e = offlineEngine();
     const made = /** @type {{ id?: string, code?: string, message?: string }} */ (
-      await e.call("new_table", toJSON({ ...body, offline: undefined }), JSON.stringify({ bot_delay: botDelay() })));
+      await e.call("new_table", JSON.stringify({ ...body, offline: undefined }),
+        JSON.stringify({ bot_delay: botDelay() })));
     if (!made.id) throw new ApiError(400, made.code || "bad_request", made.message);
     e.open.add(made.id);
     await e.saving;
@@ -292,5 +293,5 @@ export const engineApi = {
     answer(await offlineEngine().call("replay", /** @type {string} */ ((await finished(id)).record))),
   review: async (id, seat) =>
     answer(await offlineEngine().call("review", id, /** @type {string} */ ((await finished(id)).record), seat, 2)),
-  verify: async (body) => answer(await offlineEngine().call("verify", toJSON(body))),
+  verify: async (body) => answer(await offlineEngine().call("verify", JSON.stringify(body))),
 };

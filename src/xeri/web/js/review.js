@@ -106,7 +106,7 @@ export function reviewPanel(id, names, steps, goTo, seat = 0) {
   function poll(seat) {
     api.review(id, seat).then((data) => {
       if (stopped) return;
-      if (data.state === "done") return ready(data.review);
+      if (data.state === "done" && data.review) return ready(data.review);
       bar.hidden = false;
       bar.max = Math.max(1, data.total);
       bar.value = data.done;

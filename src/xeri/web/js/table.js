@@ -558,7 +558,7 @@ export function mountTable(container, tableId, { watch = false } = {}) {
         dispatch(msg);
         return;
       case "rematch":
-        if (msg.token && msg.table_id) {
+        if (msg.token && msg.table_id && msg.seat != null) {
           seats.set(msg.table_id, msg.seat, msg.token);
           location.hash = `#/t/${msg.table_id}`;
         }

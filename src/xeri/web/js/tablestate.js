@@ -156,19 +156,10 @@ export function reduce(state, msg, now) {
       return { state: next, events, said: lines, kind: "update" };
     }
     case "table": {
-      let timer = state.timer;
-      let timerAt = state.timerAt;
-      if ("timer" in msg) {
-        timer = msg.timer || null;
-        timerAt = now;
-      } else if (timer && timer.reason === "away") {
-        // An away timer stops once the seat is back.
-        const s = msg.table.seats[timer.seat];
-        if (s && s.connected) timer = null;
-      }
-      let pause = state.pause;
-      if ("pause" in msg) pause = msg.pause ?? null;
-      else if ("pause" in msg.table) pause = msg.table.pause ?? null;
+      // The table's message carries the timer as it is now (an away timer stops once the seat is back).
+      const timer = msg.timer || null;
+      const timerAt = now;
+      const pause = msg.table.pause ?? null;
       const view = state.view && named(msg.table, state.view);
       const next = { ...state, table: msg.table, timer, timerAt, pause, view };
       return { state: next, events: none, said: [], kind: "table" };

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .store import Store
+from ..store import Store
 
 #: seconds a lease lasts unless renewed; a dead owner's tables move after at most this (plus one tick)
 LEASE_SECONDS = 5.0

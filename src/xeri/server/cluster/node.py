@@ -1,4 +1,4 @@
-"""Several ``xeri serve`` processes on one PostgreSQL and one Redis: forwarding and read replicas.
+"""This process's node in a cluster of ``xeri serve`` processes on one PostgreSQL and one Redis.
 
 Each unfinished table has one owner (``ownership``): the process holding its
 lease keeps the authoritative ``Table`` in memory. Any other process serves
@@ -16,104 +16,86 @@ for orphans, or a client arriving) takes the lease, rebuilds the
 table from the database, and says so on ``xeri-ctl``; replicas then
 re-register their connections with it and resynchronise.
 
-Nothing here is used by one process alone (SQLite, or PostgreSQL without
-Redis): that keeps working exactly as before.
+The node is the lobby's locator (server.locator) in a cluster: its lease loop,
+adoptions and handovers are here, with the owner's side of the requests; the
+messages and the asking side are in ``rpc``, the replicas and ``RemoteTable``
+in ``remote``, the leases in ``ownership``. Nothing here is used by one process
+alone (SQLite, or PostgreSQL without Redis): that keeps working exactly as before.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
-import secrets
 import time
 from collections import Counter
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Coroutine
+from typing import Any, TypeVar
 
 import msgspec
 
-from ..rules import Ruleset
-from . import metrics
-from .envelope import Envelope, EnvelopeError
-from .errors import ProtocolError
-from .limits import SharedSockets
+from .. import messages, metrics
+from ..envelope import Envelope
+from ..errors import ProtocolError
+from ..handle import TableHandle
+from ..limits import SharedSockets
+from ..locator import TableHost
+from ..pubsub import RedisBroker, channel
+from ..store import Store, StoreError
+from ..table import Table
 from .ownership import LEASE_SECONDS, Ownership
-from .pubsub import RedisBroker
-from .seats import Seat, hash_token
-from .store import SeatRow, Store, StoreError, TableRow
-from .wire import channel, iso
-
-if TYPE_CHECKING:
-    from .lobby import Lobby
-    from .table import Table
+from .remote import RemoteTable, Replica, listed_info
+from .rpc import (
+    CONTROL,
+    RPC_TIMEOUT,
+    Adopted,
+    AnyCall,
+    AttachCall,
+    Describe,
+    Described,
+    DetachCall,
+    Handover,
+    HintCall,
+    Hinted,
+    JoinCall,
+    Joined,
+    LeaveCall,
+    Left,
+    MoveCall,
+    NotOwner,
+    ReadyCall,
+    Refusal,
+    Released,
+    RematchCall,
+    Reply,
+    Request,
+    Requests,
+    SyncCall,
+    decoded,
+    envelope,
+    inbox,
+    raw,
+    read_control,
+    read_inbox,
+    read_sync,
+    retry_later,
+)
 
 log = logging.getLogger("xeri.server")
 
-#: seconds a forwarded request waits for the owner's reply
-RPC_TIMEOUT = 5.0
+T = TypeVar("T")
+
 #: a table that arrived at a process (handed over or adopted) stays there at least this many leases
 #: before it is handed over again: connections that move back and forth cannot bounce it (hysteresis)
 HANDOVER_HOLD_LEASES = 2.0
-CONTROL = "xeri-ctl"
-
-
-def inbox(node: str) -> str:
-    return f"xeri-rpc:{node}"
-
-
-def retry_later(detail: str) -> ProtocolError:
-    """The refusal while a table changes owner: nothing changed, and the same request will work soon."""
-    return ProtocolError("unavailable", f"{detail}; nothing changed, try again in a few seconds", retry=True)
-
-
-class NotOwner(Exception):
-    """The process asked does not own the table (any more), or is gone."""
 
 
 class ClusterRefused(Exception):
     """This process may not start as configured (another mode already serves the database)."""
 
 
-@dataclass(eq=False)
-class Replica:
-    """One connection on a non-owner: its texts come from Redis; before its first sync they wait."""
-
-    table_id: str
-    seat: int | None
-    deliver: Callable[[Envelope], None]
-    buffered: list[Envelope] | None = field(default_factory=list)
-    #: closes the connection with a retryable error (the client reconnects): for when it cannot be resynced
-    close: Callable[[], None] | None = None
-    #: the connection shows each round's summary (``?summary=1``): the owner's next round waits for it
-    summary: bool = False
-
-    @property
-    def args(self) -> dict[str, Any]:
-        """What the owner needs to count this connection (``attach`` and ``detach``)."""
-        return {"seat": self.seat, "summary": self.summary}
-
-    @property
-    def channel(self) -> str:
-        return channel(self.table_id, self.seat)
-
-    def receive(self, envelope: Envelope) -> None:
-        if self.buffered is not None:
-            self.buffered.append(envelope)
-        else:
-            self.deliver(envelope)
-
-    def synced(self, sync: Envelope) -> None:
-        """Hand over the sync, then what came meanwhile (the connection drops updates the sync includes)."""
-        waiting, self.buffered = self.buffered or [], None
-        self.deliver(sync)
-        for envelope in waiting:
-            self.deliver(envelope)
-
-
 class Cluster:
-    """This process's part in a cluster: leases, forwarding to owners, serving forwarded requests."""
+    """This process's part in a cluster: leases, forwarding to owners, serving forwarded requests (a ``Locator``)."""
 
     def __init__(self, store: Store, broker: RedisBroker, lease: float = LEASE_SECONDS,
                  rpc_timeout: float = RPC_TIMEOUT, handover: bool = True) -> None:
@@ -121,8 +103,10 @@ class Cluster:
         self.broker = broker
         self.node = broker.node
         self.ownership = Ownership(store, self.node, lease)
-        self.rpc_timeout = rpc_timeout
-        self.lobby: Lobby | None = None
+        #: this process's requests to other processes, waiting for their replies
+        self.requests = Requests(broker, rpc_timeout)
+        #: the lobby that holds this process's tables (``start``)
+        self.host: TableHost | None = None
         #: the last known owner of each table this process forwards to
         self.owners: dict[str, str] = {}
         #: replica connections per table
@@ -143,7 +127,6 @@ class Cluster:
         #: tables handed over by this process and to it, since it started
         self.handed_out = 0
         self.handed_in = 0
-        self._pending: dict[str, asyncio.Future[Any]] = {}
         #: adoptions under way, per table
         self._adopting: dict[str, asyncio.Future[Table | None]] = {}
         #: tables claimed for creation (monotonic time), whose rows may not be in memory yet
@@ -163,11 +146,16 @@ class Cluster:
 
     # --- life ----------------------------------------------------------------
 
-    async def start(self, lobby: Lobby) -> None:
-        self.lobby = lobby
+    def _host(self) -> TableHost:
+        if self.host is None:
+            raise RuntimeError("the cluster's node is not started")
+        return self.host
+
+    async def start(self, host: TableHost) -> None:
+        self.host = host
         # The per-address and per-seat connection caps hold across the cluster, not once per process.
-        self.sockets = SharedSockets(self.broker.url, self.node, lobby.limits, 3 * self.ownership.lease)
-        lobby.connections.shared = self.sockets
+        self.sockets = SharedSockets(self.broker.url, self.node, host.limits, 3 * self.ownership.lease)
+        host.connections.shared = self.sockets
         await self.ownership.renew()
         self.healthy = True
         self._loop = asyncio.create_task(self._tick_loop())
@@ -188,11 +176,11 @@ class Cluster:
         try:
             await self.ownership.release()
             await self.store.leave_cluster(self.node)
-            await self.broker.send(CONTROL, Envelope.message({"released": self.node}))
+            await self.broker.send(CONTROL, envelope(Released(node=self.node)))
         except Exception:  # the database or Redis is away: the leases simply expire
             pass
 
-    def _spawn(self, coro: Any) -> None:
+    def _spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
         task = asyncio.create_task(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -215,18 +203,17 @@ class Cluster:
 
     async def tick(self) -> None:
         """Renew this process's leases, let go of tables taken over, and adopt orphaned ones."""
-        lobby = self.lobby
-        assert lobby is not None
+        host = self._host()
         asked = time.monotonic()
         owned = await self.ownership.renew()
         now = time.monotonic()
         self._claimed = {t: at for t, at in self._claimed.items() if now - at < 4 * self.ownership.lease}
-        for table in list(lobby.tables.values()):
+        for table in list(host.tables.values()):
             # (A table claimed or adopted while the renewal was on its way is not in its answer, yet owned.)
             recent = self._claimed.get(table.id, 0.0) >= asked - self.ownership.lease
             if table.id not in owned and not recent and table.status in ("waiting", "playing"):
                 self._demote(table)
-        stray = [t for t in owned if t not in self._claimed and t not in lobby.tables]
+        stray = [t for t in owned if t not in self._claimed and t not in host.tables]
         if stray:
             # Owned but not held: finished (and forgotten), or handed over by another process whose message has
             # not been read yet. Those still in play are rebuilt here, the others' leases given up.
@@ -234,7 +221,7 @@ class Cluster:
                 self._claimed[table_id] = self._arrived[table_id] = now
                 self._spawn(self.adopt(table_id))
         finished = [t for t in owned if t not in self._claimed
-                    and (t not in lobby.tables or lobby.tables[t].status not in ("waiting", "playing"))]
+                    and (t not in host.tables or host.tables[t].status not in ("waiting", "playing"))]
         if finished:
             await self.ownership.release(finished)
         # The rest may take long (many orphans to rebuild at once): beside the renewals, which must keep their pace.
@@ -245,8 +232,7 @@ class Cluster:
 
     async def _look_after(self) -> None:
         """Adopt the orphaned tables, and hand over those whose connections are all elsewhere."""
-        lobby = self.lobby
-        assert lobby is not None
+        host = self._host()
         if self.sockets is not None:
             try:
                 await self.sockets.renew()
@@ -261,7 +247,7 @@ class Cluster:
             log.exception("the look for orphaned tables failed")
         now = time.monotonic()
         self._arrived = {t: at for t, at in self._arrived.items() if now - at < self.hold}
-        for table in list(lobby.tables.values()):
+        for table in list(host.tables.values()):
             self.consider(table)  # a connection left, or the hold ran out: its connections may all be elsewhere
 
     # --- ownership -------------------------------------------------------------
@@ -278,10 +264,9 @@ class Cluster:
         One adoption per table at a time: the lease loop and a client arriving for the same orphan share it
         (two rebuilt copies would each run the bots, and one would refuse every move as stale).
         """
-        lobby = self.lobby
-        assert lobby is not None
-        if table_id in lobby.tables:
-            return lobby.tables[table_id]
+        host = self._host()
+        if table_id in host.tables:
+            return host.tables[table_id]
         running = self._adopting.get(table_id)
         if running is None:
             running = asyncio.ensure_future(self._adopt(table_id))
@@ -290,14 +275,13 @@ class Cluster:
         return await asyncio.shield(running)
 
     async def _adopt(self, table_id: str) -> Table | None:
-        lobby = self.lobby
-        assert lobby is not None
-        if table_id in lobby.tables:
-            return lobby.tables[table_id]
+        host = self._host()
+        if table_id in host.tables:
+            return host.tables[table_id]
         if not await self.ownership.take(table_id):
             return None
         self._claimed[table_id] = self._arrived[table_id] = time.monotonic()
-        table = await lobby.load_owned(table_id)
+        table = await host.load_owned(table_id)
         if table is None:
             await self.ownership.release([table_id])
             return None
@@ -314,7 +298,7 @@ class Cluster:
     async def _announce_adoption(self, table_id: str, quiet: bool = False) -> bool:
         """Tell the other processes this one owns ``table_id`` now; False (one warning line) if Redis is away."""
         try:
-            await self.broker.send(CONTROL, Envelope.message({"adopted": table_id, "owner": self.node}))
+            await self.broker.send(CONTROL, envelope(Adopted(table=table_id, owner=self.node)))
         except OSError as exc:  # ConnectionError and its kin: the relay, not this table, is in trouble
             if not quiet:
                 log.warning("cannot announce the adoption of table %s (%s): retrying", table_id,
@@ -324,11 +308,10 @@ class Cluster:
 
     async def _announce_later(self, table_id: str, table: Table, tries: int = 120) -> None:
         """Retry an adoption's announcement each half lease, while the table is still this process's."""
-        lobby = self.lobby
-        assert lobby is not None
+        host = self._host()
         for _ in range(tries):
             await asyncio.sleep(self.ownership.every)  # a retry period, not synchronisation
-            if lobby.tables.get(table_id) is not table or not getattr(table, "owned", True):
+            if host.tables.get(table_id) is not table or not table.owned:
                 return
             if await self._announce_adoption(table_id, quiet=True):
                 log.info("announced the adoption of table %s", table_id,
@@ -344,10 +327,9 @@ class Cluster:
 
     def _let_go(self, table: Table) -> None:
         """Stop acting for a table another process owns now, and forget who followed it from elsewhere."""
-        lobby = self.lobby
-        assert lobby is not None
-        if lobby.tables.get(table.id) is table:
-            del lobby.tables[table.id]
+        host = self._host()
+        if host.tables.get(table.id) is table:
+            del host.tables[table.id]
         table.disown()
         self.remote.pop(table.id, None)
         for seat in (None, *range(len(table.seats))):
@@ -397,22 +379,21 @@ class Cluster:
             self.handed_out += 1
             log.info("handed table %s over to %s at version %d", table.id, to, table.version,
                      extra={"event": "table_handed_over", "table": table.id, "to": to})
-            self.broker.post(inbox(to), Envelope.message({"handover": table.id, "from": self.node}))
+            self.broker.post(inbox(to), envelope(Handover(table=table.id, sender=self.node)))
         except StoreError as exc:
             log.warning("cannot hand table %s over: %s", table.id, exc,
                         extra={"event": "handover_failed", "table": table.id})
         finally:
             self._handing.discard(table.id)
 
-    async def open(self, table_id: str) -> Table | RemoteTable | None:
+    async def open(self, table_id: str) -> TableHandle | None:
         """A table this process does not hold: adopt it if nobody owns it, else a proxy to its owner."""
-        lobby = self.lobby
-        assert lobby is not None
+        host = self._host()
         found = await self.store.record_text(table_id)
         if found is None:
             return None
         if found[0] not in ("waiting", "playing"):
-            return await lobby.load_finished(table_id)  # finished tables never change: any process shows them
+            return await host.load(table_id)  # finished tables never change: any process shows them
         owner = await self.ownership.owner(table_id)
         if owner is None or owner == self.node:
             table = await self.adopt(table_id)
@@ -423,30 +404,30 @@ class Cluster:
                 raise retry_later("the table is changing servers")
         self.owners[table_id] = owner
         try:
-            described = await self.call(table_id, "describe", {})
+            described = await self.call(table_id, Describe(), Described)
         except NotOwner:
             raise retry_later("the table's server is not answering") from None
-        if described is None:
-            return None
-        held = lobby.tables.get(table_id)
+        held = host.tables.get(table_id)
         if held is not None and held.owned:  # it was handed over to this process meanwhile
             return held
         return RemoteTable(self, table_id, described)
 
     # --- requests to the owner ---------------------------------------------------
 
-    async def call(self, table_id: str, op: str, args: dict[str, Any]) -> Any:
-        """Run ``op`` on the table's owner (this process, or another over Redis) and return its result.
+
+    # --- requests to the owner ---------------------------------------------------
+
+    async def call(self, table_id: str, call: AnyCall, into: type[T]) -> T:
+        """Run ``call`` on the table's owner (this process, or another over Redis); its result as ``into``.
 
         Raises the owner's ``ProtocolError`` as if raised here, and an ``unavailable`` one (retryable)
         when no owner answers.
         """
-        lobby = self.lobby
-        assert lobby is not None
+        host = self._host()
         for _attempt in range(3):
-            table = lobby.tables.get(table_id)
+            table = host.tables.get(table_id)
             if table is not None and table.owned:
-                return await serve_op(self, table, op, args, self.node)
+                return msgspec.convert(await self.apply(table, call, self.node), into)
             owner = self.owners.get(table_id) or await self.ownership.owner(table_id)
             if owner is None or owner == self.node:
                 if await self.adopt(table_id) is None and await self.ownership.owner(table_id) is None:
@@ -454,77 +435,94 @@ class Cluster:
                 continue
             self.owners[table_id] = owner
             try:
-                return await self._request(owner, table_id, op, args)
+                return decoded(await self.requests.ask(owner, table_id, call), into)
             except NotOwner:
                 self.owners.pop(table_id, None)
                 if await self.ownership.owner(table_id) == owner:
                     raise retry_later("the table's server is not answering") from None
         raise retry_later("the table is changing servers")
 
-    async def _request(self, owner: str, table_id: str, op: str, args: dict[str, Any]) -> Any:
-        rid = secrets.token_hex(8)
-        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self._pending[rid] = future
-        try:
-            request = Envelope.message({"id": rid, "from": self.node, "op": op, "table": table_id, "args": args})
-            try:
-                received = await self.broker.send(inbox(owner), request)
-            except Exception:
-                raise retry_later("the message relay (Redis) is unavailable") from None
-            if received == 0:
-                raise NotOwner(owner)
-            try:
-                reply = await asyncio.wait_for(future, self.rpc_timeout)
-            except TimeoutError:
-                raise retry_later("the table's server did not answer in time") from None
-        finally:
-            self._pending.pop(rid, None)
-        error = reply.get("error")
-        if error is not None:
-            if error["code"] == "not_owner":
-                raise NotOwner(owner)
-            raise ProtocolError(error["code"], error["message"], **error.get("extra", {}))
-        return reply.get("ok")
-
-    def _on_inbox(self, envelope: Envelope) -> None:
-        message = _read(envelope)
-        if "op" in message:
+    def _on_inbox(self, received: Envelope) -> None:
+        message = read_inbox(received)
+        if isinstance(message, Request):
             self._spawn(self._serve(message))
-            return
-        handed = message.get("handover")
-        if handed is not None:  # another process passed this one a table's lease: rebuild the table here
-            log.info("table %s handed over to this process by %s", handed, message.get("from"),
-                     extra={"event": "table_handed_in", "table": handed})
-            self._claimed[handed] = self._arrived[handed] = time.monotonic()
+        elif isinstance(message, Handover):  # another process passed this one a table's lease: rebuild it here
+            log.info("table %s handed over to this process by %s", message.table, message.sender,
+                     extra={"event": "table_handed_in", "table": message.table})
+            self._claimed[message.table] = self._arrived[message.table] = time.monotonic()
             self.handed_in += 1
-            self._spawn(self.adopt(handed))
-            return
-        future = self._pending.get(message.get("id", ""))
-        if future is not None and not future.done():
-            future.set_result(message)
+            self._spawn(self.adopt(message.table))
+        elif isinstance(message, Reply):
+            self.requests.answered(message)
 
-    async def _serve(self, message: dict[str, Any]) -> None:
-        lobby = self.lobby
-        reply: dict[str, Any] = {"id": message["id"]}
-        table_id = message["table"]
-        table = lobby.tables.get(table_id) if lobby is not None else None
+    async def _serve(self, request: Request) -> None:
+        """Answer another process's request for a table this process owns (or say it does not own it)."""
+        not_owner = Refusal("not_owner", "this process does not own the table")
+        host = self.host
+        table_id = request.table
+        table = host.tables.get(table_id) if host is not None else None
         if table is None and (table_id in self._adopting or table_id in self._claimed):
             table = await self.adopt(table_id)  # handed over or adopted just now: answer once it is rebuilt
         if table is None or not table.owned:
-            reply["error"] = {"code": "not_owner", "message": "this process does not own the table"}
+            reply = Reply(id=request.id, error=not_owner)
         else:
             try:
-                reply["ok"] = await serve_op(self, table, message["op"], message["args"], message["from"])
+                reply = Reply(id=request.id, ok=raw(await self.apply(table, request.call, request.sender)))
             except ProtocolError as exc:
-                if table.owned:
-                    reply["error"] = {"code": exc.code, "message": exc.message, "extra": exc.extra}
-                else:  # handed over while the request waited: the requester asks the new owner
-                    reply["error"] = {"code": "not_owner", "message": "this process does not own the table"}
+                # handed over while the request waited: the requester asks the new owner
+                refusal = Refusal(exc.code, exc.message, exc.extra) if table.owned else not_owner
+                reply = Reply(id=request.id, error=refusal)
             except Exception as exc:
-                log.exception("forwarded %s on table %s failed", message["op"], message["table"])
-                reply["error"] = {"code": "unavailable", "message": f"the owner failed: {type(exc).__name__}"}
+                log.exception("forwarded %s on table %s failed", type(request.call).__name__, table_id)
+                reply = Reply(id=request.id, error=Refusal("unavailable", f"the owner failed: {type(exc).__name__}"))
         # Not waited for: if Redis loses it, the requester times out and retries.
-        self.broker.post(inbox(message["from"]), Envelope.message(reply))
+        self.broker.post(inbox(request.sender), envelope(reply))
+
+    async def apply(self, table: Table, call: AnyCall, node: str) -> Any:
+        """Serve a forwarded request on an owned table (the owner's side of ``call``), from process ``node``."""
+        match call:
+            case Describe():
+                return describe(table)
+            case MoveCall(seat=seat, card=card, version=version):
+                await table.move(seat, card, version)
+                return None
+            case SyncCall(seat=seat):
+                return (await table.sync_envelope(seat)).encode()
+            case AttachCall(seat=seat, summary=summary):
+                remote = node != self.node  # a connection on another process: relay its channel to Redis from now on
+                if remote:
+                    self.watch(table.id, seat, +1, node)
+                try:
+                    sync = (await table.attach_remote(seat, summary)).encode()
+                except BaseException:
+                    if remote:
+                        self.watch(table.id, seat, -1, node)
+                    raise
+                if remote:
+                    self.consider(table)  # all its connections may be on that process now
+                return sync
+            case DetachCall(seat=seat, summary=summary):
+                await table.detach_remote(seat, summary)
+                if node != self.node:
+                    self.watch(table.id, seat, -1, node)
+                    self.consider(table)
+                return None
+            case ReadyCall(seat=seat):
+                await table.ready(seat)
+                return None
+            case RematchCall(seat=seat, address=address):
+                await table.ask_rematch(seat, address)
+                return None
+            case HintCall(seat=seat):
+                card, reason = await table.hint(seat)
+                to_json = getattr(reason, "to_json", None)
+                return Hinted(card=card, reason=str(reason), coded=to_json() if to_json is not None else None)
+            case JoinCall(name=name, seat=seat):
+                joined, token = await table.join(name, seat)
+                return Joined(seat=joined, token=token, described=describe(table))
+            case LeaveCall(token=token):
+                return Left(seat=await table.leave(token), described=describe(table))
+        raise ProtocolError("bad_request", f"unknown forwarded request {type(call).__name__}")
 
     # --- replicas --------------------------------------------------------------
 
@@ -553,7 +551,7 @@ class Cluster:
             raise retry_later("the message relay (Redis) is unavailable") from None
         self.replicas.setdefault(replica.table_id, set()).add(replica)
         try:
-            sync = _envelope(await self.call(replica.table_id, "attach", replica.args))
+            sync = read_sync(await self.call(replica.table_id, replica.attach_call(), str))
         except BaseException:
             self.detach_local(replica)
             raise
@@ -570,19 +568,20 @@ class Cluster:
     async def detach_replica(self, replica: Replica) -> None:
         self.detach_local(replica)
         try:
-            await self.call(replica.table_id, "detach", replica.args)
+            await self.call(replica.table_id, replica.detach_call(), type(None))
         except (ProtocolError, NotOwner):
             pass  # the owner is changing: the new one never counted this connection
 
     async def _reattach(self, table_id: str) -> None:
         """A table's owner changed: register this process's replica connections with it, each resynced."""
-        await self._each_replica(table_id, "attach")
+        await self._each_replica(table_id, Replica.attach_call)
 
     async def _resync(self, table_id: str) -> None:
-        await self._each_replica(table_id, "sync")
+        await self._each_replica(table_id, lambda replica: SyncCall(seat=replica.seat))
 
-    async def _each_replica(self, table_id: str, op: str, patience: float = 30.0) -> None:
-        """Send each replica of a table the owner's answer to ``op`` (its sync), retrying while the owner
+    async def _each_replica(self, table_id: str, call: Callable[[Replica], AttachCall | SyncCall],
+                            patience: float = 30.0) -> None:
+        """Send each replica of a table the owner's answer to its ``call`` (its sync), retrying while the owner
         cannot be reached yet (Redis or the owner coming back), for ``patience`` seconds."""
         pending = set(self.replicas.get(table_id, ()))
         pause, deadline = 0.05, time.monotonic() + patience
@@ -592,7 +591,7 @@ class Cluster:
                     pending.discard(replica)  # the connection ended meanwhile
                     continue
                 try:
-                    replica.deliver(_envelope(await self.call(table_id, op, replica.args)))
+                    replica.deliver(read_sync(await self.call(table_id, call(replica), str)))
                     pending.discard(replica)
                 except (ProtocolError, NotOwner) as exc:
                     if time.monotonic() > deadline:
@@ -613,218 +612,31 @@ class Cluster:
         for table_id in list(self.replicas):
             self._spawn(self._resync(table_id))
 
-    def _on_control(self, envelope: Envelope) -> None:
-        message = _read(envelope)
-        adopted = message.get("adopted")
-        if adopted is not None:
-            self.owners[adopted] = message["owner"]
-            if adopted in self.replicas:
-                self._spawn(self._reattach(adopted))
-        released = message.get("released")
-        if released is not None:
+    def _on_control(self, received: Envelope) -> None:
+        message = read_control(received)
+        if isinstance(message, Adopted):
+            self.owners[message.table] = message.owner
+            if message.table in self.replicas:
+                self._spawn(self._reattach(message.table))
+        elif isinstance(message, Released):
             for table_id, owner in list(self.owners.items()):
-                if owner == released:
+                if owner == message.node:
                     del self.owners[table_id]
 
     # --- the lobby -----------------------------------------------------------------
 
-    async def listed(self, statuses: tuple[str, ...], limit: int = 200) -> list[dict[str, Any]]:
+    async def listed(self, statuses: tuple[str, ...], limit: int = 200) -> list[messages.Table]:
         """The public unfinished tables as every process sees them: from the database."""
-        lobby = self.lobby
-        assert lobby is not None
+        host = self._host()
         out = []
-        for row, seats in await self.store.listed_tables(statuses, limit):
-            held = lobby.tables.get(row.id)
+        for row, seats in await self.store.listed_tables(list(statuses), limit):
+            held = host.tables.get(row.id)
             out.append(held.info() if held is not None else listed_info(row, seats))
         return out
 
 
-def _read(envelope: Envelope) -> Any:
-    """A request, reply or announcement between processes (JSON that a process of this cluster wrote)."""
-    return _DECODE(envelope.body)
-
-
-_DECODE = msgspec.json.Decoder().decode
-
-
-def _envelope(answer: Any) -> Envelope:
-    """A sync the owner returned (encoded, server.envelope); a malformed one is the owner's failure."""
-    try:
-        return Envelope.decode(answer)
-    except EnvelopeError:
-        raise retry_later("the table's server answered with a malformed sync") from None
-
-
-def listed_info(row: TableRow, seats: list[SeatRow]) -> dict[str, Any]:
-    """A lobby entry built from the database rows alone (a table another process owns).
-
-    What only the owner knows (who is connected, the scores, the version) is as for a table just loaded: the
-    lobby shows who sits where; the table's own page asks its owner for the rest.
-    """
-    ruleset = Ruleset.from_dict(json.loads(row.ruleset))
-    places = [Seat.from_row(s) for s in seats]
-    return {
-        "id": row.id, "title": row.title or "", "status": row.status, "ruleset": ruleset.to_dict(),
-        "players": ruleset.players,
-        "seats": [{"seat": s.seat, "side": ruleset.side_of(s.seat), "name": s.display_name() if s.taken else None,
-                   "bot": s.bot_level if not s.human else row.takeover_level if s.left else None,
-                   "human": s.human, "taken": s.taken, "connected": not s.human or s.left,
-                   "away": s.human and not s.left and s.name is not None} for s in places],
-        "free_seats": [s.seat for s in places if not s.taken],
-        "turn_timer": row.turn_timer, "takeover_after": row.takeover_after, "takeover_level": row.takeover_level,
-        "private": bool(row.private), "version": 0, "created_at": iso(row.created_at),
-        "finished_at": iso(row.finished_at), "invite": f"/#/t/{row.id}", "scores": [0] * ruleset.sides,
-        "winner": None, "pause": None, "rematch": None,
-    }
-
-
-class RemoteTable:
-    """A table owned by another process, as this process's routes and connections use it (a ``TableHandle``).
-
-    Each asks the owner (``Cluster.call``); a connection is a ``Replica``, counted at the owner, its summary too.
-    """
-
-    def __init__(self, cluster: Cluster, table_id: str, described: dict[str, Any]) -> None:
-        self.cluster = cluster
-        self.id = table_id
-        self.clients = 0
-        self.owned = False
-        #: this handle's connection, once it attached (one RemoteTable per connection: ``Lobby.get`` makes it)
-        self._replica: Replica | None = None
-        self._refresh(described)
-
-    def _refresh(self, described: dict[str, Any]) -> None:
-        self._info: dict[str, Any] = described["info"]
-        self.status: str = self._info["status"]
-        self.version: int = self._info["version"]
-        self._hashes: list[str | None] = described["hashes"]
-        self._fairness: dict[str, Any] = described.get("fairness") or {}
-
-    def info(self) -> dict[str, Any]:
-        return self._info
-
-    def fairness_report(self) -> dict[str, Any]:
-        return self._fairness
-
-    def seat_for_token(self, token: str) -> int | None:
-        digest = hash_token(token)
-        for seat, stored in enumerate(self._hashes):
-            if stored is not None and secrets.compare_digest(stored, digest):
-                return seat
-        return None
-
-    async def join(self, name: str, seat: int | None) -> tuple[int, str]:
-        out = await self.cluster.call(self.id, "join", {"name": name, "seat": seat})
-        self._refresh(out["described"])
-        return int(out["seat"]), str(out["token"])
-
-    async def leave(self, token: str) -> int:
-        out = await self.cluster.call(self.id, "leave", {"token": token})
-        self._refresh(out["described"])
-        return int(out["seat"])
-
-    async def move(self, seat: int | None, card_text: str, version: int) -> None:
-        await self.cluster.call(self.id, "move", {"seat": seat, "card": card_text, "version": version})
-
-    async def ready(self, seat: int | None) -> None:
-        await self.cluster.call(self.id, "ready", {"seat": seat})
-
-    async def ask_rematch(self, seat: int | None, address: str | None = None) -> None:
-        await self.cluster.call(self.id, "rematch", {"seat": seat, "address": address})
-
-    async def hint(self, seat: int | None) -> tuple[str, str]:
-        out = await self.cluster.call(self.id, "hint", {"seat": seat})
-        coded = out[2] if len(out) > 2 else None
-        if coded:  # the reason's code and parameters, so the client can say it in its own language
-            from ..bots.hint import HintReason
-
-            return str(out[0]), HintReason(coded["code"], **coded["params"])
-        return str(out[0]), str(out[1])
-
-    async def sync_envelope(self, seat: int | None) -> Envelope:
-        return _envelope(await self.cluster.call(self.id, "sync", {"seat": seat}))
-
-    async def attach(self, seat: int | None, ch: str, deliver: Callable[[Envelope], None],
-                     close: Callable[[], None] | None = None, summary: bool = False) -> None:
-        """Become a replica connection; if the owner cannot be reached now, the connection is closed with a
-        retryable error (the client reconnects) rather than left without its sync."""
-        self._replica = Replica(self.id, seat, deliver, close=close, summary=summary)
-        try:
-            await self.cluster.attach_replica(self._replica)
-        except ProtocolError as exc:
-            self._replica = None
-            log.warning("a connection of table %s could not attach: %s", self.id, exc.message)
-            if close is not None:
-                close()  # says "unavailable ... reconnecting" and closes (Client.left for a table not owned here)
-            return
-        except BaseException:
-            self._replica = None  # attach_replica counted nothing that stays: detach has nothing to give back
-            raise
-        self.clients += 1
-
-    async def detach(self, seat: int | None, ch: str, deliver: Callable[[Envelope], None],
-                     close: Callable[[], None] | None = None, summary: bool = False) -> None:
-        if self._replica is not None:
-            self.clients -= 1
-            await self.cluster.detach_replica(self._replica)
-            self._replica = None
-
-
-def describe(table: Table) -> dict[str, Any]:
-    return {"info": table.info(), "hashes": [s.token_hash for s in table.seats],
-            "fairness": table.fairness_report()}
-
-
-async def serve_op(cluster: Cluster, table: Table, op: str, args: dict[str, Any], node: str) -> Any:
-    """Apply a forwarded request to an owned table (the owner's side of ``Cluster.call``)."""
-    seat = args.get("seat")
-    if op == "describe":
-        return describe(table)
-    if op == "move":
-        await table.move(seat, args["card"], args["version"])
-        return None
-    if op == "sync":
-        return (await table.sync_envelope(seat)).encode()
-    if op == "attach":
-        remote = node != cluster.node  # a connection on another process: relay its channel to Redis from now on
-        if remote:
-            cluster.watch(table.id, seat, +1, node)
-        try:
-            sync = (await table.attach_remote(seat, bool(args.get("summary")))).encode()
-        except BaseException:
-            if remote:
-                cluster.watch(table.id, seat, -1, node)
-            raise
-        if remote:
-            cluster.consider(table)  # all its connections may be on that process now
-        return sync
-    if op == "detach":
-        await table.detach_remote(seat, bool(args.get("summary")))
-        if node != cluster.node:
-            cluster.watch(table.id, seat, -1, node)
-            cluster.consider(table)
-        return None
-    if op == "ready":
-        await table.ready(seat)
-        return None
-    if op == "rematch":
-        address = args.get("address")
-        await table.ask_rematch(seat, address if isinstance(address, str) else None)
-        return None
-    if op == "hint":
-        card, reason = await table.hint(seat)
-        to_json = getattr(reason, "to_json", None)
-        return [card, str(reason), to_json() if to_json is not None else None]
-    if op == "join":
-        joined, token = await table.join(args["name"], seat)
-        return {"seat": joined, "token": token, "described": describe(table)}
-    if op == "leave":
-        left = await table.leave(args["token"])
-        return {"seat": left, "described": describe(table)}
-    raise ProtocolError("bad_request", f"unknown forwarded request {op!r}")
-
-
-__all__ = ["Cluster", "ClusterRefused", "RemoteTable", "Replica", "make_cluster", "retry_later"]
+def describe(table: Table) -> Described:
+    return Described(info=table.info(), hashes=[s.token_hash for s in table.seats], fairness=table.fairness_report())
 
 
 def make_cluster(store: Store, broker: Any, lease: float | None) -> Cluster | None:

@@ -1,0 +1,47 @@
+"""The server's database (SQLAlchemy's async engine on SQLite or PostgreSQL): ``Store`` and its typed rows.
+
+``Store`` is one object with one part per concern, each in its own module: the
+connection and transactions (``database``), a game's writes and reads
+(``games``), the history's queries (``history``) and the cluster's leases
+(``leases``); the schema and rows are in ``schema``, the group commit in
+``writer``, SQLite's lock in ``sqlite``, URL handling in ``urls``.
+"""
+
+from __future__ import annotations
+
+from .errors import (
+    DatabaseInUse,
+    DatabaseURLError,
+    StaleMove,
+    StoreConflict,
+    StoreError,
+    StoreUnavailable,
+)
+from .games import Games
+from .history import History
+from .leases import Leases
+from .schema import (
+    Finish,
+    LoadedTable,
+    MatchRow,
+    MoveRow,
+    PlayerStats,
+    ResultRow,
+    SeatRow,
+    Start,
+    TableRow,
+    dumps,
+)
+from .sqlite import OwnerLock
+from .urls import display_url, normalize_url, sqlite_path
+
+
+class Store(Games, History, Leases):
+    """Async access to the database; ``open()`` before use, ``close()`` after."""
+
+
+__all__ = [
+    "DatabaseInUse", "DatabaseURLError", "Finish", "LoadedTable", "MatchRow", "MoveRow", "OwnerLock", "PlayerStats",
+    "ResultRow", "SeatRow", "StaleMove", "Start", "Store", "StoreConflict", "StoreError", "StoreUnavailable",
+    "TableRow", "display_url", "dumps", "normalize_url", "sqlite_path",
+]

@@ -1,0 +1,155 @@
+"""A game's rows: creating a table, its seats, its start, its moves and its end; loading it again.
+
+Every write goes through the group commit (server.store.writer); a move and the
+end of the match it finishes are one transaction, so a restart finds either both
+or neither.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import insert, select, update
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from .. import metrics
+from .database import Database
+from .schema import (
+    Finish,
+    LoadedTable,
+    MoveRow,
+    SeatRow,
+    Start,
+    TableRow,
+    moves_t,
+    results_t,
+    row_of,
+    seats_t,
+    tables_t,
+)
+from .writer import INSERT_MOVE
+
+
+class Games(Database):
+    """The writes and reads of tables in play (and of a finished one's record)."""
+
+    # --- statements ----------------------------------------------------------
+
+    @staticmethod
+    def _table(table_id: str, **values: Any) -> tuple[Any, Any]:
+        return (update(tables_t).where(tables_t.c.id == table_id).values(**values), None)
+
+    @staticmethod
+    def _seat(table_id: str, seat: int, **values: Any) -> tuple[Any, Any]:
+        stmt = update(seats_t).where(seats_t.c.table_id == table_id, seats_t.c.seat == seat).values(**values)
+        return (stmt, None)
+
+    @classmethod
+    def _finish(cls, table_id: str, finish: Finish) -> list[tuple[Any, Any]]:
+        stmts = [cls._table(table_id, status="finished", finished_at=finish.finished_at, result=finish.result,
+                            record=finish.record)]
+        if finish.results:
+            stmts.append((insert(results_t), [row_of(r) for r in finish.results]))
+        return stmts
+
+    async def create_table(self, table: TableRow, seats: Sequence[SeatRow]) -> None:
+        """A new table and its seats (a creator's seat may be taken already, and the match started)."""
+        await self.write((insert(tables_t), row_of(table)), (insert(seats_t), [row_of(s) for s in seats]))
+
+    async def take_seat(self, table_id: str, seat: int, name: str, token_hash: str, start: Start | None) -> None:
+        """A person joins ``seat``; with ``start``, the table that is now full starts in the same transaction."""
+        stmts = [self._seat(table_id, seat, name=name, token_hash=token_hash)]
+        if start is not None:
+            stmts.append(self._table(table_id, status="playing", started_at=start.started_at, names=start.names))
+        await self.write(*stmts)
+
+    async def start(self, table_id: str, start: Start) -> None:
+        await self.write(self._table(table_id, status="playing", started_at=start.started_at, names=start.names))
+
+    async def free_seat(self, table_id: str, seat: int, close: bool) -> None:
+        """A seat given up before the start; ``close`` closes the table too (nobody is left at it)."""
+        stmts = [self._seat(table_id, seat, name=None, token_hash=None)]
+        if close:
+            stmts.append(self._table(table_id, status="closed"))
+        await self.write(*stmts)
+
+    async def close_table(self, table_id: str) -> None:
+        """A table that waited too long for players is closed (server.limits ``waiting_ttl``)."""
+        await self.write(self._table(table_id, status="closed"))
+
+    async def leave_seat(self, table_id: str, seat: int) -> None:
+        """A seat given up after the start: a bot plays it, and its token opens nothing any more."""
+        await self.write(self._seat(table_id, seat, left=True, token_hash=None))
+
+    async def add_move(self, move: MoveRow, finish: Finish | None = None) -> None:
+        """Store a move (and, with ``finish``, the end of the match in the same transaction).
+
+        Raises ``StaleMove`` if this version's move is stored already.
+        """
+        stmts: list[tuple[Any, Any]] = [(INSERT_MOVE, row_of(move))]
+        if finish is not None:
+            stmts += self._finish(move.table_id, finish)
+        await self.write(*stmts, stale=True)
+
+    async def finish(self, table_id: str, finish: Finish) -> None:
+        """The end of a match whose last move is stored already (found so at startup)."""
+        await self.write(*self._finish(table_id, finish))
+
+    # --- reading --------------------------------------------------------------
+
+    @metrics.timed_store("load")
+    async def load_table(self, table_id: str) -> LoadedTable | None:
+        """A table's row, its seats and its moves in order; None if there is no such table."""
+        async with self._reading() as conn:
+            return await _load(conn, table_id)
+
+    async def unfinished_ids(self) -> list[str]:
+        rows = await self._rows(select(tables_t.c.id).where(tables_t.c.status.in_(("waiting", "playing"))))
+        return [r["id"] for r in rows]
+
+    async def statuses(self, table_ids: list[str]) -> dict[str, str]:
+        """The status of each of ``table_ids`` that exists (the cluster's tables-per-address cap, server.caps)."""
+        if not table_ids:
+            return {}
+        rows = await self._rows(select(tables_t.c.id, tables_t.c.status).where(tables_t.c.id.in_(table_ids)))
+        return {r["id"]: r["status"] for r in rows}
+
+    async def record_text(self, table_id: str) -> tuple[str, str | None] | None:
+        """(status, record JSON) of a table; None if there is no such table."""
+        rows = await self._rows(select(tables_t.c.status, tables_t.c.record).where(tables_t.c.id == table_id))
+        return (rows[0]["status"], rows[0]["record"]) if rows else None
+
+    async def access(self, table_id: str) -> tuple[str, bool, list[str]] | None:
+        """(status, private, its seats' token hashes) of a table; None if there is no such table."""
+        rows = await self._rows(select(tables_t.c.status, tables_t.c.private).where(tables_t.c.id == table_id))
+        if not rows:
+            return None
+        hashes = await self._rows(select(seats_t.c.token_hash).where(seats_t.c.table_id == table_id,
+                                                                     seats_t.c.token_hash.is_not(None)))
+        return rows[0]["status"], bool(rows[0]["private"]), [h["token_hash"] for h in hashes]
+
+    async def listed_tables(self, statuses: Sequence[str], limit: int) -> list[tuple[TableRow, list[SeatRow]]]:
+        """Public unfinished tables, the newest first, with their seats: the lobby of every process."""
+        t = tables_t.c
+        async with self._reading() as conn:
+            rows = (await conn.execute(select(tables_t).where(t.status.in_(list(statuses)), t.private.is_(False))
+                                       .order_by(t.created_at.desc()).limit(limit))).all()
+            ids = [r._mapping["id"] for r in rows]
+            seats: dict[str, list[SeatRow]] = {i: [] for i in ids}
+            if ids:
+                found = await conn.execute(select(seats_t).where(seats_t.c.table_id.in_(ids))
+                                           .order_by(seats_t.c.table_id, seats_t.c.seat))
+                for s in found:
+                    seats[s._mapping["table_id"]].append(SeatRow(**s._mapping))
+        return [(TableRow(**r._mapping), seats[r._mapping["id"]]) for r in rows]
+
+
+async def _load(conn: AsyncConnection, table_id: str) -> LoadedTable | None:
+    rows = (await conn.execute(select(tables_t).where(tables_t.c.id == table_id))).all()
+    if not rows:
+        return None
+    seats = (await conn.execute(select(seats_t).where(seats_t.c.table_id == table_id).order_by(seats_t.c.seat))).all()
+    moves = (await conn.execute(select(moves_t).where(moves_t.c.table_id == table_id).order_by(moves_t.c.idx))).all()
+    return LoadedTable(TableRow(**rows[0]._mapping), [SeatRow(**s._mapping) for s in seats],
+                       [MoveRow(**m._mapping) for m in moves])

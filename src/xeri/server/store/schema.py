@@ -1,0 +1,248 @@
+"""The database's tables, and the typed rows the rest of the server sees instead of SQLAlchemy's.
+
+64-bit seeds are kept as decimal text (a signed BIGINT cannot hold them). The
+cluster's tables (``xeri_leases``, ``xeri_nodes``) are here too: every process
+creates the same schema, whether it runs alone or in a cluster.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import Boolean, Column, Float, Integer, MetaData, String, Table, Text
+
+metadata = MetaData()
+
+tables_t = Table(
+    "xeri_tables", metadata,
+    Column("id", String(32), primary_key=True),
+    Column("title", String(100), nullable=False, default=""),
+    Column("status", String(16), nullable=False, index=True),
+    Column("ruleset", Text, nullable=False),
+    Column("turn_timer", Float),
+    Column("takeover_after", Float),
+    Column("takeover_level", String(64), nullable=False),
+    Column("private", Boolean, nullable=False, default=False),
+    # 64-bit unsigned seeds do not fit a signed BIGINT: kept as decimal text.
+    Column("match_seed", String(24), nullable=False),
+    Column("salt_key", String(64), nullable=False),
+    Column("first_dealer", Integer, nullable=False, default=0),
+    Column("names", Text),
+    Column("created_at", Float, nullable=False),
+    Column("started_at", Float),
+    Column("finished_at", Float, index=True),
+    Column("result", Text),
+    Column("record", Text),
+)
+
+seats_t = Table(
+    "xeri_seats", metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("human", Boolean, nullable=False),
+    Column("bot_level", String(64)),
+    Column("name", String(64)),
+    Column("token_hash", String(64)),
+    Column("left", Boolean, nullable=False, default=False),
+)
+
+moves_t = Table(
+    "xeri_moves", metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("idx", Integer, primary_key=True),
+    Column("seat", Integer, nullable=False),
+    Column("card", String(2), nullable=False),
+    Column("auto", String(16)),
+    Column("at", Float, nullable=False),
+)
+
+results_t = Table(
+    "xeri_results", metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("name", String(64), nullable=False, index=True),
+    Column("human", Boolean, nullable=False),
+    Column("side", Integer, nullable=False),
+    Column("won", Boolean, nullable=False),
+    Column("points", Integer, nullable=False),
+    Column("xeris", Integer, nullable=False),
+    Column("jack_xeris", Integer, nullable=False),
+    Column("finished_at", Float, nullable=False),
+)
+
+
+# Several processes on one PostgreSQL (docs/scaling.md): who owns which table, and which processes are up.
+leases_t = Table(
+    "xeri_leases", metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("owner", String(40), nullable=False),
+    #: seconds since the epoch, by the database's clock (every process compares against the same clock)
+    Column("until", Float, nullable=False),
+)
+
+nodes_t = Table(
+    "xeri_nodes", metadata,
+    Column("id", String(40), primary_key=True),
+    Column("until", Float, nullable=False),
+)
+
+# The operator's two tables (server.store_ops, schema revision 0002): barred addresses, and the operator's actions
+# and requests (the audit trail).
+bars_t = Table(
+    "xeri_bars", metadata,
+    # an address or a network, as ipaddress writes it: 203.0.113.7/32, 2001:db8::/48
+    Column("network", String(64), primary_key=True),
+    #: seconds since the epoch by the database's clock; NULL: until unbarred
+    Column("until", Float),
+    Column("reason", Text),
+    Column("actor", String(100), nullable=False),
+    Column("created_at", Float, nullable=False),
+)
+actions_t = Table(
+    "xeri_actions", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("at", Float, nullable=False),
+    #: close, bar, unbar
+    Column("action", String(16), nullable=False),
+    #: a table id, or an address or network
+    Column("target", String(64), nullable=False),
+    #: JSON: the reason, the bar's end
+    Column("detail", Text),
+    #: who asked (user@host)
+    Column("actor", String(100), nullable=False),
+    #: when it was carried out and by which process (NULL while a server has yet to do it)
+    Column("done_at", Float, index=True),
+    Column("done_by", String(40)),
+)
+
+
+# --- typed rows -----------------------------------------------------------------
+
+
+@dataclass
+class TableRow:
+    """One table as stored; ``ruleset``, ``names``, ``result`` and ``record`` are JSON text."""
+
+    id: str
+    status: str
+    ruleset: str
+    takeover_level: str
+    match_seed: str
+    salt_key: str
+    created_at: float
+    title: str = ""
+    turn_timer: float | None = None
+    takeover_after: float | None = None
+    private: bool = False
+    first_dealer: int = 0
+    names: str | None = None
+    started_at: float | None = None
+    finished_at: float | None = None
+    result: str | None = None
+    record: str | None = None
+
+
+@dataclass
+class SeatRow:
+    """One seat as stored: a bot (``bot_level``) or a person's (``name`` once joined)."""
+
+    table_id: str
+    seat: int
+    human: bool
+    bot_level: str | None = None
+    name: str | None = None
+    token_hash: str | None = None
+    left: bool = False
+
+
+@dataclass
+class MoveRow:
+    """Move ``idx`` (0-based, the table's version before it) of a table."""
+
+    table_id: str
+    idx: int
+    seat: int
+    card: str
+    auto: str | None
+    at: float
+
+
+@dataclass
+class ResultRow:
+    """One seat's result in a finished match (the players' statistics)."""
+
+    table_id: str
+    seat: int
+    name: str
+    human: bool
+    side: int
+    won: bool
+    points: int
+    xeris: int
+    jack_xeris: int
+    finished_at: float
+
+
+@dataclass
+class Finish:
+    """The end of a match: written with its last move, in one transaction."""
+
+    finished_at: float
+    result: str
+    record: str
+    results: list[ResultRow] = field(default_factory=list)
+
+
+@dataclass
+class Start:
+    """The start of a match: written with the seat that filled the table, in one transaction."""
+
+    started_at: float
+    names: str
+
+
+@dataclass
+class MatchRow:
+    """A finished match as the history list needs it."""
+
+    id: str
+    title: str
+    ruleset: str
+    names: str | None
+    result: str | None
+    finished_at: float | None
+
+
+@dataclass
+class PlayerStats:
+    """One person's totals over finished matches."""
+
+    name: str
+    games: int
+    wins: int
+    points: int
+    xeris: int
+    jack_xeris: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+
+@dataclass
+class LoadedTable:
+    """A table's row, its seats in order and its moves in order."""
+
+    table: TableRow
+    seats: list[SeatRow]
+    moves: list[MoveRow]
+
+def row_of(value: Any) -> dict[str, Any]:
+    """A row's columns (its fields are plain values: no deep copy as ``dataclasses.asdict`` makes, per move)."""
+    return dict(vars(value))
+
+
+def dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))

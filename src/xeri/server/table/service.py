@@ -1,0 +1,488 @@
+"""One table in play, as a service: its lock, its writes to the store, its messages, its connections and bots.
+
+The state and its checks are plain (server.table.state); this module does
+what waits around them. The table applies one move at a time under its lock,
+stores the move before anyone hears of it, and publishes one message per seat,
+each built from that seat's own view and redacted log (server.table.views).
+Its next automatic move is planned by ``autoplay``.
+
+Every change is written first and applied in memory after; a write that
+fails leaves the table as it was (a move already applied to the match is
+undone by replaying the stored moves).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
+
+from ...events import RoundScored
+from ...match import Match
+from .. import messages, metrics
+from ..envelope import Envelope, Kind, to_text
+from ..errors import ProtocolError
+from ..pubsub import Broker, channel
+from ..seats import Seat, hash_token, new_token
+from ..store import MoveRow, SeatRow, StaleMove, Start, Store, StoreError, StoreUnavailable, TableRow
+from . import views
+from .autoplay import Autoplay
+from .state import Applied, TableState
+
+log = logging.getLogger("xeri.server")
+
+
+def moved() -> ProtocolError:
+    """The refusal of a table this process no longer owns (server.cluster): the same request works at its new owner."""
+    return ProtocolError("unavailable", "this table moved to another server: reconnect and try again", retry=True)
+
+
+def unavailable(exc: StoreError, what: str) -> ProtocolError:
+    """The refusal a client gets when the database did not take a write (HTTP 503)."""
+    detail = str(exc) if isinstance(exc, StoreUnavailable) else "the database refused it"
+    return ProtocolError("unavailable", f"{what} could not be stored ({detail}); nothing changed, try again",
+                         retry=True)
+
+
+class Table:
+    """A table this process holds: the authority over its match while it owns it (a ``TableHandle``)."""
+
+    def __init__(self, row: TableRow, seats: Sequence[SeatRow], *, store: Store, broker: Broker,
+                 bot_delay: float, hint_level: str | None = None) -> None:
+        self.state = TableState(row, seats, bot_delay)
+        self.lock = asyncio.Lock()
+        self.store = store
+        self.broker = broker
+        #: this process's connections to the table, its own and other processes' (a finished one nobody watches
+        #: is forgotten)
+        self.clients = 0
+        self.autoplay = Autoplay(hint_level)
+        #: called when the table is finished or closed and nobody is connected (the lobby forgets it)
+        self.on_idle: Callable[[Table], None] | None = None
+        #: per seat, how to close each of its connections (a player who leaves keeps no window on the seat)
+        self._closers: dict[int, set[Callable[[], None]]] = {}
+        #: False once another process owns the table (server.cluster): it then applies nothing more
+        self.owned = True
+        #: makes the new table of a rematch once every player asked for one, counted against the address of
+        #: the player who completed the offer (the lobby's; None: refused)
+        self.on_rematch: Callable[[Table, str | None], Awaitable[Any]] | None = None
+        #: per seat (None: spectators), its last sync: (match, version, epoch, parts, envelope)
+        self._syncs: dict[int | None, tuple[Match | None, int, int, dict[str, Any], Envelope]] = {}
+        #: how many times a sync's costly parts were built (one per version and seat)
+        self.sync_builds = 0
+        #: the fairness report of a finished match, which never changes
+        self._fairness: messages.Fairness | None = None
+
+    # --- what every handle shows ---------------------------------------------------
+
+    @property
+    def id(self) -> str:
+        return self.state.id
+
+    @property
+    def status(self) -> str:
+        return self.state.status
+
+    @property
+    def version(self) -> int:
+        return self.state.version
+
+    @property
+    def seats(self) -> list[Seat]:
+        return self.state.seats
+
+    def replay(self, moves: Sequence[MoveRow]) -> None:
+        """Rebuild the match from the stored moves (after a restart or to show a finished table)."""
+        self.state.replay(moves)
+
+    def info(self) -> messages.Table:
+        """The protocol's TABLE object: public, the same for everyone."""
+        return views.table_info(self.state)
+
+    def sync_message(self, seat: int | None) -> messages.SyncMessage:
+        return views.sync_message(self.state, seat)
+
+    def sync_envelope_now(self, seat: int | None) -> Envelope:
+        """``seat``'s sync, enveloped: built once per version and seat, and served as is while the table
+        does not change, so a flood of ``sync`` requests (or of connections) costs no rebuild each.
+
+        Out of play (waiting, finished, closed) nothing in a sync depends on the clock, and whatever changes the
+        table's description is published (``epoch``): the whole envelope is reused until then. In play the
+        timer counts down, so the envelope is rebuilt around the parts, which change only with the version.
+        """
+        s = self.state
+        m = s.match
+        cached = self._syncs.get(seat)
+        same = cached is not None and cached[0] is m and cached[1] == s.version
+        if same and cached is not None and cached[2] == s.epoch and s.status != "playing" and not s.pause:
+            return cached[4]
+        if same and cached is not None:
+            parts = cached[3]
+        else:
+            parts = views.sync_parts(s, seat)
+            self.sync_builds += 1
+        envelope = Envelope.sync(s.version, views.sync_from(s, seat, parts, self.info(), s.timer(), s.pause_state()))
+        self._syncs[seat] = (m, s.version, s.epoch, parts, envelope)
+        return envelope
+
+    def timer(self) -> messages.Timer | None:
+        return self.state.timer()
+
+    def fairness_report(self) -> messages.Fairness:
+        if self._fairness is not None:
+            return self._fairness
+        s = self.state
+        report = views.fairness_report(s)
+        if s.status == "finished":
+            self._fairness = report  # every round is revealed and checked: built once
+        return report
+
+    def seat_for_token(self, token: str) -> int | None:
+        return self.state.seat_for_token(token)
+
+    # --- sending --------------------------------------------------------------
+
+    async def publish(self, build: Callable[[int | None], messages.Message], kind: Kind = "plain") -> None:
+        """Publish ``build(seat)`` to each seat's channel (and the spectators'), built per seat.
+
+        Each text goes out in an ``Envelope`` of ``kind`` at the table's version, which lets a
+        connection drop an update it already has (a broker between processes may deliver one after a sync).
+        """
+        s = self.state
+        s.epoch += 1
+        version = None if kind == "plain" else s.version
+        for seat in (None, *range(s.ruleset.players)):
+            ch = channel(s.id, seat)
+            if self.broker.interested(ch):
+                await self.broker.publish(ch, Envelope(kind, version, to_text(build(seat))))
+
+    async def publish_table(self) -> None:
+        text = views.table_message(self.state)
+        await self.publish(lambda _seat: text)
+
+    async def publish_sync(self) -> None:
+        await self.publish(self.sync_message, "sync")
+
+    # --- seats ---------------------------------------------------------------
+
+    async def join(self, name: str, seat: int | None) -> tuple[int, str]:
+        """Take a free seat; the table starts once full. A failed write leaves the seat free and nothing changed."""
+        async with self.lock:
+            if not self.owned:
+                raise moved()
+            chosen = self.state.free_seat(seat)
+            token = new_token()
+            digest = hash_token(token)
+            start = self.state.start_row(name_of={chosen.seat: name}) if self.state.fills(chosen) else None
+            try:
+                await self.store.take_seat(self.id, chosen.seat, name, digest, start)
+            except StoreError as exc:
+                raise unavailable(exc, "the join") from None
+            chosen.name, chosen.token_hash = name, digest
+            chosen.away_since = time.monotonic()
+            if start is not None:
+                await self._started(start)
+            else:
+                await self.publish_table()
+            return chosen.seat, token
+
+    async def start_if_full(self) -> None:
+        async with self.lock:
+            if self.status == "waiting" and all(s.taken for s in self.seats):
+                start = self.state.start_row()
+                try:
+                    await self.store.start(self.id, start)
+                except StoreError:
+                    log.exception("cannot start table %s", self.id)
+                    return
+                await self._started(start)
+
+    async def open_started(self, start: Start) -> None:
+        """Deal a table that was created full (its start stored with it)."""
+        async with self.lock:
+            await self._started(start)
+
+    async def _started(self, start: Start) -> None:
+        """The start, once stored: deal the first round and tell everyone."""
+        self.state.started(start)
+        await self.publish_sync()
+        self.reschedule()
+
+    async def leave(self, token: str) -> int:
+        """Give up a seat; returns the seat. Before the start it is freed, after it a bot plays it."""
+        async with self.lock:
+            if not self.owned:
+                raise moved()
+            seat = self.state.leaving(token)
+            s = self.seats[seat]
+            try:
+                if self.status == "waiting":
+                    close = self.state.last_human(seat)
+                    await self.store.free_seat(self.id, seat, close)
+                    s.name, s.token_hash = None, None
+                    if close:
+                        self.state.status = "closed"
+                        self._idle()
+                else:
+                    await self.store.leave_seat(self.id, seat)
+                    s.left, s.token_hash = True, None
+                    self.reschedule()
+            except StoreError as exc:
+                raise unavailable(exc, "leaving") from None
+            # The seat's open connections end: before the start the seat may go to someone else.
+            for close_connection in list(self._closers.pop(seat, ())):
+                close_connection()
+            await self.publish_table()
+            return seat
+
+    async def expire(self) -> bool:
+        """Close the table if it is still waiting for players (it waited too long); False if it started."""
+        async with self.lock:
+            if self.status != "waiting" or not self.owned:
+                return False
+            try:
+                await self.store.close_table(self.id)
+            except StoreError as exc:
+                raise unavailable(exc, "closing the table") from None
+            self.state.status = "closed"
+            await self.publish_table()
+            return True
+
+    # --- connections ------------------------------------------------------------
+
+    def _connected(self, seat: int, summary: bool) -> bool:
+        """Count one more connection of ``seat``; True if it is the seat's only one (the player came back)."""
+        s = self.seats[seat]
+        s.connections += 1
+        self.state.count_summary(seat, summary, +1)
+        self.state.epoch += 1  # the seat's connected/away state, which its sync shows
+        return s.connections == 1
+
+    def _disconnected(self, seat: int, summary: bool) -> bool:
+        """Give back a connection of ``seat``; True if it was the seat's last one (the player is away now)."""
+        s = self.seats[seat]
+        s.connections -= 1
+        self.state.count_summary(seat, summary, -1)
+        self.state.epoch += 1
+        if s.connections == 0:
+            s.away_since = time.monotonic()
+            return True
+        return False
+
+    async def _seated_changed(self) -> None:
+        """A seat's player came or went: its bot's plan changes, and everyone sees who is here."""
+        self.reschedule()
+        await self.publish_table()
+
+    async def attach(self, seat: int | None, ch: str, deliver: Callable[[Envelope], None],
+                     close: Callable[[], None] | None = None, summary: bool = False) -> None:
+        """Subscribe a connection and hand it its sync, under the lock, so no update is missed or doubled.
+
+        ``close`` ends the connection; it is called if the seat's player leaves the table. Every count is
+        taken before anything that may fail, so ``detach`` always gives back exactly what was taken.
+        """
+        async with self.lock:
+            self.clients += 1
+            self.broker.subscribe(ch, deliver)
+            first = False
+            if seat is not None:
+                first = self._connected(seat, summary)
+                if close is not None:
+                    self._closers.setdefault(seat, set()).add(close)
+            if not self.owned:
+                # The table moved to another process meanwhile (server.cluster): the client reconnects to it.
+                if close is not None:
+                    close()
+                return
+            deliver(self.sync_envelope_now(seat))
+            if first:
+                await self._seated_changed()
+
+    async def detach(self, seat: int | None, ch: str, deliver: Callable[[Envelope], None],
+                     close: Callable[[], None] | None = None, summary: bool = False) -> None:
+        async with self.lock:
+            self.clients -= 1
+            self.broker.unsubscribe(ch, deliver)
+            self._idle()
+            if seat is None:
+                return
+            if close is not None:
+                self._closers.get(seat, set()).discard(close)
+            if self._disconnected(seat, summary):
+                await self._seated_changed()
+
+    async def attach_remote(self, seat: int | None, summary: bool = False) -> Envelope:
+        """A connection on another process (a replica) joins: count it, and return its sync."""
+        async with self.lock:
+            if not self.owned:
+                raise moved()
+            self.clients += 1
+            text = self.sync_envelope_now(seat)
+            if seat is not None and self._connected(seat, summary):
+                await self._seated_changed()
+            return text
+
+    async def detach_remote(self, seat: int | None, summary: bool = False) -> None:
+        async with self.lock:
+            self.clients = max(self.clients - 1, 0)
+            if seat is not None and self.seats[seat].connections > 0 and self._disconnected(seat, summary):
+                await self._seated_changed()
+            self._idle()
+
+    async def sync_envelope(self, seat: int | None) -> Envelope:
+        """A seat's sync message, enveloped (a client's ``sync`` request)."""
+        async with self.lock:
+            if not self.owned:
+                raise moved()
+            return self.sync_envelope_now(seat)
+
+    def disown(self) -> None:
+        """Another process took this table over: stop its bots and close its seats' connections (they reconnect)."""
+        self.owned = False
+        self.autoplay.stop()
+        for closers in list(self._closers.values()):
+            for close_connection in list(closers):
+                close_connection()
+        self._closers.clear()
+
+    def _idle(self) -> None:
+        if self.status in ("finished", "closed") and self.clients == 0 and self.on_idle is not None:
+            self.on_idle(self)
+
+    # --- moves ------------------------------------------------------------------
+
+    @metrics.timed_move
+    async def move(self, seat: int | None, card_text: str, version: int, auto: str | None = None) -> None:
+        """Apply one move; raise ProtocolError (and change nothing) if it is refused."""
+        async with self.lock:
+            if not self.owned:
+                raise moved()
+            card = self.state.verify_move(seat, card_text, version, auto)
+            assert seat is not None  # verify_move refuses a spectator
+            # The move is applied, then stored with the match's end if it ends it (one transaction);
+            # a failed write undoes it, so nobody ever hears of a move that is not stored.
+            applied = self.state.apply(seat, card, auto)
+            try:
+                await self.store.add_move(applied.row, applied.finish)
+            except StoreError as exc:
+                self.state.undo()
+                if isinstance(exc, StaleMove):
+                    # Another process stored this version's move first: ours is stale.
+                    raise ProtocolError("stale", "another move was stored first", version=self.version) from None
+                log.error("cannot store a move of table %s: %s", self.id, exc)
+                raise unavailable(exc, "the move") from None
+            self.state.commit(applied)
+            await self._announce(applied)
+            self._idle()
+
+    async def _announce(self, applied: Applied) -> None:
+        s = self.state
+        m = s.match
+        assert m is not None
+        finished_round = any(isinstance(e, RoundScored) for e in applied.events)
+        history = views.rounds(s) if finished_round else None
+        timer = s.timer()
+        auto = (applied.seat, applied.auto) if applied.auto is not None else None
+        await self.publish(lambda for_seat: views.update_message(s, for_seat, applied.events, applied.number,
+                                                                 auto=auto, timer=timer, history=history),
+                           "update")
+        if m.is_over:
+            await self.publish_table()
+        self.reschedule()
+
+    async def hint(self, seat: int | None) -> tuple[str, str]:
+        if seat is None:
+            raise ProtocolError("spectator", "spectators cannot ask for hints")
+        async with self.lock:
+            if not self.owned:
+                raise moved()
+            self.state.can_move(seat, "ask for hints")
+            await self.autoplay.take_hint(self.id, seat)
+            m = self.state.match
+            assert m is not None  # can_move refuses a table not started
+            view, history = m.view(seat), m.round.log_for(seat)
+        card, reason = await self.autoplay.hint(view, history)
+        return card.code, reason
+
+    async def finish_stored(self) -> bool:
+        """Finish a table whose stored moves already end the match (a crash before its end was written)."""
+        async with self.lock:
+            s = self.state
+            m = s.match
+            if s.status != "playing" or m is None or not m.is_over:
+                return False
+            finish = s.finish_row(time.time())
+            await self.store.finish(self.id, finish)
+            s.status, s.finished_at = "finished", finish.finished_at
+            s.epoch += 1
+            self.autoplay.stop()
+            return True
+
+    # --- who plays when no person does -------------------------------------------------
+
+    def reschedule(self) -> None:
+        """Plan the next bot move (a bot seat, a timed-out or away player) after any change."""
+        plan = self.state.next_auto()
+        if plan is None:
+            self.autoplay.schedule(None)
+            return
+        delay, reason, level = plan
+        version = self.version
+        self.autoplay.schedule(delay, lambda: self._auto_move(version, reason, level))
+
+    async def _auto_move(self, version: int, reason: str | None, level: str) -> None:
+        """The move a bot makes for the seat to move at ``version`` (if the table is still there)."""
+        s = self.state
+        async with self.lock:
+            m = s.match
+            if m is None or s.version != version or m.turn is None or s.status != "playing":
+                return
+            seat = m.turn
+            view, history = m.view(seat), m.round.log_for(seat)
+        card = await self.autoplay.choose(level, seat, version, view, history, s.match_seed, self.id)
+        try:
+            await self.move(seat, card.code, version, auto=reason)
+        except ProtocolError as exc:
+            if exc.code == "unavailable" and self.owned:
+                # The database did not take the move: nothing changed, so try again after a pause.
+                self.autoplay.retry(lambda: self._auto_move(version, reason, level))
+            # otherwise the player moved first, the table changed or moved to another process (server.cluster):
+            # the newer state wins
+
+    # --- between rounds and after the match -------------------------------------------
+
+    async def ready(self, seat: int | None) -> None:
+        """``seat`` closed the round summary; the next round goes on once nobody is left reading it."""
+        if seat is None:
+            raise ProtocolError("spectator", "spectators do not hold up the table")
+        async with self.lock:
+            if not self.owned:
+                raise moved()
+            if self.state.ready(seat):
+                await self.publish_table()
+                self.reschedule()
+
+    async def offer_rematch(self, seat: int | None) -> bool:
+        """``seat`` offers (or accepts) a rematch; True once every player of the finished match has."""
+        if seat is None:
+            raise ProtocolError("spectator", "spectators cannot ask for a rematch")
+        async with self.lock:
+            if not self.owned:
+                raise moved()
+            ready = self.state.offer_rematch(seat)
+            await self.publish_table()
+            return ready
+
+    async def ask_rematch(self, seat: int | None, address: str | None = None) -> None:
+        """``seat`` (at ``address``) offers or accepts a rematch; once every player has, the lobby makes the new
+        table, counted against ``address``."""
+        if await self.offer_rematch(seat):
+            if self.on_rematch is None:
+                self.state.rematching = False  # refused: nothing makes it
+            else:
+                await self.on_rematch(self, address)
+
+    def stop(self) -> None:
+        self.autoplay.stop()

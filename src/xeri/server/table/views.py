@@ -1,0 +1,146 @@
+"""The protocol's messages (docs/protocol.md): views, events, and each table message as one seat may see it,
+typed as the schema's models (server.messages).
+
+Their content is built in the core (``xeri.views``), which the offline engine in the browser shares, so the
+server and the offline engine send the same messages; here those dicts become the models' Structs
+(``msgspec.convert``), which also checks them against the schema. Every event goes through ``redact`` for the
+receiving seat there, before its EVENT object is built, so nothing hidden can reach the output. A table's
+messages are built from its state alone (server.table.state): nothing here calls back into the service or the
+scheduler.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import msgspec
+
+from ... import views as core
+from ...engine import SeatView
+from ...events import Event
+from .. import messages as m
+from .state import TableState
+
+#: each event type's EVENT object (docs/protocol.md), as the core builds it
+WIRE_FORM = core.WIRE_FORM
+
+_EVENTS = list[m.GameEvent]
+_ROUNDS = list[m.Round]
+
+
+def view_json(view: SeatView, *, winner: int | None = None, match_over: bool = False) -> m.View:
+    """A seat's view as the protocol's VIEW object."""
+    return msgspec.convert(core.view_json(view, winner=winner, match_over=match_over), m.View)
+
+
+def event_json(event: Event) -> m.GameEvent:
+    """One (already redacted) engine event as the protocol's EVENT object."""
+    shown: m.GameEvent = msgspec.convert(core.event_json(event), m.GameEvent)
+    return shown
+
+
+def rounds(table: TableState) -> list[m.Round]:
+    """Every finished round (ROUND): breakdown, totals, and the revealed seed and salt."""
+    return msgspec.convert(table.commitments.history(table.match), _ROUNDS)
+
+
+def fairness_report(table: TableState) -> m.Fairness:
+    """The table's fairness report: each round's commitment, and its check once revealed."""
+    return msgspec.convert(table.commitments.report(table.ruleset, table.match), m.Fairness)
+
+
+# --- messages of a table ------------------------------------------------------------
+
+
+def iso(ts: float | None) -> str | None:
+    if ts is None:
+        return None
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(ts))
+
+
+def ruleset_of(table: TableState) -> m.Ruleset:
+    """The table's ruleset as the protocol's (built once: a table's rules never change)."""
+    if table.ruleset_shown is None:
+        table.ruleset_shown = msgspec.convert(table.ruleset.to_dict(), m.Ruleset)
+    return table.ruleset_shown
+
+
+def table_info(table: TableState) -> m.Table:
+    """The protocol's TABLE object: public, the same for everyone."""
+    match = table.match
+    seats = [m.TableSeat(seat=s.seat, side=table.ruleset.side_of(s.seat), name=s.display_name() if s.taken else None,
+                         bot=table.playing_level(s), human=s.human, taken=s.taken,
+                         connected=(not s.human) or s.left or s.connections > 0,
+                         away=s.human and not s.left and s.name is not None and s.connections == 0)
+             for s in table.seats]
+    return m.Table(
+        id=table.id, title=table.title, status=table.status,
+        ruleset=ruleset_of(table), players=table.ruleset.players, seats=seats,
+        free_seats=[s.seat for s in table.seats if not s.taken],
+        turn_timer=table.turn_timer, takeover_after=table.takeover_after,
+        takeover_level=table.takeover_level, private=table.private, version=table.version,
+        created_at=iso(table.created_at), finished_at=iso(table.finished_at), invite=f"/#/t/{table.id}",
+        scores=list(match.scores) if match else [0] * table.ruleset.sides,
+        winner=match.winner if match else None,
+        pause=table.pause_state(),
+        rematch=m.RematchState(seats=sorted(table.rematch), table_id=table.rematch_table) if table.rematch else None,
+    )
+
+
+def table_message(table: TableState) -> m.TableMessage:
+    """The table changed: with the timer as it is now (a player who came back stops an away timer)."""
+    return m.TableMessage(table=table_info(table), timer=table.timer())
+
+
+def wire_events(table: TableState, events: Sequence[Event], seat: int | None,
+                round_number: int) -> list[m.GameEvent]:
+    """Events as ``seat`` may see them, with the commitment after each round start and the reveal
+    after each round's score. ``round_number`` is the round the first event belongs to."""
+    match = table.match
+    assert match is not None
+    return msgspec.convert(core.wire_events(match, table.commitments, events, seat, round_number), _EVENTS)
+
+
+def seat_view(table: TableState, seat: int | None) -> m.View | None:
+    shown = core.match_view(table.match, seat)
+    return None if shown is None else msgspec.convert(shown, m.View)
+
+
+def sync_parts(table: TableState, seat: int | None) -> dict[str, Any]:
+    """The costly part of ``seat``'s sync, which changes only with the table's version (its match state):
+    the view, the current round's events since its start (or since the last round's score) and the
+    finished rounds. ``Table.sync_envelope_now`` (server.table.service) builds it once per version and seat."""
+    match = table.match
+    events: list[m.GameEvent] = []
+    if match is not None:
+        begin, number = core.sync_window(match)
+        events = wire_events(table, match.events[begin:], seat, number)
+    return {"view": seat_view(table, seat), "events": events, "history": rounds(table),
+            "fairness": m.SyncFairness(match_commitment=table.commitments.of_match(match))}
+
+
+def sync_from(table: TableState, seat: int | None, parts: dict[str, Any], info: m.Table,
+              timer: m.Timer | None, pause: m.Pause | None) -> m.SyncMessage:
+    """A sync message from its costly ``parts`` and what changes without a move (the table, timer, pause)."""
+    return m.SyncMessage(table=info, seat=seat, version=table.version, **parts, timer=timer, pause=pause)
+
+
+def sync_message(table: TableState, seat: int | None) -> m.SyncMessage:
+    """Everything ``seat`` may know of the table now: the current round's events since its start (or since
+    the last round's score), the finished rounds, the match commitment and the timer."""
+    return sync_from(table, seat, sync_parts(table, seat), table_info(table), table.timer(), table.pause_state())
+
+
+def update_message(table: TableState, seat: int | None, events: Sequence[Event], round_number: int, *,
+                   auto: tuple[int, str] | None, timer: m.Timer | None,
+                   history: list[m.Round] | None) -> m.UpdateMessage:
+    """The update after one move, as ``seat`` may see it (``auto``: the seat a bot played for, and why)."""
+    evs = wire_events(table, events, seat, round_number)
+    if auto is not None:
+        evs.insert(0, m.AutoMoveEvent(seat=auto[0], reason=auto[1]))
+    view = seat_view(table, seat)
+    assert view is not None  # a move was made: the match is on
+    return m.UpdateMessage(version=table.version, events=evs, view=view, timer=timer,
+                    pause=table.pause_state(), history=history if history is not None else msgspec.UNSET)
