@@ -51,7 +51,6 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
 ALLOWED: set[tuple[str, str]] = {
     ("README.md", "The target is 10,000"),
     ("docs/play.md", "A♠ (+10.0)"),
-    ("docs/protocol.md", "[12, 9]"),
     ("docs/protocol.md", "[0, 2]"),
     ("docs/protocol.md", "the p99 target of 100 ms"),
     ("docs/scaling.md", "keeps p99 under 100 ms"),

@@ -91,20 +91,17 @@ class SharedCaps:
 
     async def allow_request(self, address: str) -> bool | None:
         """Whether ``address`` may make one more HTTP request now; None when Redis is away (the caller decides)."""
-        try:
-            allowed = await self.requests.hit(self.http_item, "http", address)
-        except Exception as exc:
-            self._away("request rates", exc)
-            return None
-        self._back()
-        return bool(allowed)
+        return await self._hit(self.http_item, "http", address, "request rates")
 
     async def allow_open(self, address: str) -> bool | None:
         """Whether ``address`` may open one more WebSocket now; None when Redis is away (the caller decides)."""
+        return await self._hit(self.open_item, "ws", address, "connection rates")
+
+    async def _hit(self, item: RateLimitItem, kind: str, address: str, what: str) -> bool | None:
         try:
-            allowed = await self.requests.hit(self.open_item, "ws", address)
+            allowed = await self.requests.hit(item, kind, address)
         except Exception as exc:
-            self._away("connection rates", exc)
+            self._away(what, exc)
             return None
         self._back()
         return bool(allowed)
