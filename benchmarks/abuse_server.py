@@ -29,11 +29,14 @@ addresses (127.0.0.2, 127.0.0.3, ...), in a process of its own, runs one of:
   sockets of its seat sending ``rematch`` at once, again and again; it counts
   the rematch tables each race made (issue 26.3).
 
-It prints the victim's p50/p99 per scenario as a table, and with ``--json PATH``
-writes them as JSON. Bounded: ``--seconds`` measured per scenario (after
+It prints the victim's p50/p99 per scenario as a table and writes them as JSON, with the run's record
+(``benchmarks/run_meta.py``: command, commit, date, load, seed), to
+``benchmarks/results/abuse_server.TAG.json`` (``--tag``, default ``default_server``; name a run with
+``--server-arg`` or another checkout for what it measures) or to ``--json PATH``.
+Bounded: ``--seconds`` measured per scenario (after
 ``--warmup``), loopback only.
 
-    python benchmarks/abuse_server.py --json benchmarks/results/abuse_server.json
+    python benchmarks/abuse_server.py            # benchmarks/results/abuse_server.default_server.json
 
 Measure another checkout (e.g. today's main, before a change) the same way::
 
@@ -61,6 +64,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -72,6 +76,14 @@ SCENARIOS = ("none", "replay", "hint", "master", "sync", "finished_get", "ws_chu
 BIG_MATCH = ("sync", "finished_get", "ws_churn")
 VICTIM_ADDRESS = "127.0.0.1"
 THINK = 0.06
+
+
+def run_meta(seed: int | None) -> dict[str, Any]:
+    """The run's record (benchmarks/run_meta.py), loaded by path so this module also imports from a test."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import run_meta as meta
+
+    return meta.run_meta(seed)
 
 
 def free_port() -> int:
@@ -479,7 +491,8 @@ def main() -> int:
     ap.add_argument("--warmup", type=float, default=3.0)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--server-arg", action="append", default=[], help="an extra option for every xeri serve")
-    ap.add_argument("--json", help="also write the results as JSON to this path")
+    ap.add_argument("--json", help="write the results here (default: benchmarks/results/abuse_server.TAG.json)")
+    ap.add_argument("--tag", default="default_server", help="what this run measures, in the default file name")
     args = ap.parse_args()
     names = [s.strip() for s in args.scenarios.split(",") if s.strip()]
     unknown = sorted(set(names) - set(SCENARIOS))
@@ -512,14 +525,15 @@ def main() -> int:
     for r in results:
         print(f"{r['scenario']:<12} {r['replies']:>7} {r['p50_ms']!s:>8} {r['p99_ms']!s:>8} {r['max_ms']!s:>8}  "
               f"{json.dumps(r['abuse'])}")
-    if args.json:
-        meta = {"xeri": os.path.dirname(xeri.__file__), "cpus": os.cpu_count(), "python": sys.version.split()[0],
-                "load_average": os.getloadavg(), "at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-                "server_args": args.server_arg, "seconds": args.seconds, "warmup": args.warmup}
-        os.makedirs(os.path.dirname(os.path.abspath(args.json)), exist_ok=True)
-        with open(args.json, "w") as f:
-            json.dump({"meta": meta, "results": results}, f, indent=1)
-            f.write("\n")
+    meta = {**run_meta(args.seed), "xeri": os.path.dirname(xeri.__file__), "cpus": os.cpu_count(),
+            "python": sys.version.split()[0],
+            "load_average": os.getloadavg(), "at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+            "server_args": args.server_arg, "seconds": args.seconds, "warmup": args.warmup}
+    path = args.json or str(Path(__file__).resolve().parent / "results" / f"abuse_server.{args.tag}.json")
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    with open(path, "w") as f:
+        json.dump({"meta": meta, "results": results}, f, indent=1)
+        f.write("\n")
     return 0
 
 

@@ -8,6 +8,10 @@ policies and recording. Both run on the same number of threads, interleaved
 and their ratios (target: ``xeri.fast`` at least 0.8 of the minimal kernel).
 
     python benchmarks/fast_minimal_kernel.py --threads 1 --repeats 7
+
+It writes the result, with the run's record (``benchmarks/run_meta.py``: command, commit, date, load, seed),
+to ``benchmarks/results/fast_minimal_kernel[_Tthreads][.TAG].json`` (one thread: no ``_1threads``), or to
+``--out PATH``; about 10 s at the defaults, plus numba's first compile.
 """
 
 from __future__ import annotations
@@ -18,6 +22,8 @@ import os
 import statistics
 import sys
 import time
+from pathlib import Path
+from typing import Any
 
 import numba
 import numpy as np
@@ -104,12 +110,22 @@ def minimal(rounds: int, seed: int, out: np.ndarray, chunks: int) -> None:
             out[r, 1] = pts1 + (3 if cnt1 > cnt0 else 0)
 
 
+def run_meta(seed: int | None) -> dict[str, Any]:
+    """The run's record (benchmarks/run_meta.py), found next to this script."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import run_meta as meta
+
+    return meta.run_meta(seed)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=400_000)
     parser.add_argument("--repeats", type=int, default=7)
     parser.add_argument("--threads", type=int, default=0, help="numba threads for both (default: numba's)")
-    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    parser.add_argument("--out", help="write the result here (default: benchmarks/results/fast_minimal_kernel…json)")
+    parser.add_argument("--tag", default="", help="what this run measures, in the default file name")
     args = parser.parse_args()
     if args.threads:
         numba.set_num_threads(args.threads)
@@ -138,6 +154,10 @@ def main() -> int:
     result["minimal_best"] = max(times["minimal"])
     result["xeri_fast_best"] = max(times["xeri_fast"])
     result["ratio_best"] = result["xeri_fast_best"] / result["minimal_best"]
+    result |= run_meta(0)  # repeat k plays seed k
+    stem = "fast_minimal_kernel" + (f"_{threads}threads" if threads != 1 else "") + (f".{args.tag}" if args.tag else "")
+    out_path = Path(args.out) if args.out else Path(__file__).resolve().parent / "results" / f"{stem}.json"
+    out_path.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
     print(json.dumps(result) if args.json else "\n".join(f"{k:>24}: {v}" for k, v in result.items()))
     return 0
 

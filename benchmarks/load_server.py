@@ -18,8 +18,9 @@ spread over the processes. Each result carries its ratio to one process
 (``--tables 200,500`` measures each size in turn), the load average, and the
 processor time each part took per move in the measured window (the servers,
 PostgreSQL's backends, Redis, HAProxy and these clients): what a bigger
-machine needs per move, whatever else the machine was doing. ``--json PATH``
-writes every result with the command.
+machine needs per move, whatever else the machine was doing. Every result is
+written, with the run's record (``benchmarks/run_meta.py``: command, commit, date, load, seed), to
+``benchmarks/results/load_server[_cluster][.TAG].json`` (``--tag issue25.main``), or to ``--json PATH``.
 
 The clients run in this process, on the same machine as the server; a client
 whose connection closes reconnects as the browser does (and a close in the
@@ -48,6 +49,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -56,6 +58,15 @@ import msgspec
 #: Every table here comes from one address and runs 99 rounds: lift the per-address caps (docs/security.md).
 LIFTED = ["--waiting-per-address", "100000", "--playing-per-address", "100000", "--ws-per-address", "100000",
           "--ws-per-seat", "1000", "--max-rounds", "99", "--ws-opens", "100000", "--connection-rate", "100000"]
+RESULTS = Path(__file__).resolve().parent / "results"
+
+
+def run_meta(seed: int | None) -> dict[str, Any]:
+    """The run's record (benchmarks/run_meta.py), loaded by path so this module also imports from a test."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import run_meta as meta
+
+    return meta.run_meta(seed)
 
 
 def free_port() -> int:
@@ -713,6 +724,11 @@ def estimate(results: list[dict[str, Any]], cores: int = 16, infra_cores: int = 
     return out
 
 
+def _out_path(args: argparse.Namespace, stem: str) -> str:
+    """``--json``, else the results file named for what was measured (never for the clock)."""
+    return args.json or str(RESULTS / f"{stem}{'.' + args.tag if args.tag else ''}.json")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--tables", default="200", help="tables (with --processes, a comma-separated list of sizes)")
@@ -725,7 +741,8 @@ def main() -> int:
     ap.add_argument("--processes", help="a cluster: comma-separated process counts, e.g. 1,2,3 (needs --pg, --redis)")
     ap.add_argument("--pg", help="PostgreSQL server URL for --processes (a fresh database is made per count)")
     ap.add_argument("--redis", help="Redis URL for --processes")
-    ap.add_argument("--json", help="also write every result, with the command, to this file")
+    ap.add_argument("--json", help="write every result here (default: results/load_server[_cluster][.TAG].json)")
+    ap.add_argument("--tag", default="", help="what this run measures, in the default file name (e.g. issue25.main)")
     ap.add_argument("--haproxy-cfg", help="with --processes: another HAProxy config (default: deploy/haproxy.cfg)")
     ap.add_argument("--metrics", metavar="PATH",
                     help="one process: start it with --metrics-port, write the /metrics scrape taken in the middle of "
@@ -737,11 +754,10 @@ def main() -> int:
         if not (args.pg and args.redis):
             raise SystemExit("--processes needs --pg and --redis")
         results = cluster_run(args)  # prints each count's result as it is measured
-        if args.json:
-            with open(args.json, "w") as f:
-                json.dump({"command": " ".join(["python", *sys.argv]), "machine_cpus": os.cpu_count(),
-                           "runs": results, "estimate_16_cores": estimate(results)}, f, indent=1)
-                f.write("\n")
+        with open(_out_path(args, "load_server_cluster"), "w") as f:
+            json.dump({**run_meta(args.seed), "machine_cpus": os.cpu_count(),
+                       "runs": results, "estimate_16_cores": estimate(results)}, f, indent=1)
+            f.write("\n")
         return 0
     args.tables = int(args.tables)
     if args.url:
@@ -773,11 +789,9 @@ def main() -> int:
                 with open(args.metrics, "w") as f:
                     f.write(out.pop("metrics_scrape_mid"))
             print(json.dumps(out))
-            if args.json:
-                with open(args.json, "w") as f:
-                    json.dump({"command": " ".join(["python", *sys.argv]), "machine_cpus": os.cpu_count(),
-                               "runs": [out]}, f, indent=1)
-                    f.write("\n")
+            with open(_out_path(args, "load_server"), "w") as f:
+                json.dump({**run_meta(args.seed), "machine_cpus": os.cpu_count(), "runs": [out]}, f, indent=1)
+                f.write("\n")
         finally:
             proc.terminate()
             proc.wait(timeout=30)
