@@ -92,14 +92,17 @@ def test_the_estimate_follows_from_the_processor_time_per_move() -> None:
 
 
 @pytest.mark.parametrize("client", ["picows", "websockets"])
-def test_the_clients_play_a_real_server(client: str) -> None:
+def test_the_clients_play_a_real_server(client: str, tmp_path: Path) -> None:
     out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "load_server.py"), "--tables", "2",
-                          "--seconds", "1.5", "--warmup", "0.5", "--client", client],
+                          "--seconds", "1.5", "--warmup", "0.5", "--client", client,
+                          "--json", str(tmp_path / "run.json")],  # not the quoted benchmarks/results/load_server.json
                          capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert out.returncode == 0, out.stderr[-2000:]
     result = json.loads(out.stdout.strip().splitlines()[-1])
     assert result["client"] == client and result["moves"] > 0
     assert result["errors"] == {} and result["warmup_errors"] == {}
+    record = json.loads((tmp_path / "run.json").read_text(encoding="utf-8"))
+    assert record["runs"][0]["moves"] == result["moves"] and record["seed"] == 1 and record["commit"]
 
 
 def test_processor_time_of_backends_that_come_and_go_is_never_negative() -> None:
