@@ -1,7 +1,7 @@
 """Playouts per second of ``ismcts`` with each rollout: ``smart`` and ``fast`` (Python) and ``compiled`` (numba).
 
 ``compiled`` plays the same policy as ``smart`` (``xeri.bots.ismcts.policy_move``;
-``tests/test_fast.py`` checks it card for card on a shared random stream), so
+``tests/fast/test_fast.py`` checks it card for card on a shared random stream), so
 the speeds compare like with like. All three are measured in one process, one
 after the other, as ``xeri bench ismcts --rollout R`` measures them (CPU time
 of the search, so one core's speed even on a busy machine). ``--strength``

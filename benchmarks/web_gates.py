@@ -1,9 +1,9 @@
 """The page's timing gates (issue 23), in Chromium, each test run alone with its gate on:
 
 - first visit: the lobby usable (its Start button there) within 1.5 s of the navigation
-  (tests/test_web_play.py, writes test-artifacts/web-first-visit.json);
+  (tests/web/test_web_play.py, writes test-artifacts/web-first-visit.json);
 - the felt: during a capture animation on the desktop, no main-thread task of 50 ms or more, from the Performance
-  API's long-task entries (tests/test_web_felt.py, writes test-artifacts/web-capture-long-tasks.json).
+  API's long-task entries (tests/web/test_web_felt.py, writes test-artifacts/web-capture-long-tasks.json).
 
 A timing gate has no place in the parallel unit suite, where the other workers' browsers starve this one: there the
 same tests record the figures and check only what does not depend on the machine's load (bytes, cards in flight).
@@ -29,7 +29,7 @@ def main() -> int:
     args = parser.parse_args()
     env = dict(os.environ, XERI_INTERACTIVE_GATE_MS=str(args.interactive_ms),
                XERI_LONG_TASK_GATE_MS=str(args.long_task_ms))
-    runs = [("tests/test_web_play.py", "static_files_are_cached"), ("tests/test_web_felt.py", "long_tasks")]
+    runs = [("tests/web/test_web_play.py", "static_files_are_cached"), ("tests/web/test_web_felt.py", "long_tasks")]
     failed = 0
     for path, name in runs:
         failed |= subprocess.call([sys.executable, "-m", "pytest", "-n", "0", "-p", "no:cacheprovider", "-s",

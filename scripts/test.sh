@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 # The Python to install into and test with: $PYTHON, else python3, else python.
 PY=${PYTHON:-$(command -v python3 || command -v python)}
 
-# Browser tests (tests/test_web*.py) drive Debian's Chromium through Playwright;
+# Browser tests (tests/web/) drive Debian's Chromium through Playwright;
 # Playwright's own browser download is never used.
 if [ ! -x /usr/bin/chromium ]; then
   apt-get update -qq
@@ -28,8 +28,8 @@ if ! node -e "$NODE_OK" 2>/dev/null; then
   export PATH="$PWD/.cache/node/node_modules/.bin:$PATH"
 fi
 
-# The accessibility tests (tests/test_web_a11y.py) inject axe-core into the page: npm's
-# package, pinned to its newest release (tests/test_web_a11y.py checks the pin against the
+# The accessibility tests (tests/web/test_web_a11y.py) inject axe-core into the page: npm's
+# package, pinned to its newest release (tests/web/test_web_a11y.py checks the pin against the
 # page's axe.version), installed once into .cache/axe-VERSION (ignored by git).
 AXE_VERSION=4.14.1
 AXE_DIR=${XERI_AXE_DIR:-$PWD/.cache/axe-$AXE_VERSION}
@@ -38,7 +38,7 @@ if [ ! -f "$AXE_DIR/node_modules/axe-core/axe.min.js" ]; then
 fi
 export XERI_AXE_JS="$AXE_DIR/node_modules/axe-core/axe.min.js"
 
-# The offline pack (tests/test_web_offline.py serves it with xeri serve --offline-pack): npm's pyodide package, the
+# The offline pack (tests/web/test_web_offline.py serves it with xeri serve --offline-pack): npm's pyodide package, the
 # WebAssembly build of CPython, pinned to the release xeri.offline.pack.PYODIDE_VERSION names, installed once into
 # .cache/pyodide-VERSION (ignored by git). Nothing is downloaded when the server runs.
 PYODIDE_VERSION=314.0.8
@@ -48,7 +48,7 @@ if [ ! -f "$PYODIDE_DIR/node_modules/pyodide/pyodide.asm.wasm" ]; then
 fi
 export XERI_TEST_PYODIDE="$PYODIDE_DIR/node_modules/pyodide"
 
-# The browser code's checkers (tests/test_web_static_checks.py): TypeScript's tsc type-checks the JS
+# The browser code's checkers (tests/web/test_web_static_checks.py): TypeScript's tsc type-checks the JS
 # modules from their JSDoc (no build step) and ESLint lints them, at the exact versions of package.json
 # and package-lock.json. `npm ci` installs them into node_modules/ (ignored by git), again only when the
 # lock file changes.
@@ -70,7 +70,7 @@ cleanup_server_services() {
 }
 trap cleanup_server_services EXIT
 
-# --- PostgreSQL for the server tests (tests/test_server_pg.py) ---------------------
+# --- PostgreSQL for the server tests (tests/server/test_server_pg.py) ---------------------
 # Debian's postgresql, then a throwaway cluster on loopback owned by the postgres
 # user, removed at exit. The tests read XERI_TEST_PG_URL and fail if it is set but
 # the database cannot be reached.
@@ -90,7 +90,7 @@ if [ "$(id -u)" = 0 ] && [ -z "${XERI_TEST_PG_URL:-}" ]; then
   export XERI_TEST_PG_URL="postgresql://postgres@127.0.0.1:$PG_PORT/postgres"
 fi
 
-# --- Redis for the server's pub/sub tests (tests/test_server_redis.py) ------------
+# --- Redis for the server's pub/sub tests (tests/server/test_server_redis.py) ------------
 # Debian's redis-server on a free loopback port, no persistence, stopped at exit.
 if [ -z "${XERI_TEST_REDIS_URL:-}" ]; then
   if ! command -v redis-server >/dev/null && [ "$(id -u)" = 0 ]; then
@@ -106,14 +106,14 @@ if [ -z "${XERI_TEST_REDIS_URL:-}" ]; then
   fi
 fi
 
-# --- HAProxy for the cluster tests (tests/test_server_cluster.py runs deploy/haproxy.cfg) ---
+# --- HAProxy for the cluster tests (tests/server/test_server_cluster.py runs deploy/haproxy.cfg) ---
 # Debian's haproxy; the tests start and stop their own instances on free ports.
 if ! command -v haproxy >/dev/null && [ ! -x /usr/sbin/haproxy ] && [ "$(id -u)" = 0 ]; then
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq haproxy >/dev/null
 fi
 
-# --- systemd's checker for the units of deploy/systemd (tests/test_server_operations.py runs systemd-analyze) ---
+# --- systemd's checker for the units of deploy/systemd (tests/server/test_server_operations.py runs systemd-analyze) ---
 # Nothing is started by systemd here: the test only verifies the unit files.
 if ! command -v systemd-analyze >/dev/null && [ "$(id -u)" = 0 ]; then
   apt-get update -qq

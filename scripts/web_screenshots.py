@@ -4,7 +4,7 @@
     PYTHONPATH=/work/main/src python scripts/web_screenshots.py docs/img before-web-table   # an older page
 
 The server is ``xeri serve`` from whatever ``PYTHONPATH`` names, so the same script pictures an older page for a
-before and after; the table's messages are the ones tests/test_web_felt.py scripts, so every picture shows the
+before and after; the table's messages are the ones tests/web/test_web_felt.py scripts, so every picture shows the
 same deal. Saved with 255 colours (a third of the bytes).
 """
 
@@ -14,11 +14,10 @@ import sys
 import tempfile
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "web"))
 
 from PIL import Image
 from playwright.sync_api import sync_playwright
-
 from test_web import CHROMIUM, CHROMIUM_ARGS, Server
 from test_web_felt import SIZES, open_table, sync
 

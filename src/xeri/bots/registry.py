@@ -70,7 +70,7 @@ LEVELS: dict[str, str] = {
 #: ``benchmarks/bots_master.py pairs master-learned --tag _mw`` for master, seed 2026,
 #: ``master_master-learned_mw.json`` (without numba: ``--master master:early=expert --tag _counting``,
 #: ``master_master-learned_counting.json``);
-#: docs/bots.md, ``tests/test_doc_figures.py``).
+#: docs/bots.md, ``tests/project/test_doc_figures.py``).
 LEVEL_MARGINS: dict[str, str] = {
     "medium": "+20.2 [+19.4, +21.0] over easy",
     "hard": "+15.8 [+14.9, +16.7] over medium",

@@ -2,7 +2,7 @@
 
 The event engine (``xeri.engine.Round``) is the reference; this copy of its
 rules exists because search plays millions of moves, and it is proved equal to
-the engine by a differential test (``tests/test_bots_sim.py``). Rank of card
+the engine by a differential test (``tests/bots/test_bots_sim.py``). Rank of card
 ``c`` is ``c % 13`` (Jacks are 9), points come from ``scoring.card_values``.
 """
 

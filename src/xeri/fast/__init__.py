@@ -2,7 +2,7 @@
 
 It follows the full rules of the presets without face-down pile cards or an
 exposed bottom card (``classic``, ``classic-points``, ``cardgames``,
-``berman``) for 2, 3 and 4 players; ``tests/test_fast.py`` checks it against
+``berman``) for 2, 3 and 4 players; ``tests/fast/test_fast.py`` checks it against
 the reference engine round by round. Needs the ``fast`` extra (numba, numpy).
 
 >>> from xeri.fast import simulate

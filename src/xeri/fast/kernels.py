@@ -4,7 +4,7 @@ One function plays a card (``play_card``: capture, xeri or pile), one ends a
 round (``finish``: the last capture, most cards, the totals), and one loop
 (``play_out``) drives them with the seats' policies; the batch of fresh deals,
 the batch of given deals and the search rollout from the middle of a round all
-run that loop, and ``tests/test_fast.py`` replays its rounds through the engine.
+run that loop, and ``tests/fast/test_fast.py`` replays its rounds through the engine.
 All-random rounds with nothing recorded, the batch most callers run, have a
 loop of their own (``random_batch``: the same rounds, faster).
 Policies read only what the seat to play may know (``xeri.fast.policies``).
@@ -280,7 +280,7 @@ def _random_play(n: int, h: int, sides: int, jack_any: bool, last_xeri: bool, va
                  talon: np.ndarray, tpos: int, tl: int, dealer: int, res: np.ndarray) -> tuple[int, int]:
     """``_play`` from a fresh deal when every seat plays at random and nothing is kept; (pile length, last capturer).
 
-    The same draws, cards and tallies as ``_play`` (``tests/test_fast.py``
+    The same draws, cards and tallies as ``_play`` (``tests/fast/test_fast.py``
     compares them), written for speed: the stream in a local (a register),
     the seats in turn as a loop (each deal gives every hand k cards, and
     k turns round the table empty them, so a seat's hand length is known),

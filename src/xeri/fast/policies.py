@@ -4,10 +4,10 @@ Each is the compiled twin of a Python policy, kept equal by a differential test:
 
 - ``random``: a uniformly random card of the hand.
 - ``greedy`` and ``expert``: ``xeri.bots``' ``GreedyBot`` and ``ExpertBot``
-  (their card scores, ties drawn at random; ``tests/test_fast_vec.py``).
+  (their card scores, ties drawn at random; ``tests/fast/test_fast_vec.py``).
 - ``playout`` and ``playout-fast``: the search playout ``xeri.bots.ismcts.policy_move``
   with ``smart`` on and off, the policy of ``rollout=smart`` and ``rollout=fast``
-  (``tests/test_fast.py`` plays both side by side on one random stream).
+  (``tests/fast/test_fast.py`` plays both side by side on one random stream).
 
 Like their twins they read only what the seat may know: its hand, the pile,
 the cards seen face up (``gone`` per card, ``seen`` per rank) and hand sizes.

@@ -2,7 +2,7 @@
 
 ``playout(st, rnd, smart)`` has the signature of ``xeri.bots.ismcts.playout`` and
 plays the same policy (``policy_move``; ``xeri.fast.policies.playout_move`` is its
-compiled twin, checked move for move by ``tests/test_fast.py``), only on the
+compiled twin, checked move for move by ``tests/fast/test_fast.py``), only on the
 kernel's random stream, seeded by one ``rnd()`` draw; so a search can swap it in
 (``rollout=compiled``). ``benchmarks/research_rollouts.py`` measures the gain.
 """

@@ -9,7 +9,7 @@ Cards are played by the batch simulator's step (``kernels.play_card``'s,
 written on the games' rows: no row views, whose reference counts were most of
 a step's time) and finish (``kernels.finish``); the opponents are its policies
 (``xeri.fast.policies``: ``GreedyBot`` and ``ExpertBot``'s scores, checked by
-``tests/test_fast_vec.py``), which read only what their seat may know.
+``tests/fast/test_fast_vec.py``), which read only what their seat may know.
 Large batches step their games on numba's threads (``vec_step_parallel``).
 
 The entry kernels are compiled without numba's reference counting
@@ -121,7 +121,7 @@ def play(cfg: np.ndarray, values: np.ndarray, g: int, pos: int, hands: np.ndarra
 
     ``kernels.play_card``'s step (the last card takes the gap), written on
     the games' rows: a row view per call costs two atomic reference counts,
-    which were most of a step's time. ``tests/test_fast_vec.py`` plays it
+    which were most of a step's time. ``tests/fast/test_fast_vec.py`` plays it
     against the Gym env.
     """
     n, h, sides = cfg[C_PLAYERS], cfg[C_HAND], cfg[C_SIDES]

@@ -7,7 +7,7 @@
 
 Each sub-env is the Gym env ``xeri/Xeri-v0`` (``xeri.integrations.gym``): one
 round per episode, the learner at ``seat``, the same observation encoding,
-mask, rewards and illegal-card rule, step for step (``tests/test_fast_vec.py``
+mask, rewards and illegal-card rule, step for step (``tests/fast/test_fast_vec.py``
 plays both side by side). The other seats are played inside the kernel by
 ``random``, ``greedy`` or ``expert`` (scored exactly as the bots of those names)
 or, for ``"self"``, by ``self_policy(observations, masks) -> actions``: the
@@ -149,7 +149,7 @@ class XeriVectorEnv(gymnasium.vector.VectorEnv):
 
         Each game reads and writes only its own rows and random stream, so both
         kernels give the same results whatever the number of threads
-        (``tests/test_fast_vec.py``). Threads pay off on an idle multi-core
+        (``tests/fast/test_fast_vec.py``). Threads pay off on an idle multi-core
         machine; on a busy one each step waits for the slowest thread, so the
         default is one thread (``docs/research.md`` has both measured).
         """

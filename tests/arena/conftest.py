@@ -1,0 +1,1 @@
+"""The arena: duplicate deals and matches, ratings, the local and Ray backends."""

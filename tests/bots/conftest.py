@@ -1,0 +1,1 @@
+"""The computer opponents, their hidden-information twin tests, the review."""

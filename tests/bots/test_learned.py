@@ -1,0 +1,80 @@
+"""The learned bot: the shipped weights load, run in NumPy only, and play legal cards at any table."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from xeri import find_ruleset
+from xeri.bots import make_bot
+from xeri.bots.learned import LearnedPolicyError, NumpyPolicy, scale_vector
+from xeri.engine import Round
+from xeri.match import Match
+
+
+def test_shipped_weights_are_small_and_pick_legal_cards() -> None:
+    path = Path(__file__).resolve().parents[2] / "src" / "xeri" / "data" / "learned.npz"
+    assert path.stat().st_size < 400_000
+    policy = NumpyPolicy.load()
+    rng = np.random.default_rng(0)
+    obs = rng.random((64, 228)).astype(np.float32)
+    masks = (rng.random((64, 52)) < 0.1).astype(np.int8)
+    masks[np.arange(64), rng.integers(0, 52, 64)] = 1
+    acts = policy.act(obs, masks)
+    assert acts.shape == (64,) and (masks[np.arange(64), acts] == 1).all()
+    assert int(policy.act(obs[0], masks[0])) == int(acts[0])
+
+
+def test_save_and_load_round_trip(tmp_path: Path) -> None:
+    rng = np.random.default_rng(1)
+    policy = NumpyPolicy([(rng.normal(size=(228, 8)), rng.normal(size=8)), (rng.normal(size=(8, 52)),
+                          rng.normal(size=52))], scale_vector(2, 2))
+    policy.save(tmp_path / "p.npz")
+    again = NumpyPolicy.load(tmp_path / "p.npz")
+    x = rng.random((5, 228)).astype(np.float32)
+    assert np.allclose(again.logits(x), policy.logits(x), atol=0.05)  # float16 weights
+    with pytest.raises(LearnedPolicyError, match="cannot read"):
+        NumpyPolicy.load(tmp_path / "missing.npz")
+
+
+@pytest.mark.parametrize(("preset", "players"), [("classic", 2), ("cardgames", 2), ("classic", 3), ("pisti", 2)])
+def test_learned_bot_plays_whole_rounds(preset: str, players: int) -> None:
+    rs = find_ruleset(preset, players=players)
+    rng = random.Random(players)
+    rnd = Round.new(rs, players - 1, rng.getrandbits(64))
+    bots = [make_bot("learned", seed=s) for s in range(players)]
+    while not rnd.is_over:
+        seat = rnd.turn
+        assert seat is not None
+        card = bots[seat].choose(rnd.view(seat), rnd.log_for(seat))
+        assert card in rnd.legal_moves
+        rnd.play(card, seat=seat)
+
+
+def test_playing_the_learned_bot_needs_no_torch() -> None:
+    code = ("import sys; from xeri.bots import make_bot; from xeri.engine import Round; from xeri import find_ruleset\n"
+            "r = Round.new(find_ruleset('classic'), 1, 3); b = make_bot('learned')\n"
+            "r.play(b.choose(r.view(r.turn), r.log_for(r.turn)))\n"
+            "assert 'torch' not in sys.modules and 'sb3_contrib' not in sys.modules\n")
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=120)
+
+
+def seat_follows(done: Match, seat: int, spec: str = "strong") -> tuple[int, int]:
+    """Replay a finished match: of ``seat``'s moves, how many the bot ``spec`` makes from the same view, and how
+    many there were. A bot seat that failed and played a stand-in card (a server plays the first legal one) shows."""
+    match = Match(done.ruleset, seed=done.seed, names=done.names, first_dealer=done.first_dealer,
+                  deals=[r.deal for r in done.rounds])
+    bot = make_bot(spec, 0)
+    same = total = 0
+    for played in done.rounds:
+        for card in played.moves:
+            if match.turn == seat:
+                total += 1
+                same += bot.choose(match.view(seat), match.round.log_for(seat)) == card
+            match.play(card)
+    return same, total

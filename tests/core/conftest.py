@@ -1,0 +1,1 @@
+"""The stdlib-only core: cards, rules, engine, events, scoring, match, record, notation, fairness, views."""

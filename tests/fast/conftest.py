@@ -1,0 +1,1 @@
+"""The compiled simulator and the vectorised env."""

@@ -1,0 +1,1 @@
+"""Gymnasium, PettingZoo and OpenSpiel (golden playthroughs in playthroughs/)."""

@@ -1,0 +1,262 @@
+"""The layered import contract: imports point down the layers, packages never import each other in a circle.
+
+Every module under src/xeri is parsed (not imported) and every import in it
+counts: module level, inside functions, under ``TYPE_CHECKING``, ``from . import x``.
+The layers, lowest first, are drawn in docs/architecture.md. A module may import
+its own layer and the layers below it; a new module must be given a layer here.
+Inside the server (``xeri.server``, one component of the layers) no two modules
+import each other in a circle either, however indirectly (issue 25): each
+strongly connected group of its import graph is named, with no exceptions.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+SRC = Path(__file__).resolve().parents[2] / "src" / "xeri"
+
+#: the stdlib-only core: these import only the standard library and each other
+CORE = ["cards", "rules", "engine", "events", "scoring", "match", "record", "errors", "seeds", "notation", "saves",
+        "fairness", "views"]
+
+#: lowest first: (layer, the packages and modules in it). A module belongs to its longest listed prefix, and that
+#: prefix is its *component* for the cycle check.
+LAYERS: list[tuple[str, tuple[str, ...]]] = [
+    ("core", ("xeri", *(f"xeri.{name}" for name in CORE))),
+    # The observation tensors (bots/encoding.py) read the core only: the learned bot and the integrations share them.
+    ("bots", ("xeri.bots",)),
+    ("tools", ("xeri.arena", "xeri.integrations", "xeri.fast", "xeri.review", "xeri.bench", "xeri.train",
+               "xeri.learned", "xeri.offline")),
+    ("frontends", ("xeri.server", "xeri.tui", "xeri.paths")),
+    ("commands", ("xeri.commands",)),
+    ("cli", ("xeri.cli", "xeri.__main__")),
+]
+
+
+def module_name(path: Path, root: Path = SRC) -> str:
+    parts = list(path.relative_to(root.parent).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def imports_in(source: str, module: str, is_package: bool) -> set[tuple[str, tuple[str, ...]]]:
+    """Every import statement in ``source`` as (module named, names taken from it): ``("a.b", ())`` for
+    ``import a.b``, ``("a.b", ("c",))`` for ``from a.b import c``; relative imports resolved against ``module``."""
+    package = module if is_package else module.rpartition(".")[0]
+    found: set[tuple[str, tuple[str, ...]]] = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found.update((alias.name, ()) for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - (node.level - 1)]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            found.add((target, tuple(alias.name for alias in node.names)))
+    return found
+
+
+def source_graph(root: Path = SRC) -> dict[str, set[str]]:
+    """module -> the xeri modules it imports: ``from p import m`` counts as ``p.m`` where that is a module, else
+    as ``p``; a name that is no module counts as the module that holds it."""
+    files = {module_name(p, root): p for p in sorted(root.rglob("*.py"))}
+    graph: dict[str, set[str]] = {}
+    for module, path in files.items():
+        named = set()
+        for base, taken in imports_in(path.read_text(encoding="utf-8"), module, path.name == "__init__.py"):
+            as_modules = {f"{base}.{name}" for name in taken} & files.keys()
+            named |= as_modules if taken and len(as_modules) == len(taken) else {base, *as_modules}
+        targets = set()
+        for name in named:
+            while name and name not in files:
+                name = name.rpartition(".")[0]
+            if name and name != module:
+                targets.add(name)
+        graph[module] = targets
+    return graph
+
+
+def component_of(module: str, layers: list[tuple[str, tuple[str, ...]]] = LAYERS) -> tuple[int, str] | None:
+    """(layer index, the listed prefix) the module belongs to; the root ``xeri`` matches only itself."""
+    best: tuple[int, str] | None = None
+    for index, (_, prefixes) in enumerate(layers):
+        for prefix in prefixes:
+            hit = module == prefix or (prefix != "xeri" and module.startswith(prefix + "."))
+            if hit and (best is None or len(prefix) > len(best[1])):
+                best = (index, prefix)
+    return best
+
+
+def violations(graph: Mapping[str, Iterable[str]], layers: list[tuple[str, tuple[str, ...]]] = LAYERS) -> list[str]:
+    """One line per unplaced module, import against the layers, and cycle between components."""
+    problems: list[str] = []
+    edges: dict[str, set[str]] = {}
+    for module in sorted(graph):
+        here = component_of(module, layers)
+        if here is None:
+            problems.append(f"{module} has no layer: add it to LAYERS in tests/project/test_architecture.py")
+            continue
+        for target in sorted(graph[module]):
+            there = component_of(target, layers)
+            if there is None:
+                continue  # reported as a module of its own
+            if there[0] > here[0]:
+                problems.append(f"{module} (layer {layers[here[0]][0]}) imports {target} "
+                                f"(layer {layers[there[0]][0]}, above it)")
+            if there[1] != here[1]:
+                edges.setdefault(here[1], set()).add(there[1])
+    problems.extend(f"cycle between packages: {' -> '.join(cycle)}" for cycle in cycles(edges))
+    return problems
+
+
+def cycles(edges: Mapping[str, Iterable[str]]) -> list[list[str]]:
+    """One cycle (first node repeated at the end) for each strongly connected group of two or more nodes."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    groups: list[list[str]] = []
+
+    def visit(node: str) -> None:  # Tarjan's algorithm; the graph has a few dozen nodes
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for nxt in sorted(edges.get(node, ())):
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            group = []
+            while True:
+                member = stack.pop()
+                group.append(member)
+                if member == node:
+                    break
+            if len(group) > 1:
+                groups.append(group)
+
+    for node in sorted(edges):
+        if node not in index:
+            visit(node)
+    return [_cycle_through(sorted(group), edges) for group in groups]
+
+
+def _cycle_through(group: list[str], edges: Mapping[str, Iterable[str]]) -> list[str]:
+    """A path from the group's first node back to itself, inside the group."""
+    members = set(group)
+    start = group[0]
+    paths = {start: [start]}
+    frontier = [start]
+    while frontier:
+        node = frontier.pop(0)
+        for nxt in sorted(edges.get(node, ())):
+            if nxt == start:
+                return [*paths[node], start]
+            if nxt in members and nxt not in paths:
+                paths[nxt] = [*paths[node], nxt]
+                frontier.append(nxt)
+    raise AssertionError(f"no cycle in {group}")  # Tarjan only groups nodes on a cycle
+
+
+#: the package whose modules may import each other in no circle at all
+SERVER = "xeri.server"
+
+
+def server_circles(graph: Mapping[str, Iterable[str]], package: str = SERVER) -> list[str]:
+    """One line per import circle among the modules of ``package`` (a strongly connected group of two or more)."""
+
+    def inside(module: str) -> bool:
+        return module == package or module.startswith(package + ".")
+
+    edges = {module: {t for t in targets if inside(t)} for module, targets in graph.items() if inside(module)}
+    return [f"import circle in {package}: {' -> '.join(cycle)}" for cycle in cycles(edges)]
+
+
+def test_imports_point_down_the_layers_without_cycles() -> None:
+    problems = violations(source_graph())
+    assert not problems, "\n".join(problems)
+
+
+def test_core_uses_only_stdlib_and_core() -> None:
+    core = {f"xeri.{name}" for name in CORE} | {"xeri"}
+    graph = source_graph()
+    for module in sorted(core):
+        assert graph[module] <= core, f"{module} imports {sorted(graph[module] - core)}, outside the core"
+        path = SRC / ("__init__.py" if module == "xeri" else f"{module.removeprefix('xeri.')}.py")
+        for imported, _ in imports_in(path.read_text(encoding="utf-8"), module, module == "xeri"):
+            top = imported.split(".")[0]
+            assert top == "xeri" or top in sys.stdlib_module_names, f"{module} imports {imported}, not in the stdlib"
+
+
+def test_no_import_circle_inside_the_server() -> None:
+    problems = server_circles(source_graph())
+    assert not problems, "\n".join(problems)
+
+
+# --- The contract can fail: synthetic bad imports -----------------------------------
+
+
+def test_an_import_against_the_layers_is_named() -> None:
+    graph = {"xeri.cards": {"xeri.bots.sim"}, "xeri.bots.sim": {"xeri.cards"}}
+    problems = violations(graph)
+    assert "xeri.cards (layer core) imports xeri.bots.sim (layer bots, above it)" in problems
+
+
+def test_a_cycle_between_packages_in_one_layer_is_named() -> None:
+    graph = {"xeri.arena.play": {"xeri.fast.rollout"}, "xeri.fast.rollout": {"xeri.integrations.gym"},
+             "xeri.integrations.gym": {"xeri.arena.stats"}, "xeri.arena.stats": set()}
+    assert violations(graph) == [
+        "cycle between packages: xeri.arena -> xeri.fast -> xeri.integrations -> xeri.arena"]
+
+
+def test_a_circle_inside_the_server_is_named() -> None:
+    # The two circles of issue 25: table -> autoplay -> wire -> table, and cluster <-> lobby.
+    graph = {"xeri.server.table": {"xeri.server.autoplay", "xeri.server.store"},
+             "xeri.server.autoplay": {"xeri.server.wire"}, "xeri.server.wire": {"xeri.server.table"},
+             "xeri.server.cluster": {"xeri.server.lobby"}, "xeri.server.lobby": {"xeri.server.cluster"},
+             "xeri.server.store": set(), "xeri.server.app": {"xeri.server.lobby", "xeri.cards"}}
+    assert sorted(server_circles(graph)) == [
+        "import circle in xeri.server: xeri.server.autoplay -> xeri.server.wire -> xeri.server.table"
+        " -> xeri.server.autoplay",
+        "import circle in xeri.server: xeri.server.cluster -> xeri.server.lobby -> xeri.server.cluster"]
+    assert violations(graph) == []  # one component for the layers: only the server's own check sees them
+
+
+def test_a_circle_through_type_checking_imports_counts(tmp_path: Path) -> None:
+    root = tmp_path / "xeri"
+    (root / "server").mkdir(parents=True)
+    for name in ("__init__.py", "server/__init__.py"):
+        (root / name).write_text("", encoding="utf-8")
+    (root / "server" / "table.py").write_text("from .autoplay import Autoplay\n", encoding="utf-8")
+    (root / "server" / "autoplay.py").write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .table import Table\n", encoding="utf-8")
+    assert server_circles(source_graph(root)) == [
+        "import circle in xeri.server: xeri.server.autoplay -> xeri.server.table -> xeri.server.autoplay"]
+
+
+def test_a_module_without_a_layer_is_named() -> None:
+    assert violations({"xeri.newthing": set()}) == [
+        "xeri.newthing has no layer: add it to LAYERS in tests/project/test_architecture.py"]
+
+
+def test_function_level_and_relative_imports_are_seen(tmp_path: Path) -> None:
+    root = tmp_path / "xeri"
+    (root / "bots").mkdir(parents=True)
+    for name in ("__init__.py", "cards.py", "bots/__init__.py", "bots/sim.py"):
+        (root / name).write_text("", encoding="utf-8")
+    (root / "cards.py").write_text("def f():\n    from .bots import sim\n", encoding="utf-8")
+    (root / "bots" / "sim.py").write_text("from .. import cards\n", encoding="utf-8")
+    graph = source_graph(root)
+    assert graph["xeri.cards"] == {"xeri.bots.sim"}
+    assert graph["xeri.bots.sim"] == {"xeri.cards"}
+    assert "xeri.cards (layer core) imports xeri.bots.sim (layer bots, above it)" in violations(graph)
+
+
+def test_the_learned_bots_old_import_path_still_works() -> None:
+    import xeri.bots.learned as home
+    import xeri.learned as old
+
+    assert old.NumpyPolicy is home.NumpyPolicy and old.LearnedBot is home.LearnedBot

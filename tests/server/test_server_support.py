@@ -1,0 +1,202 @@
+"""Shared helpers of the server tests: a real uvicorn server on a free loopback port, and WebSocket players.
+
+(No tests here; the other test_server*.py modules import it.)
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+import uvicorn
+from websockets.sync.client import ClientConnection, connect
+
+import server_logs
+from xeri.server import create_app
+from xeri.server.limits import Limits
+from xeri.server.ws_protocol import QuietWebSocketProtocol
+
+READY_TIMEOUT = 20.0
+#: The per-address caps lifted, as the message rates are, for tests about other things
+#: (tests/server/test_server_limits.py checks the caps themselves).
+LIFTED = Limits(waiting_per_address=10_000, playing_per_address=10_000, ws_per_address=10_000, ws_per_seat=1000,
+                ws_opens_per_second=10_000, hint_cooldown=0.0, lobby_per_address=10_000, max_rounds=99,
+                max_target=10_000)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def wait_ready(base: str, alive: Callable[[], bool]) -> None:
+    """Poll the health endpoint until it answers (the server is up) or the deadline passes."""
+    deadline = time.monotonic() + READY_TIMEOUT
+    while time.monotonic() < deadline:
+        if not alive():
+            raise RuntimeError("the server stopped while starting")
+        try:
+            if httpx.get(f"{base}/api/health", timeout=1.0).status_code == 200:
+                return
+        except httpx.TransportError:
+            pass
+        threading.Event().wait(0.02)  # poll interval between readiness probes
+    raise RuntimeError("the server did not become ready")
+
+
+class ThreadServer:
+    """uvicorn running ``create_app`` in a background thread."""
+
+    def __init__(self, db: str, bot_delay: float = 0.0, rate: float = 1000.0, broker: Any = None,
+                 http_rate: float = 1000.0, **options: Any) -> None:
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.ws_base = f"ws://127.0.0.1:{self.port}"
+        self.app = create_app(db, bot_delay=bot_delay, rate=rate, burst=2 * rate, hint_level="medium",
+                              broker=broker, http_rate=http_rate, http_burst=2 * http_rate,
+                              **{"limits": LIFTED, **options})
+        config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning",
+                                ws_max_size=1 << 16, lifespan="on", ws=QuietWebSocketProtocol)
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    def start(self) -> ThreadServer:
+        self.thread.start()
+        wait_ready(self.base, self.thread.is_alive)
+        return self
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=15)
+
+    @property
+    def lobby(self) -> Any:
+        return self.app.state.lobby
+
+
+@contextmanager
+def subprocess_server(db: str, port: int | None = None, bot_delay: float = 0.0,
+                      extra: list[str] | None = None) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """``xeri serve`` as a real process (for the restart test)."""
+    port = port or free_port()
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    # Its stderr goes to a file (a pipe nobody reads would stall it), checked for tracebacks once it stops.
+    log = tempfile.NamedTemporaryFile(prefix="xeri-serve-", suffix=".log")
+    proc = subprocess.Popen([sys.executable, "-m", "xeri", "serve", "--port", str(port), "--db", db,
+                             "--bot-delay", str(bot_delay), "--log-level", "error",
+                             "--rate", "1000", *(extra or [])], env=env,
+                            stdout=subprocess.DEVNULL, stderr=log)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_ready(base, lambda: proc.poll() is None)
+        yield base, proc
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait(timeout=15)
+        server_logs.check_file(log.name, f"xeri serve on port {port}")
+        log.close()
+
+
+class Player:
+    """A WebSocket client at a table; keeps every message it received."""
+
+    def __init__(self, ws_base: str, table_id: str, token: str | None = None) -> None:
+        url = f"{ws_base}/ws/tables/{table_id}" + (f"?token={token}" if token else "")
+        self.ws: ClientConnection = connect(url, max_size=None, open_timeout=10).__enter__()
+        self.messages: list[dict[str, Any]] = []
+        self.state: dict[str, Any] = {}
+        self.version = -1
+        self.view: dict[str, Any] | None = None
+        self.sync = self.until(lambda m: m["type"] == "sync")
+
+    def send(self, **message: Any) -> None:
+        self.ws.send(json.dumps(message))
+
+    def send_raw(self, data: str | bytes) -> None:
+        self.ws.send(data)
+
+    def recv(self, timeout: float = 10.0) -> dict[str, Any]:
+        msg = json.loads(self.ws.recv(timeout=timeout))
+        self.messages.append(msg)
+        if msg["type"] in ("sync", "update"):
+            self.version = msg["version"]
+            self.view = msg["view"]
+        return msg
+
+    def until(self, pred: Callable[[dict[str, Any]], bool], timeout: float = 10.0) -> dict[str, Any]:
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError("no matching message")
+            msg = self.recv(left)
+            if pred(msg):
+                return msg
+
+    def wait_view(self, pred: Callable[[dict[str, Any]], bool], timeout: float = 10.0) -> dict[str, Any]:
+        """The current view once ``pred`` holds for it (checking the one held first)."""
+        if self.view is None or not pred(self.view):
+            self.until(lambda m: m["type"] in ("sync", "update") and m["view"] is not None and pred(m["view"]),
+                       timeout)
+        assert self.view is not None
+        return self.view
+
+    def at_version(self, version: int, timeout: float = 10.0) -> None:
+        if self.version < version:
+            self.until(lambda m: m["type"] in ("sync", "update") and m["version"] >= version, timeout)
+
+    def error(self, timeout: float = 10.0) -> dict[str, Any]:
+        return self.until(lambda m: m["type"] == "error", timeout)
+
+    def close(self) -> None:
+        self.ws.close()
+
+
+def create(base: str, **body: Any) -> dict[str, Any]:
+    r = httpx.post(f"{base}/api/tables", json=body, timeout=10)
+    assert r.status_code == 201, r.text
+    return r.json()  # type: ignore[no-any-return]
+
+
+def join(base: str, table_id: str, name: str, seat: int | None = None) -> dict[str, Any]:
+    r = httpx.post(f"{base}/api/tables/{table_id}/join", json={"name": name, "seat": seat}, timeout=10)
+    assert r.status_code == 200, r.text
+    return r.json()  # type: ignore[no-any-return]
+
+
+def db_url(tmp: Path) -> str:
+    return f"sqlite:///{tmp / 'server.sqlite3'}"
+
+
+@contextmanager
+def logging_server(db: str, handler: logging.Handler) -> Iterator[ThreadServer]:
+    """A server at uvicorn's info level (each request line and each WebSocket's address, query string included),
+    its uvicorn and xeri.server records sent to ``handler`` (a caplog's) while it runs."""
+    srv = ThreadServer(db)
+    srv.server = uvicorn.Server(uvicorn.Config(srv.app, host="127.0.0.1", port=srv.port, log_level="info",
+                                               lifespan="on"))
+    srv.thread = threading.Thread(target=srv.server.run, daemon=True)
+    loggers = [logging.getLogger(n) for n in ("uvicorn", "uvicorn.error", "uvicorn.access", "xeri.server")]
+    srv.start()
+    for lg in loggers:
+        lg.addHandler(handler)
+    try:
+        yield srv
+    finally:
+        srv.stop()
+        for lg in loggers:
+            lg.removeHandler(handler)

@@ -1,0 +1,1 @@
+"""The terminal game, in-process and in a pseudo-terminal."""

@@ -1,0 +1,360 @@
+"""Every screen of the page under axe-core, in every language, on a desktop and a phone; the Greek and the
+Turkish complete; text contrast of at least 4.5:1 against the real background colours in both themes; touch
+targets of at least 44 x 44 px on a phone.
+
+axe-core is npm's package, pinned to its newest release by scripts/test.sh (``XERI_AXE_JS`` names its
+``axe.min.js``) and injected into the page by Playwright. Screens: lobby, the open Settings, how to play, the
+card gallery, a table waiting for friends, a table in play (with the counting aid, and the move log's drawer on a
+phone), the round-over dialog of a round ended mid-match (that round played against ``easy`` bots by clicking the
+first playable card) with its folded tables open, the end-of-match dialog, history, replay with the master's
+review (its answer stubbed: a blunder, a mistake and an inaccuracy), stats and one player's stats (its matches
+stubbed, for the chart and the win rates).
+"""
+
+# ruff: noqa: F811  (the fixtures imported from test_web are parameters by name)
+from __future__ import annotations
+
+import json
+import os
+import re
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page
+from test_web import (  # noqa: F401  (fixtures are used by name)
+    DESKTOP,
+    PHONE,
+    Console,
+    Server,
+    browser,
+    console,
+    contexts,
+    new_page,
+    play_until,
+    playwright,
+    server,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+AXE_PIN = re.search(r"^AXE_VERSION=(\S+)$", (ROOT / "scripts/test.sh").read_text(), flags=re.M)
+AXE_DIR = ROOT / f".cache/axe-{AXE_PIN and AXE_PIN[1]}"
+AXE = Path(os.environ.get("XERI_AXE_JS", AXE_DIR / "node_modules/axe-core/axe.min.js"))
+TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]
+
+# Latin words the Greek page may show: card ranks, key names, the language's own name, the
+# command line that checks a commitment, and the server bots' stand-in name in a record.
+ALLOWED_LATIN = {"J", "Q", "K", "A", "H", "S", "Ctrl", "C", "Enter", "Esc", "English", "xeri", "verify",
+                 "commitment"}
+
+# Every text a person (or a screen reader) gets: text nodes, labels, titles, placeholders, alt texts.
+VISIBLE_TEXT = """() => {
+  const out = [];
+  const shown = (el) => el && el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const el = n.parentElement;
+    if (el.closest('script, style, noscript, .sr-only') && !el.closest('.sr-only')) continue;
+    if (el.closest('.sr-only') || shown(el)) out.push(n.textContent);
+  }
+  for (const el of document.querySelectorAll('[aria-label], [title], [placeholder], [alt]')) {
+    if (!shown(el) && !el.closest('.sr-only')) continue;
+    for (const a of ['aria-label', 'title', 'placeholder', 'alt']) if (el.getAttribute(a)) out.push(el.getAttribute(a));
+  }
+  out.push(document.title);
+  return out.join('\\n');
+}"""
+
+
+# Each visible text's colour against the real colours behind it: the element's own and its ancestors' background
+# colours composited upwards to the first opaque one, a gradient counted by each of its colour stops (the felt),
+# the text's colour and the opacities above it composited over that. Returns the texts under 4.5:1, the worst
+# first. Disabled controls (WCAG exempts them) and the cards' own SVG drawings are left out.
+LOW_CONTRAST = """(minimum) => {
+  const parse = (c) => {
+    const m = c.match(/rgba?\\(([^)]+)\\)/);
+    if (!m) return null;
+    const p = m[1].split(/[ ,\\/]+/).filter(Boolean).map(Number);
+    return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1];
+  };
+  const over = (top, bottom) => [0, 1, 2].map((i) => top[i] * top[3] + bottom[i] * (1 - top[3])).concat([1]);
+  const lin = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+  const lum = (c) => 0.2126 * lin(c[0]) + 0.7152 * lin(c[1]) + 0.0722 * lin(c[2]);
+  const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+  const backgrounds = (el) => {
+    const layers = [];
+    for (let n = el; n; n = n.parentElement) {
+      const st = getComputedStyle(n);
+      const stops = (st.backgroundImage.match(/rgba?\\([^)]+\\)/g) || []).map(parse);
+      const colour = parse(st.backgroundColor);
+      if (stops.length) {
+        // A gradient over the element's own colour (or white): each stop is a background the text may sit on.
+        const under = colour && colour[3] > 0 ? over(colour, [255, 255, 255, 1]) : [255, 255, 255, 1];
+        return stops.map((s) => layers.reduceRight((acc, l) => over(l, acc), over(s, under)));
+      }
+      if (colour && colour[3] >= 1) return [layers.reduceRight((acc, l) => over(l, acc), colour)];
+      if (colour && colour[3] > 0) layers.push(colour);
+    }
+    return [layers.reduceRight((acc, l) => over(l, acc), [255, 255, 255, 1])];
+  };
+  const out = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let t = walker.nextNode(); t; t = walker.nextNode()) {
+    const el = t.parentElement;
+    if (!t.textContent.trim() || !el || !el.getClientRects().length) continue;
+    if (el.closest('svg, .sr-only, script, style, noscript, [disabled], [aria-disabled=true], [hidden]')) continue;
+    const st = getComputedStyle(el);
+    if (st.visibility === 'hidden') continue;
+    if (el.closest('details:not([open])') && !el.closest('summary')) continue;
+    let alpha = 1;
+    for (let n = el; n; n = n.parentElement) alpha *= Number(getComputedStyle(n).opacity);
+    if (alpha === 0) continue;
+    const ink = parse(st.color);
+    ink[3] *= alpha;
+    const worst = Math.min(...backgrounds(el).map((bg) => ratio(over(ink, bg), bg)));
+    const what = el.className && typeof el.className === 'string' ? el.className : el.tagName;
+    if (worst < minimum) out.push([Math.round(worst * 100) / 100, t.textContent.trim().slice(0, 40), what]);
+  }
+  return out.sort((a, b) => a[0] - b[0]);
+}"""
+
+
+def low_contrast(page: Page) -> dict[str, list[Any]]:
+    """Texts under 4.5:1 in each theme, the page put in each by its data-theme (then set back)."""
+    found: dict[str, list[Any]] = {}
+    before = page.evaluate("document.documentElement.dataset.theme || ''")
+    for theme in ("dark", "light"):
+        page.evaluate("t => { document.documentElement.dataset.theme = t; }", theme)
+        low = page.evaluate(LOW_CONTRAST, 4.5)
+        if low:
+            found[theme] = low[:6]
+    page.evaluate("t => { document.documentElement.dataset.theme = t; }", before)
+    return found
+
+
+def english_words(lang: str) -> set[str]:
+    """Words of the English strings that the language's own strings never use: English left on its page."""
+    source = (ROOT / "src/xeri/web/js/i18n.js").read_text()
+
+    def block(name: str) -> str:
+        m = re.search(rf"\n  {name}: \{{(.*?)\n  \}},", source, flags=re.S)
+        assert m, f"i18n.js has no {name} block"
+        return m[1]
+
+    def words(text: str) -> set[str]:
+        values = " ".join(re.findall(r'"((?:[^"\\]|\\.)*)"', text))
+        return set(re.findall(r"[A-Za-z]{3,}", re.sub(r"\{\w+\}", " ", values)))
+
+    return words(block("en")) - words(block(lang)) - ALLOWED_LATIN
+
+
+def stub_review(page: Page) -> None:
+    """The master's review of any match, answered at once: one blunder, one mistake and one inaccuracy."""
+    def move(n: int, grade: str, lost: float) -> dict[str, Any]:
+        return {"round": 1, "move": n, "played": "7H", "best": "KS", "values": {"7H": -lost, "KS": 0.0},
+                "lost": lost, "grade": grade, "forced": False,
+                "best_effect": {"kind": "capture", "cards": 3, "points": 2, "unseen": 1}}
+
+    moves = [move(1, "blunder", 10.0), move(3, "mistake", 2.5), move(5, "inaccuracy", 1.0)]
+    review = {"lost": 13.5, "moves_reviewed": 3, "costliest": [{"round": 1, "move": m["move"]} for m in moves],
+              "rounds": [{"number": 1, "lost": 13.5, "margin": -12.0,
+                          "grades": {"blunder": 1, "mistake": 1, "inaccuracy": 1}, "moves": moves}]}
+    page.route(re.compile(r".*/api/matches/[^/]+/review.*"), lambda route: route.fulfill(
+        json={"state": "done", "done": 3, "total": 3, "review": review}))
+
+
+def stub_player_matches(page: Page, name: str) -> None:
+    """One player's finished matches, answered at once: wins and losses against two levels and a person."""
+    def match(i: int, winner: int, bot: str | None, scores: list[int]) -> dict[str, Any]:
+        other = f"Computer {bot}" if bot else "Nikos"
+        return {"id": f"m{i:015d}", "names": [name, other], "bots": [None, bot], "winner": winner, "scores": scores,
+                "ruleset": {"name": "classic", "players": 2, "match_end": "target", "rounds": 5, "target": 151},
+                "round_wins": None, "finished_at": "2026-11-30T20:00:00Z"}
+
+    matches = [match(1, 0, "easy", [160, 90]), match(2, 1, "medium", [120, 155]), match(3, 0, "easy", [151, 40]),
+               match(4, 0, None, [152, 150]), match(5, 1, "medium", [80, 151])]
+    page.route(re.compile(r".*/api/matches\?.*player=.*"), lambda route: route.fulfill(json={"matches": matches}))
+
+
+def post(server: Server, path: str, body: Any) -> Any:
+    req = urllib.request.Request(server.url + path, data=json.dumps(body).encode(), method="POST",
+                                 headers={"Content-Type": "application/json", "Origin": server.url})
+    with urllib.request.urlopen(req, timeout=10) as r:
+        return json.load(r)
+
+
+@pytest.fixture(scope="module")
+def finished(server: Server) -> Iterator[str]:
+    """A finished one-round match of a person (who left, so the computer played it out) and a bot."""
+    res = post(server, "/api/tables", {"ruleset": "classic", "options": {"match_end": "rounds", "rounds": 1},
+                                       "seats": [None, {"bot": "easy"}], "name": "Ζωή", "seat": 0})
+    post(server, f"/api/tables/{res['table_id']}/leave", {"token": res["token"]})
+    yield res["table_id"]
+
+
+def axe(page: Page, screen: str) -> None:
+    """Run axe-core on the page as it is; fail with every violation's rule and nodes."""
+    if not page.evaluate("typeof window.axe === 'object'"):
+        page.add_script_tag(path=str(AXE))
+    result = page.evaluate("tags => axe.run(document, {runOnly: {type: 'tag', values: tags}, "
+                           "resultTypes: ['violations']})", TAGS)
+    found = [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:4]) for v in result["violations"]]
+    assert found == [], f"{screen}: {found}"
+
+
+def latin(page: Page, allowed_ids: set[str]) -> set[str]:
+    """Latin words on the page that are not on the allow-list (nor part of a table id or a player's name:
+    data, not the page's words; other tests' tables show in the lobby's list)."""
+    text = re.sub(r"[0-9a-f]{16,}", " ", page.evaluate(VISIBLE_TEXT))  # commitments, salts: hex digits
+    words = set(re.findall(r"[A-Za-z]+", text))
+    return {w for w in words if w not in ALLOWED_LATIN and not any(w in i for i in allowed_ids)}
+
+
+def seat(page: Page, server: Server, table_id: str, seat_no: int, token: str) -> None:
+    page.goto(server.url + "/#/help")
+    page.evaluate("([id, s, token]) => localStorage.setItem('xeri.seats', JSON.stringify({[id]: {seat: s, token}}))",
+                  [table_id, seat_no, token])
+    page.goto(f"{server.url}/#/t/{table_id}")
+
+
+def targets_too_small(page: Page) -> list[Any]:
+    """Buttons, links, fields and switches that are visible and smaller than 44 x 44 px."""
+    return page.evaluate("""() => [...document.querySelectorAll(
+        'button, a[href], select, input:not([type=checkbox]), summary, label.pref')]
+      .filter((el) => el.getClientRects().length && !el.closest('.sr-only, .skip-link, .fx'))
+      .map((el) => [el.outerHTML.slice(0, 80), el.getBoundingClientRect()])
+      .filter(([, r]) => r.width < 43.5 || r.height < 43.5)
+      .map(([html, r]) => [html, Math.round(r.width), Math.round(r.height)])""")
+
+
+def test_axe_is_the_pinned_newest_release(browser: Browser, contexts: list[BrowserContext],
+                                         console: Console) -> None:
+    """scripts/test.sh pins the newest axe-core (4.14.1 when this was written) and the suite runs that one."""
+    assert AXE_PIN, "scripts/test.sh pins axe-core as AXE_VERSION=..."
+    assert tuple(int(p) for p in AXE_PIN[1].split(".")) >= (4, 14, 1), AXE_PIN[1]
+    assert AXE.is_file(), f"axe-core is missing at {AXE}: scripts/test.sh installs it"
+    page = new_page(browser, contexts, console)
+    page.set_content("<!doctype html><html lang='en'><title>x</title><main><h1>x</h1></main></html>")
+    page.add_script_tag(path=str(AXE))
+    assert page.evaluate("axe.version") == AXE_PIN[1]
+
+
+# Each language on a desktop and a phone, in one of the two themes (the other is measured for contrast).
+WALKS = [("en", False, "dark"), ("el", False, "light"), ("tr", False, "dark"),
+         ("en", True, "light"), ("el", True, "dark"), ("tr", True, "light")]
+LOCALES = {"en": "en-GB", "el": "el-GR", "tr": "tr-TR"}
+NAMES = {"en": "Zoe", "el": "Ζωή", "tr": "Zeynep"}
+
+
+@pytest.mark.parametrize("lang, phone, scheme", WALKS)
+def test_every_screen_passes_axe(server: Server, browser: Browser, contexts: list[BrowserContext],
+                                 console: Console, finished: str, lang: str, phone: bool, scheme: str) -> None:
+    assert AXE.is_file(), f"axe-core is missing at {AXE}: scripts/test.sh installs it"
+    options: dict[str, Any] = {"viewport": PHONE, "is_mobile": True, "has_touch": True} if phone else {
+        "viewport": DESKTOP}
+    page = new_page(browser, contexts, console, locale=LOCALES[lang], color_scheme=scheme, **options)
+    stub_review(page)
+    name = NAMES[lang]
+    stub_player_matches(page, name)
+    ids = {finished, name, "Nikos"}
+    english = english_words(lang) if lang != "en" else set()
+    strays: dict[str, set[str]] = {}
+    slashes: dict[str, list[str]] = {}
+    small: dict[str, list[Any]] = {}
+    contrast: dict[str, dict[str, list[Any]]] = {}
+
+    def check(screen: str) -> None:
+        axe(page, f"{lang}/{'phone' if phone else 'desktop'}/{screen}")
+        low = low_contrast(page)
+        if low:
+            contrast[screen] = low
+        if lang != "en":
+            with urllib.request.urlopen(server.url + "/api/tables?status=all", timeout=5) as r:
+                for table in json.load(r)["tables"]:
+                    ids.add(table["id"])
+                    ids.update(s["name"] for s in table["seats"] if s["name"] and s["human"])
+            text = page.evaluate(VISIBLE_TEXT)
+            # Greek: no Latin word off the allow-list; Turkish (Latin script): no word only the English strings use.
+            found = latin(page, ids) if lang == "el" else {
+                w for w in re.findall(r"[A-Za-z]{3,}", text) if w in english and not any(w in i for i in ids)}
+            if found:
+                strays[screen] = found
+            # "ο/η", "τον/την", "τελευταίος/α": a sentence is built without them (counts like 4/52 are no words).
+            slash = re.findall(r"[^\W\d_]+/[^\W\d_]+", re.sub(r"https?://\S+|/#/\S*", " ", text))
+            if slash:
+                slashes[screen] = slash
+        if phone:
+            tiny = targets_too_small(page)
+            if tiny:
+                small[screen] = tiny
+
+    page.goto(server.url + "/")
+    page.wait_for_selector(".play-now")
+    check("lobby")
+    page.click(".prefs-menu summary")
+    page.wait_for_selector("#pref-theme", state="visible")
+    check("settings")
+    page.keyboard.press("Escape")
+    page.click("#nav-help")
+    page.wait_for_selector(".help .help-values")
+    check("how to play")
+    page.goto(server.url + "/#/cards")
+    page.wait_for_selector(".gallery .card")
+    check("cards")
+
+    waiting = post(server, "/api/tables", {"ruleset": "classic", "players": 2, "name": name, "seat": 0})
+    ids.add(waiting["table_id"])
+    seat(page, server, waiting["table_id"], 0, waiting["token"])
+    page.wait_for_selector(".waiting-text")
+    check("waiting table")
+
+    # Two rounds: the first one's end opens the round-over dialog, not the end of the match.
+    playing = post(server, "/api/tables", {"ruleset": "classic", "options": {"match_end": "rounds", "rounds": 2},
+                                           "seats": [None, {"bot": "easy"}], "name": name, "seat": 0})
+    ids.add(playing["table_id"])
+    seat(page, server, playing["table_id"], 0, playing["token"])
+    page.wait_for_selector(".hand .card-btn")
+    page.wait_for_selector(".seen-panel")
+    check("table")
+    if phone:
+        page.click(".log-btn")
+        page.wait_for_selector(".move-log", state="visible")
+        check("move log")
+        page.click(".log-close")
+    play_until(page, "#round-dialog")
+    page.wait_for_selector("#round-dialog .fairness[data-ok]", state="attached")
+    check("round dialog")
+    page.click("#round-dialog .dialog-more summary")
+    check("round dialog, unfolded")
+    page.keyboard.press("Escape")
+
+    page.goto(f"{server.url}/#/t/{finished}/watch")
+    page.wait_for_selector("#match-dialog .fairness[data-ok]", state="attached")
+    page.click("#match-dialog .dialog-more summary")
+    check("match dialog")
+    page.keyboard.press("Escape")
+
+    page.goto(server.url + "/#/history")
+    page.wait_for_selector(f"tr[data-match='{finished}']")
+    check("history")
+    page.goto(f"{server.url}/#/replay/{finished}")
+    page.wait_for_selector(".replay-board .seat-box")
+    page.click(".replay-next")
+    page.click(".review-start")
+    page.wait_for_selector(".review-costliest .review-jump")
+    page.locator(".review-jump").first.click()  # the blunder: "lost 10.0 — Blunder: ..." under the step
+    page.wait_for_selector(".review-note[data-grade=blunder]")
+    check("replay")
+    page.goto(server.url + "/#/stats")
+    page.wait_for_selector(".stats-table")
+    check("stats")
+    page.goto(f"{server.url}/#/stats/{name}")
+    page.wait_for_selector(".recent-chart")
+    check("player stats")
+
+    assert contrast == {}, f"text under 4.5:1 (contrast, text, element) by screen and theme: {contrast}"
+    assert strays == {}, f"English left on the {lang} page: {strays}"
+    assert slashes == {}, f"'/' constructions on the {lang} page: {slashes}"
+    assert small == {}, f"touch targets under 44 x 44 px: {small}"

@@ -1,0 +1,69 @@
+"""The page's static files: they ship in the package, and every file they load exists.
+
+These need no browser; tests/web/test_web.py drives the page itself.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from importlib.resources import files
+from pathlib import Path
+
+WEB = Path(str(files("xeri"))) / "web"
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_the_page_ships_inside_the_package() -> None:
+    assert (WEB / "index.html").is_file()
+    package_data = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]["xeri"]
+    assert "web/**/*" in package_data
+    # No front-end build: no bundler output, no package.json the install would need.
+    assert not (WEB / "package.json").exists()
+
+
+def test_every_module_and_stylesheet_the_page_loads_exists() -> None:
+    html = (WEB / "index.html").read_text()
+    loaded = re.findall(r'(?:src|href)="/static/([^"]+)"', html)
+    assert "js/app.js" in loaded and "css/style.css" in loaded
+    for rel in loaded:
+        assert (WEB / rel).is_file(), rel
+    modules = sorted((WEB / "js").glob("*.js"))
+    imported: set[str] = {"app.js"}
+    for module in modules:
+        # Static imports, and the modules loaded when first needed (import("./offline-engine.js")); JSDoc's type
+        # imports ({import("./protocol.js").Table}: protocol.d.ts, no module) are no loads.
+        text = module.read_text()
+        found = re.findall(r'^import .* from "\./([^"]+)";$', text, flags=re.M)
+        found += re.findall(r'import\("\./([^"]+)"\)', re.sub(r"/\*.*?\*/", "", text, flags=re.S))
+        for target in found:
+            assert (WEB / "js" / target).is_file(), f"{module.name} imports a missing {target}"
+            imported.add(target)
+    # The two scripts that are no modules of the page but run beside it, each at the URL the page names: the
+    # service worker (registered by offline.js, served as /sw.js) and the offline engine's Web Worker (started by
+    # offline-engine.js, served as /offline/worker.js).
+    workers = {"sw.js": ("offline.js", 'register("/sw.js"'),
+               "offline-worker.js": ("offline-engine.js", 'new Worker("/offline/worker.js"')}
+    for name, (starter, started) in workers.items():
+        assert (WEB / "js" / name).is_file() and started in (WEB / "js" / starter).read_text(), name
+    server = (ROOT / "src" / "xeri" / "server" / "offline.py").read_text()
+    assert '"js" / "sw.js"' in server and '"js" / "offline-worker.js"' in server
+    # Every module is used by the page (nothing left over).
+    assert {m.name for m in modules} == imported | workers.keys()
+
+
+def test_every_language_has_every_string() -> None:
+    source = (WEB / "js" / "i18n.js").read_text()
+    blocks = re.search(r"const STRINGS = \{\s*en: \{(.*?)\n  \},\s*el: \{(.*?)\n  \},\s*tr: \{(.*?)\n  \},\n\};",
+                       source, flags=re.S)
+    assert blocks, "i18n.js keeps STRINGS = { en: {...}, el: {...}, tr: {...} }"
+    keys = [set(re.findall(r"(\w+): \"", block)) for block in blocks.groups()]
+    assert keys[0] == keys[1], keys[0] ^ keys[1]
+    assert keys[0] == keys[2], keys[0] ^ keys[2]
+    # Every key the modules ask for is defined.
+    used: set[str] = set()
+    for module in (WEB / "js").glob("*.js"):
+        used |= set(re.findall(r"\bt\(\"(\w+)\"", module.read_text()))
+    used |= set(re.findall(r'data-i18n(?:-title|-placeholder|-aria)?="(\w+)"', (WEB / "index.html").read_text()))
+    assert {"title", "lobby", "four_colour"} <= used
+    assert used <= keys[0], used - keys[0]
