@@ -11,6 +11,10 @@ they are part of the table's key; points already scored are not (they add).
 
 Cards of one rank and one point value in one hand are interchangeable, so only
 one of them is searched. ``solve_root`` gives the value of every root card.
+
+With an outcome table (``play_for(table)``, two sides: ``match_value.outcome_table``) the search values
+each end of the round by the chance that its result wins the match instead of its margin; that value
+depends on the points already scored, so they join the table's key.
 """
 
 from __future__ import annotations
@@ -34,7 +38,7 @@ class Solver:
     """Solves perfect-information positions of one ruleset; the table is kept across calls of a round."""
 
     __slots__ = ("card_w", "jack_xeri_any", "jack_xeri_points", "last_card_xeri", "leader_side", "leaf_p", "most",
-                 "nodes", "players", "policy_seen", "sides", "table", "values", "xeri_points")
+                 "nodes", "outcome", "players", "policy_seen", "sides", "table", "values", "xeri_points")
 
     def __init__(self, st: SimState) -> None:
         r = st.rules
@@ -56,6 +60,16 @@ class Solver:
         self.leader_side = 0
         #: when set (``policy_opponents``): the other sides do not minimise, they play ``_policy``
         self.policy_seen: list[int] | None = None
+        #: when set (``play_for``): ``outcome[root's total][other's total]`` is what the search maximises
+        self.outcome: list[list[float]] | None = None
+
+    def play_for(self, outcome: list[list[float]] | None) -> None:
+        """Value each end of the round by ``outcome[root side's total][other side's total]`` (two sides; totals
+        capped at the table's last index), the chance of winning the match; None: by the margin."""
+        if outcome is not None and self.sides != 2:
+            raise ValueError("an outcome table is for two sides")
+        self.outcome = outcome
+        self.table.clear()
 
     def policy_opponents(self, seen: list[int]) -> None:
         """Let the other sides play a fixed policy that reads only their own hand and the public counts ``seen``.
@@ -82,6 +96,8 @@ class Solver:
             self.table.clear()
         hands = tuple(tuple(h) for h in st.hands)
         top = st.pile[-1] % 13 if st.pile else -1
+        if self.outcome is not None and not horizon:
+            return self._solve_chances(st, hands, top, root_side)
         base = self._margin(st.pts, root_side)
         out: dict[int, float] = {}
         seen_kind: dict[tuple[int, int], float] = {}
@@ -96,6 +112,101 @@ class Solver:
             seen_kind[kind] = v
             out[c] = v
         return out
+
+    def _solve_chances(self, st: SimState, hands: Hands, top: int, root: int) -> dict[int, float]:
+        """``solve_root`` with an outcome table: each root card's chance of winning the match."""
+        out: dict[int, float] = {}
+        seen_kind: dict[tuple[int, int], float] = {}
+        t = st.turn
+        pts = tuple(st.pts)
+        for c in hands[t]:
+            kind = (c % 13, self.values[c])
+            if kind in seen_kind:
+                out[c] = seen_kind[kind]
+                continue
+            gain, args = self._move(hands, t, c, top, len(st.pile), st.pile_val, st.last, tuple(st.cnt))
+            v = self._chance(root, *args, self._add(pts, gain))
+            seen_kind[kind] = v
+            out[c] = v
+        return out
+
+    @staticmethod
+    def _add(pts: tuple[int, ...], gain: tuple[int, int]) -> tuple[int, ...]:
+        side, got = gain
+        if not got:
+            return pts
+        new = list(pts)
+        new[side] += got
+        return tuple(new)
+
+    def _chance(
+        self, root: int, hands: Hands, t: int, top: int, plen: int, pval: int, last: int, cnt: tuple[int, ...],
+        left: int, pts: tuple[int, ...], alpha: float = -1.0, beta: float = 2.0,
+    ) -> float:
+        """The root side's chance of winning the match from here (``outcome`` at the round's end), alpha-beta as
+        ``_value``; ``pts`` are the round's points so far per side (they decide the outcome, so they are keyed)."""
+        outcome = self.outcome
+        assert outcome is not None
+        if not left:
+            final = list(pts)
+            cnt_l = list(cnt)
+            if plen and last >= 0:
+                final[last % 2] += pval
+                cnt_l[last % 2] += plen
+            if self.most and cnt_l[0] != cnt_l[1]:
+                final[0 if cnt_l[0] > cnt_l[1] else 1] += self.most
+            cap = len(outcome) - 1
+            return outcome[min(final[root], cap)][min(final[1 - root], cap)]
+        key = (root, hands, t, top, plen, pval, last % 2 if last >= 0 else -1, cnt, pts)
+        lo, hi = self.table.get(key, (-1.0, 2.0))
+        if lo >= beta:
+            return lo
+        if hi <= alpha:
+            return hi
+        if lo == hi:
+            return lo
+        a0, b0 = alpha, beta
+        alpha = max(alpha, lo)
+        beta = min(beta, hi)
+        self.nodes += 1
+        maximise = t % 2 == root
+        values = self.values
+        moves: list[tuple[int, int]] = []
+        tried: set[tuple[int, int]] = set()
+        for c in hands[t]:
+            kind = (c % 13, values[c])
+            if kind in tried:
+                continue
+            tried.add(kind)
+            r = c % 13
+            if plen and (r == top or r == JACK):
+                order = 1000 + pval + values[c]
+            else:
+                order = -values[c] - (50 if r == JACK else 0)
+            moves.append((order, c))
+        moves.sort(reverse=True)
+        best = -1.0 if maximise else 2.0
+        for _, c in moves:
+            gain, args = self._move(hands, t, c, top, plen, pval, last, cnt)
+            v = self._chance(root, *args, self._add(pts, gain), alpha, beta)
+            if maximise:
+                if v > best:
+                    best = v
+                    if best > alpha:
+                        alpha = best
+            elif v < best:
+                best = v
+                if best < beta:
+                    beta = best
+            if alpha >= beta:
+                break
+        if best <= a0:
+            self.table[key] = (lo, best)
+        elif best >= b0:
+            self.table[key] = (best, hi)
+        else:
+            self.table[key] = (best, best)
+        return best
 
     def _set_horizon(self, st: SimState) -> None:
         """The next deal's leader and, per top rank, its chance of holding a card that takes the pile."""

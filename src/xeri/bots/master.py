@@ -55,6 +55,7 @@ from .endgame import Solver
 from .expert import ExpertBot
 from .inference import lacked_indices, lacked_ranks, sample_consistent
 from .ismcts import SearchStats, rollout_playout, search_budget
+from .match_value import at_stake, outcome_table
 from .opponent_model import MODELS, Decision, OpponentModel, deal_decisions
 from .playouts import offered_playout
 
@@ -118,6 +119,7 @@ class MasterBot:
         sampler: str = "kernel",
         model: int = 1,
         weigh: float = 0.1,
+        match: int = 1,
     ) -> None:
         iterations, seconds = search_budget(iterations, seconds)
         if not isinstance(worlds, int) or worlds < 1:
@@ -157,6 +159,11 @@ class MasterBot:
         if not 0.0 <= weigh <= 1.0:
             raise ValueError("weigh must be between 0 (off) and 1")
         self.weigh = float(weigh)
+        # ``match``: when the round can change who wins the match (``match_value.at_stake``), play for the chance
+        # of winning it (``outcome_table``) rather than the round's points; 0: always for points.
+        self.match = bool(match)
+        self._outcome_key: tuple[object, ...] | None = None
+        self._outcome: list[list[float]] | None = None
         self.early = early
         self.rworlds, self.rpolicy, self.close, self.mix = rworlds, rpolicy, float(close), float(mix)
         # The compiled rollouts come from the ``fast`` extra; without it the counting rules play early.
@@ -171,12 +178,34 @@ class MasterBot:
         legal = view.legal_moves
         if len(legal) == 1:
             return legal[0]
-        values = self.evaluate(view, history)
+        values = self._values(view, history, self.outcome(view))
         # Ties go to the lowest card index: the choice depends on the cards, not on their order in the hand.
         return max(legal, key=lambda c: (values[c], -c.index))
 
+    def outcome(self, view: SeatView) -> list[list[float]] | None:
+        """What ``choose`` plays for: None for the round's points, or (``match``, when the round can change who
+        wins the match) the table of the chance each result of the round wins it (``match_value.outcome_table``)."""
+        if not self.match or not view.match_scores or not at_stake(view):
+            return None
+        assert view.seat is not None
+        key = (view.match_scores, view.round_wins, view.round_number, view.target, view.seat % view.ruleset.sides)
+        if key != self._outcome_key:
+            self._outcome = outcome_table(view)
+            self._outcome_key = key
+        return self._outcome
+
     def evaluate(self, view: SeatView, history: Sequence[Event]) -> dict[Card, float]:
-        """Each legal card -> the expected round margin of this seat's side if it plays it (then plays on well)."""
+        """Each legal card -> the expected round margin of this seat's side if it plays it (then plays on well).
+
+        Always in points (hints and ``xeri review`` read it); ``choose`` may play for the match instead.
+        """
+        return self._values(view, history, None)
+
+    def _values(
+        self, view: SeatView, history: Sequence[Event], outcome: list[list[float]] | None,
+    ) -> dict[Card, float]:
+        """Each legal card's value: its expected round margin, or with ``outcome`` its chance of winning the match
+        (in the exact endgame and the rollouts; the counting rules without them stay in points)."""
         start = time.perf_counter()
         cpu = time.process_time()
         det = Determinizer(view, history)
@@ -184,7 +213,7 @@ class MasterBot:
         side = det.seat % det.rules.sides
         in_hands = sum(view.hand_counts)
         if view.talon_count == 0 and in_hands <= self.endgame:
-            totals, done = self._exact(det, legal, side, start, history)
+            totals, done = self._exact(det, legal, side, start, history, outcome=outcome)
         elif view.talon_count and in_hands <= self.search:
             totals, done = self._exact(det, legal, side, start, history, horizon=True)
         elif self.early != "pimc":
@@ -195,8 +224,8 @@ class MasterBot:
             if self._card_values is None and not self._no_rollouts:
                 self._card_values, final = _compiled_rollouts(wait=self.seconds is None)
                 self._no_rollouts = final and self._card_values is None
-            if self._card_values is not None and self._worth_rolling(totals):
-                totals, done = self._rollouts(det, view, history, legal, side, start, totals)
+            if self._card_values is not None and (outcome is not None or self._worth_rolling(totals)):
+                totals, done = self._rollouts(det, view, history, legal, side, start, totals, outcome)
         else:
             totals, done = self._sampled(det, legal, side, start)
         self.stats.iterations = done
@@ -209,11 +238,12 @@ class MasterBot:
 
     def _exact(
         self, det: Determinizer, legal: list[int], side: int, start: float, history: Sequence[Event],
-        horizon: bool = False,
+        horizon: bool = False, outcome: list[list[float]] | None = None,
     ) -> tuple[list[float], int]:
         """Mean minimax value over sampled worlds (one world when the unseen cards have one place only).
 
         ``horizon``: the talon is not empty; each world is searched to the end of the deal (``Solver``'s horizon).
+        ``outcome``: each world's value is its chance of winning the match (``Solver.play_for``).
         """
         unique = sum(1 for k in (*det.need, det.talon_need, len(det.face_down_at), *det.hidden_taken) if k) <= 1
         n = 1 if unique else self.worlds
@@ -230,6 +260,8 @@ class MasterBot:
                 solver = Solver(world)
                 if horizon and self.opponents == "policy":
                     solver.policy_opponents(det.seen)
+                if outcome is not None and not horizon:
+                    solver.play_for(outcome)
             values = solver.solve_root(world, side, horizon)
             for i, c in enumerate(legal):
                 totals[i] += values[c]
@@ -255,16 +287,18 @@ class MasterBot:
 
     def _rollouts(
         self, det: Determinizer, view: SeatView, history: Sequence[Event], legal: list[int], side: int,
-        start: float, counted: list[float],
+        start: float, counted: list[float], outcome: list[list[float]] | None = None,
     ) -> tuple[list[float], int]:
         """Mean round margin of each card over ``rworlds`` worlds, the rest played by the compiled expert.
 
         Worlds fit the inference; all cards share each world and its random stream. ``mix`` blends in the
         counting estimate. Worlds come in batches so that the ``seconds`` cap bounds the time. ``sampler=kernel``
         deals them in the kernel (``WorldValues``: 2,048 worlds cost what 256 dealt in Python did), ``python``
-        with ``sample_consistent``; the same distribution.
+        with ``sample_consistent``; the same distribution. ``outcome``: every world is rolled out to the round's end
+        and valued by its chance of winning the match (``match_value.outcome_table``), not mixed.
         """
         assert self._card_values is not None
+        deals = 0 if outcome is not None else self.rdeals
         lacks = lacked_indices(history, det.rules.players) if self.infer else [frozenset()] * det.rules.players
         deadline = self._deadline(start)
         rng = self._rng
@@ -286,7 +320,7 @@ class MasterBot:
         observed = []
         if self.weigh:
             observed = [d for d in current if d.seat != det.seat]
-        run = self._world_values(det, lacks, legal, side, gone, card_w, policy, observed, eps)
+        run = self._world_values(det, lacks, legal, side, gone, card_w, policy, observed, eps, deals, outcome)
         weight = 0.0
         while done < wanted:
             if run is not None:  # the worlds dealt in the kernel too
@@ -301,7 +335,11 @@ class MasterBot:
             else:
                 batch = min(_BATCH, wanted - done)
                 worlds = [sample_consistent(det, lacks, rng) for _ in range(batch)]
-                rows = self._card_values(worlds, legal, side, rng.getrandbits(62), gone, policy, self.rdeals, card_w)
+                if outcome is None:
+                    rows = self._card_values(worlds, legal, side, rng.getrandbits(62), gone, policy, deals, card_w)
+                else:
+                    rows = self._card_values(worlds, legal, side, rng.getrandbits(62), gone, policy, deals, card_w,
+                                             outcome)
                 weight += batch
             for row in rows:
                 for i, v in enumerate(row):
@@ -309,12 +347,13 @@ class MasterBot:
             done += batch
             if deadline is not None and time.perf_counter() >= deadline:
                 break
-        mix = self.mix
+        mix = self.mix if outcome is None else 0.0
         return [(1 - mix) * t / weight + mix * c for t, c in zip(totals, counted, strict=True)], done
 
     def _world_values(
         self, det: Determinizer, lacks: Sequence[frozenset[int]], legal: list[int], side: int, gone: list[int],
-        card_w: float, policy: str | list[str], observed: list[Decision], eps: list[float],
+        card_w: float, policy: str | list[str], observed: list[Decision], eps: list[float], deals: int,
+        outcome: list[list[float]] | None,
     ) -> Any:
         """``sampler=kernel``'s rollouts of this decision (``WorldValues``), or None: Python deals the worlds.
 
@@ -326,7 +365,9 @@ class MasterBot:
             make = offered_playout("compiled-expert-worlds")
         except ValueError:
             return None
-        return make(det, lacks, legal, side, gone, policy, self.rdeals, card_w, observed=observed, eps=eps)
+        if outcome is None:
+            return make(det, lacks, legal, side, gone, policy, deals, card_w, observed=observed, eps=eps)
+        return make(det, lacks, legal, side, gone, policy, deals, card_w, observed=observed, eps=eps, outcome=outcome)
 
     def _sampled(self, det: Determinizer, legal: list[int], side: int, start: float) -> tuple[list[float], int]:
         """Mean playout margin of each card over shared sampled worlds and random streams."""

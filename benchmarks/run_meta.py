@@ -1,0 +1,42 @@
+"""What every result file records about its run: the command, the commit, the date, the machine's load, the seed.
+
+    data = {**result, **run_meta(seed)}
+
+The commit is ``git rev-parse HEAD`` (``+dirty`` when the tree had changes); the load is the 1-minute load
+average at the start and at the end of the run, with the core count and the process's niceness.
+"""
+
+from __future__ import annotations
+
+import datetime
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+_ROOT = Path(__file__).resolve().parent.parent
+_START_LOAD = os.getloadavg()[0]
+
+
+def _commit() -> str:
+    try:
+        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=_ROOT, capture_output=True, text=True,
+                              check=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=_ROOT,
+                               capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+    return head + ("+dirty" if dirty else "")
+
+
+def run_meta(seed: int | None) -> dict[str, Any]:
+    """The run's record: command line, commit, UTC date, seed and machine load (start and end of the run)."""
+    return {
+        "command": " ".join(["python", *sys.argv]),
+        "commit": _commit(),
+        "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "seed": seed,
+        "machine": {"cpus": os.cpu_count(), "nice": os.nice(0),
+                    "load_average_1min": [_START_LOAD, os.getloadavg()[0]]},
+    }
