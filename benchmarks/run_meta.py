@@ -30,10 +30,19 @@ def _commit() -> str:
     return head + ("+dirty" if dirty else "")
 
 
+def _script() -> str:
+    """The script as run from the repository's root (``benchmarks/NAME.py``), wherever it was started from."""
+    path = Path(sys.argv[0]).resolve()
+    try:
+        return str(path.relative_to(_ROOT))
+    except ValueError:
+        return sys.argv[0]
+
+
 def run_meta(seed: int | None) -> dict[str, Any]:
     """The run's record: command line, commit, UTC date, seed and machine load (start and end of the run)."""
     return {
-        "command": " ".join(["python", *sys.argv]),
+        "command": " ".join(["nice -n 10 python", _script(), *sys.argv[1:]]),
         "commit": _commit(),
         "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
         "seed": seed,
