@@ -42,7 +42,8 @@ def _script() -> str:
 def run_meta(seed: int | None) -> dict[str, Any]:
     """The run's record: command line, commit, UTC date, seed and machine load (start and end of the run)."""
     return {
-        "command": " ".join(["nice -n 10 python", _script(), *sys.argv[1:]]),
+        "command": " ".join([*(["nice", "-n", str(os.nice(0))] if os.nice(0) else []), "python", _script(),
+                             *sys.argv[1:]]),
         "commit": _commit(),
         "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
         "seed": seed,

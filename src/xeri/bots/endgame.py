@@ -65,7 +65,7 @@ class Solver:
 
     def play_for(self, outcome: list[list[float]] | None) -> None:
         """Value each end of the round by ``outcome[root side's total][other side's total]`` (two sides; totals
-        capped at the table's last index), the chance of winning the match; None: by the margin."""
+        capped at the table's last index), the chance of winning the match (in [0, 1]); None: by the margin."""
         if outcome is not None and self.sides != 2:
             raise ValueError("an outcome table is for two sides")
         self.outcome = outcome

@@ -40,10 +40,12 @@ moves on any machine); ``seconds`` adds a wall-clock cap for interactive play.
 
 from __future__ import annotations
 
+import itertools
+import math
 import random
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from ..cards import Card
@@ -58,6 +60,7 @@ from .ismcts import SearchStats, rollout_playout, search_budget
 from .match_value import at_stake, outcome_table
 from .opponent_model import MODELS, Decision, OpponentModel, deal_decisions
 from .playouts import offered_playout
+from .sim import SimState, new_state
 
 #: The exact search starts when at most this many cards are left in the hands (and the talon is empty).
 ENDGAME_CARDS = 12
@@ -65,6 +68,52 @@ ENDGAME_CARDS = 12
 _BATCH = 16
 #: Worlds per call when the kernel deals them (``sampler=kernel``).
 _KERNEL_BATCH = 128
+#: The endgame solves every placement of the unseen cards when there are at most this many (``endworlds=weighted``).
+ENUMERATE = 64
+#: Else it deals this many worlds in the kernel and solves ``worlds`` of them, drawn by their weights.
+ENDGAME_DEALT = 256
+#: An enumerated world where a seat holds a rank it passed on keeps this much of its weight (the kernel deals
+#: such worlds again, ``sample_consistent``).
+LACK_WEIGHT = 0.1
+
+
+def placement_count(det: Determinizer) -> int:
+    """How many ways the unseen cards can be placed (the other hands, face-down pile cards, face-down cards
+    taken, the talon), as sets: the multinomial coefficient of the places' sizes."""
+    sizes = [*det.need, len(det.face_down_at), *det.hidden_taken, det.talon_need]
+    count = math.factorial(len(det.pool))
+    for k in sizes:
+        count //= math.factorial(k)
+    return count
+
+
+def placements(det: Determinizer) -> Iterator[tuple[list[list[int]], list[int], list[int]]]:
+    """Every placement of the unseen cards of an endgame (the talon empty): the hands, the pile with its face-down
+    cards filled in, and the points so far per side with the face-down cards taken counted in."""
+    if det.talon_need:
+        raise ValueError("placements are for the endgame: the talon must be empty")
+    values = det.rules.values
+    groups = [k for k in det.need] + [len(det.face_down_at)] + list(det.hidden_taken)
+
+    def fill(pool: tuple[int, ...], g: int) -> Iterator[list[tuple[int, ...]]]:
+        if g == len(groups):
+            yield []
+            return
+        for chosen in itertools.combinations(pool, groups[g]):
+            rest = tuple(c for c in pool if c not in chosen)
+            for tail in fill(rest, g + 1):
+                yield [chosen, *tail]
+
+    n = len(det.need)
+    for parts in fill(tuple(det.pool), 0):
+        hands = [det.fixed[s] + list(parts[s]) for s in range(n)]
+        pile = det.pile[:]
+        for i, c in zip(det.face_down_at, parts[n], strict=True):
+            pile[i] = c
+        pts = det.pts[:]
+        for side, taken in enumerate(parts[n + 1 :]):
+            pts[side] += sum(values[c] for c in taken)
+        yield hands, pile, pts
 
 
 def _compiled_rollouts(wait: bool) -> tuple[Callable[..., list[list[float]]] | None, bool]:
@@ -120,6 +169,9 @@ class MasterBot:
         model: int = 1,
         weigh: float = 0.1,
         match: int = 1,
+        endworlds: str = "weighted",
+        downplays: int = 1,
+        partner: str = "model",
     ) -> None:
         iterations, seconds = search_budget(iterations, seconds)
         if not isinstance(worlds, int) or worlds < 1:
@@ -162,6 +214,19 @@ class MasterBot:
         # ``match``: when the round can change who wins the match (``match_value.at_stake``), play for the chance
         # of winning it (``outcome_table``) rather than the round's points; 0: always for points.
         self.match = bool(match)
+        # ``endworlds``: the exact endgame's worlds where cards are still hidden (Pişti's face-down cards taken, 3
+        # or 4 players): ``weighted`` deals them in the kernel and weighs them by the others' plays (every world
+        # when there are few, ``ENUMERATE``), ``uniform`` draws ``worlds`` of them at random.
+        if endworlds not in ("weighted", "uniform"):
+            raise ValueError("endworlds must be weighted or uniform")
+        self.endworlds = endworlds
+        # ``downplays``: weigh the plays made onto face-down pile cards too (Pişti's first capture).
+        self.downplays = bool(downplays)
+        # ``partner``: with 4 players, ``master`` rolls the partner out as this seat (the expert) and weighs its
+        # plays loosely, for a partner that is itself a master; ``model`` fits its style like the others'.
+        if partner not in ("model", "master"):
+            raise ValueError("partner must be model or master")
+        self.partner = partner
         self._outcome_key: tuple[object, ...] | None = None
         self._outcome: list[list[float]] | None = None
         self.early = early
@@ -213,7 +278,7 @@ class MasterBot:
         side = det.seat % det.rules.sides
         in_hands = sum(view.hand_counts)
         if view.talon_count == 0 and in_hands <= self.endgame:
-            totals, done = self._exact(det, legal, side, start, history, outcome=outcome)
+            totals, done = self._exact(det, legal, side, start, history, outcome=outcome, view=view)
         elif view.talon_count and in_hands <= self.search:
             totals, done = self._exact(det, legal, side, start, history, horizon=True)
         elif self.early != "pimc":
@@ -238,12 +303,13 @@ class MasterBot:
 
     def _exact(
         self, det: Determinizer, legal: list[int], side: int, start: float, history: Sequence[Event],
-        horizon: bool = False, outcome: list[list[float]] | None = None,
+        horizon: bool = False, outcome: list[list[float]] | None = None, view: SeatView | None = None,
     ) -> tuple[list[float], int]:
         """Mean minimax value over sampled worlds (one world when the unseen cards have one place only).
 
         ``horizon``: the talon is not empty; each world is searched to the end of the deal (``Solver``'s horizon).
-        ``outcome``: each world's value is its chance of winning the match (``Solver.play_for``).
+        ``outcome``: each world's value is its chance of winning the match (``Solver.play_for``). With ``view``
+        and ``endworlds=weighted`` the worlds are weighed by the others' plays (``_weighted_worlds``).
         """
         unique = sum(1 for k in (*det.need, det.talon_need, len(det.face_down_at), *det.hidden_taken) if k) <= 1
         n = 1 if unique else self.worlds
@@ -254,6 +320,24 @@ class MasterBot:
         totals = [0.0] * len(legal)
         done = 0
         solver: Solver | None = None  # one table for this decision's worlds (its keys hold whole hands)
+        weighted = None
+        if not unique and not horizon and self.endworlds == "weighted" and view is not None:
+            weighted = self._weighted_worlds(det, view, history, legal, side)
+        if weighted is not None:
+            mass = 0.0
+            for world, w in weighted:
+                if solver is None:
+                    solver = Solver(world)
+                    if outcome is not None:
+                        solver.play_for(outcome)
+                values = solver.solve_root(world, side)
+                for i, c in enumerate(legal):
+                    totals[i] += w * values[c]
+                mass += w
+                done += 1
+                if deadline is not None and time.perf_counter() >= deadline:
+                    break
+            return [t / mass for t in totals], done
         while done < n:
             world = det.sample(rng) if lacks is None else sample_consistent(det, lacks, rng)
             if solver is None:
@@ -269,6 +353,54 @@ class MasterBot:
             if deadline is not None and time.perf_counter() >= deadline:
                 break
         return [t / done for t in totals], done
+
+    def _weighted_worlds(
+        self, det: Determinizer, view: SeatView, history: Sequence[Event], legal: list[int], side: int,
+    ) -> list[tuple[SimState, float]] | None:
+        """The endgame's worlds, each with its weight: how likely it makes the deal's plays so far (as the
+        rollouts weigh theirs), and whether it fits the inference (a seat holds no rank it passed on).
+
+        Every placement of the unseen cards when there are at most ``ENUMERATE`` (Pişti with 2 players: the other
+        hand and the face-down cards taken, 35 at most); else ``ENDGAME_DEALT`` worlds dealt in the kernel and
+        ``worlds`` of them drawn by weight. None without the compiled kernel (the ``fast`` extra): uniform worlds.
+        """
+        if self._card_values is None and not self._no_rollouts:
+            self._card_values, final = _compiled_rollouts(wait=self.seconds is None)
+            self._no_rollouts = final and self._card_values is None
+        if self._card_values is None:
+            return None
+        n = det.rules.players
+        lacks = lacked_indices(history, n) if self.infer else [frozenset()] * n
+        policy, eps, observed = self._reading(det, view, history)
+        gone = [c.index for c in view.gone]
+        run = self._world_values(det, lacks, legal, side, gone, 0.0, policy, observed, eps, self.rdeals, None)
+        if run is None:
+            return None
+        if placement_count(det) <= ENUMERATE:
+            placed = list(placements(det))
+            weights = run.weigh([hands for hands, _, _ in placed])
+            for k, (hands, _, _) in enumerate(placed):
+                if any(c % 13 in lacks[s] for s, hand in enumerate(hands) if s != det.seat for c in hand):
+                    weights[k] *= LACK_WEIGHT
+            return [(self._state(det, *p), w) for p, w in zip(placed, weights, strict=True)]
+        dealt, weights = run.placements(self._rng.getrandbits(62), ENDGAME_DEALT)
+        total = sum(weights)
+        step = total / self.worlds
+        u = self._rng.random() * step
+        picks: dict[int, int] = {}
+        acc = 0.0
+        for k, w in enumerate(weights):  # systematic resampling: ``worlds`` draws in proportion to the weights
+            acc += w
+            while u < acc and sum(picks.values()) < self.worlds:
+                picks[k] = picks.get(k, 0) + 1
+                u += step
+        return [(self._state(det, *dealt[k]), float(m)) for k, m in sorted(picks.items())]
+
+    @staticmethod
+    def _state(det: Determinizer, hands: list[list[int]], pile: list[int], pts: list[int]) -> SimState:
+        """A world of the endgame (the talon is empty) as a simulator state."""
+        return new_state(det.rules, det.dealer, [sorted(h) for h in hands], list(pile), [], det.turn,
+                         last=det.last, cnt=det.cnt[:], pts=list(pts), xeris=det.xeris[:], seen=det.seen[:])
 
     @property
     def rollouts_ready(self) -> bool:
@@ -307,19 +439,7 @@ class MasterBot:
         totals = [0.0] * len(legal)
         done = 0
         wanted = self.rworlds if self.iterations is None else min(self.rworlds, self.iterations)
-        n = det.rules.players
-        policy: str | list[str] = self.rpolicy
-        eps = [self.weigh] * n
-        finished, current = deal_decisions(history, n)
-        if self.model is not None:
-            fits = [MODELS[name] for name in self.model.policies(view, finished)]
-            policy = [m.rollout for m in fits]
-            policy[det.seat] = self.rpolicy
-            # Each seat's plays weigh with the looser of ``weigh`` and its model's noise (``own``: a half).
-            eps = [max(self.weigh, m.noise) for m in fits]
-        observed = []
-        if self.weigh:
-            observed = [d for d in current if d.seat != det.seat]
+        policy, eps, observed = self._reading(det, view, history)
         run = self._world_values(det, lacks, legal, side, gone, card_w, policy, observed, eps, deals, outcome)
         weight = 0.0
         while done < wanted:
@@ -349,6 +469,28 @@ class MasterBot:
                 break
         mix = self.mix if outcome is None else 0.0
         return [(1 - mix) * t / weight + mix * c for t, c in zip(totals, counted, strict=True)], done
+
+    def _reading(
+        self, det: Determinizer, view: SeatView, history: Sequence[Event],
+    ) -> tuple[str | list[str], list[float], list[Decision]]:
+        """What the others' plays say: each seat's rollout policy, the noise its plays weigh with, and the deal's
+        plays so far that weigh the worlds (``opponent_model``)."""
+        n = det.rules.players
+        policy: str | list[str] = self.rpolicy
+        eps = [self.weigh] * n
+        finished, current = deal_decisions(history, n, face_down=self.downplays)
+        if self.model is not None:
+            fits = [MODELS[name] for name in self.model.policies(view, finished)]
+            policy = [m.rollout for m in fits]
+            policy[det.seat] = self.rpolicy
+            # Each seat's plays weigh with the looser of ``weigh`` and its model's noise (``own``: a half).
+            eps = [max(self.weigh, m.noise) for m in fits]
+            if self.partner == "master" and n == 4:
+                mate = (det.seat + 2) % n
+                policy[mate] = self.rpolicy
+                eps[mate] = max(self.weigh, MODELS["own"].noise)
+        observed = [d for d in current if d.seat != det.seat] if self.weigh else []
+        return policy, eps, observed
 
     def _world_values(
         self, det: Determinizer, lacks: Sequence[frozenset[int]], legal: list[int], side: int, gone: list[int],

@@ -40,6 +40,8 @@ CAP = 160
 _TOL = 1e-9
 #: the threshold rises by this much under ``tie_rule=raise`` (``match.decide``)
 RAISE = 100
+#: a side is within reach of the target when it is no further from it than its points in this share of rounds
+REACH = 0.95
 
 
 @functools.lru_cache(maxsize=8)
@@ -164,7 +166,8 @@ def at_stake(view: SeatView) -> bool:
     """Whether the round in progress can change who wins the match (so it is worth playing for the match).
 
     Always when the match is won on rounds (the round's winner counts, not its margin) or in a tiebreak; with a
-    target, once a side is within reach of it this round (a side's points in nearly every round, 99.5%).
+    target, once a side is within reach of it this round (``REACH``: it gets that many points in one round of
+    twenty). Before that, the chance of winning moves with the round's margin nearly in proportion.
     """
     r = view.ruleset
     if r.sides != 2 or not view.match_scores or view.seat is None:
@@ -174,8 +177,7 @@ def at_stake(view: SeatView) -> bool:
     target = view.target if view.target is not None else r.target
     if max(view.match_scores) >= target:
         return True
-    dist = round_points(r)
-    reach = _quantile([(max(a, b), p) for a, b, p in dist], 0.995)
+    reach = _quantile([(a, p) for a, _b, p in round_points(r)], REACH)
     return min(target - s for s in view.match_scores) <= reach
 
 

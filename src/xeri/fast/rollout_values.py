@@ -48,7 +48,7 @@ from .layout import (
     _mix,
     stream_start,
 )
-from .policies import NAMES, P_EXPERT, P_GREEDY, choose, policy_scores
+from .policies import FACE_DOWN, NAMES, P_EXPERT, P_GREEDY, choose, policy_scores
 from .rollout import _config
 
 
@@ -280,8 +280,9 @@ def play_weights(cfg: np.ndarray, values: np.ndarray, policies: np.ndarray, hand
 
     Play ``d`` was seat ``dseat[d]`` playing ``dcard[d]`` onto ``dpile[d, :dpl[d]]``, having seen ``dgone[d]``,
     with the hand sizes ``dhl[d]`` and ``dtalon[d]`` cards in the talon; its hand then was its hand in the world
-    plus ``dsince[d, :dsince_len[d]]`` (what it has played since, that card included). Each play's likelihood is
-    ``(1 - eps[seat]) / |best|`` when the card is among the policy's best (``policy_scores``' argmax, ties
+    plus ``dsince[d, :dsince_len[d]]`` (what it has played since, that card included); a pile entry of
+    ``FACE_DOWN`` is a face-down card, valued as the seat saw it (``policy_scores``' ``hidden``). Each play's
+    likelihood is ``(1 - eps[seat]) / |best|`` when the card is among the policy's best (``policy_scores``' argmax, ties
     included) and ``eps[seat] / hand`` on top for any card; a random seat's plays weigh 1.
     """
     hand = np.empty(16, np.int64)
@@ -301,8 +302,24 @@ def play_weights(cfg: np.ndarray, values: np.ndarray, policies: np.ndarray, hand
                 hl += 1
             if hl < 2:
                 continue
+            down = 0
+            for j in range(dpl[d]):
+                if dpile[d, j] >= FACE_DOWN:
+                    down += 1
+            hidden = 0.0
+            if down:  # face-down pile cards, each worth the mean of the cards the seat could not see then
+                total = 0
+                count = 0
+                for c in range(52):
+                    if dgone[d, c] == 0:
+                        total += values[c]
+                        count += 1
+                for j in range(hl):
+                    total -= values[hand[j]]
+                    count -= 1
+                hidden = down * total / count if count > 0 else 0.0
             policy_scores(policies[s], cfg, values, hand, hl, dpile[d], dpl[d], dgone[d], dhl[d], s, dtalon[d],
-                          scores)
+                          scores, hidden)
             best = scores[0]
             for i in range(1, hl):
                 if scores[i] > best:
@@ -390,7 +407,7 @@ class WorldValues:
         for i, d in enumerate(observed):
             self.dseat[i], self.dcard[i] = d.seat, d.played.index
             self.dpl[i] = len(d.pile)
-            self.dpile[i, : len(d.pile)] = [c.index for c in d.pile]
+            self.dpile[i, : len(d.pile)] = [FACE_DOWN if c is None else c.index for c in d.pile]
             self.dgone[i, [c.index for c in d.gone]] = 1
             self.dhl[i] = d.hand_counts
             self.dtalon[i] = d.talon_count
@@ -415,6 +432,30 @@ class WorldValues:
         play_weights(self.cfg, self.values, self.policies, hands, hand_len, self.dseat, self.dcard, self.dpile,
                      self.dpl, self.dgone, self.dhl, self.dtalon, self.dsince, self.dsince_len, self.eps, out)
         return out
+
+    def placements(self, seed: int, worlds: int) -> tuple[list[tuple[list[list[int]], list[int], list[int]]],
+                                                          list[float]]:
+        """``worlds`` worlds dealt from ``seed`` as plain lists, for the exact endgame: each world's hands, pile and
+        points so far per side (the face-down cards already taken counted in), and each world's weight (how
+        likely it makes the deal's plays so far, ``weights``)."""
+        hands, hand_len, piles, _talons, res0 = self.deal(seed, worlds)
+        weights = self.weights(hands, hand_len)
+        out = []
+        for w in range(worlds):
+            out.append(([hands[w, s, : hand_len[w, s]].tolist() for s in range(self.n)], piles[w, : self.pl].tolist(),
+                        res0[w, :, R_POINTS].tolist()))
+        return out, weights.tolist()
+
+    def weigh(self, hands: Sequence[Sequence[Sequence[int]]]) -> list[float]:
+        """The weight (``weights``) of each world given by its hands (one list of cards a seat)."""
+        k = len(hands)
+        arr = np.zeros((k, self.n, 16), np.int64)
+        lens = np.zeros((k, self.n), np.int64)
+        for w, world in enumerate(hands):
+            for s, hand in enumerate(world):
+                arr[w, s, : len(hand)] = hand
+                lens[w, s] = len(hand)
+        return self.weights(arr, lens).tolist()
 
     def _margins(self, seed: int, hands: np.ndarray, hand_len: np.ndarray, piles: np.ndarray, talons: np.ndarray,
                  res0: np.ndarray) -> np.ndarray:
