@@ -21,7 +21,7 @@ from typing import Any
 from ..bots import Bot, is_cheater, make_bot, make_cheater
 from ..match import Match
 from ..rules import Ruleset
-from .play import BACKENDS, ArenaError, arena_bot_seed, check_setup, deal_seeds, map_work
+from .play import BACKENDS, ArenaError, arena_bot_seed, check_setup, deal_seeds, map_work, seat_spec
 from .stats import Estimate, mean_ci
 
 #: a match that has not ended after this many rounds is a bug (or a rule that never ends): stop with an error
@@ -70,7 +70,8 @@ def play_match(a: str, b: str, ruleset: Ruleset, first_dealer: int, match_seed: 
     """Play one match from ``match_seed`` with bot A on ``a_side``; each bot sees only its seat's view."""
     match = Match(ruleset, seed=match_seed, first_dealer=first_dealer)
     is_a = [ruleset.side_of(seat) == a_side for seat in range(ruleset.players)]
-    bots = [_bot(a if mine else b, arena_bot_seed(match_seed, seat, a_side), match) for seat, mine in enumerate(is_a)]
+    bots = [_bot(seat_spec(a if mine else b, ruleset), arena_bot_seed(match_seed, seat, a_side), match)
+            for seat, mine in enumerate(is_a)]
     spent = [0.0, 0.0]
     moves = [0, 0]
     while not match.is_over:

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from ..bots import Bot, is_cheater, make_bot, make_cheater
+from ..bots.registry import partnered
 from ..engine import Round
 from ..errors import XeriError
 from ..rules import Ruleset
@@ -90,6 +91,11 @@ def arena_bot_seed(deal_seed: int, seat: int, a_side: int) -> int:
     return bot_seed(deal_seed, seat, domain=SEED_DOMAIN, generation=a_side)
 
 
+def seat_spec(spec: str, ruleset: Ruleset) -> str:
+    """A seat's spec: with 4 players its partner plays the same spec, and a master is told so (``partnered``)."""
+    return partnered(spec, spec) if ruleset.players == 4 and not is_cheater(spec) else spec
+
+
 def _bot(spec: str, seed: int, rnd: Round) -> Bot:
     return make_cheater(spec, rnd, seed) if is_cheater(spec) else make_bot(spec, seed)
 
@@ -102,7 +108,7 @@ def play_game(a: str, b: str, ruleset: Ruleset, dealer: int, deal_seed: int, a_s
     for seat in range(ruleset.players):
         mine = ruleset.side_of(seat) == a_side
         is_a.append(mine)
-        bots.append(_bot(a if mine else b, arena_bot_seed(deal_seed, seat, a_side), rnd))
+        bots.append(_bot(seat_spec(a if mine else b, ruleset), arena_bot_seed(deal_seed, seat, a_side), rnd))
     spent = [0.0, 0.0]
     moves = [0, 0]
     while not rnd.is_over:

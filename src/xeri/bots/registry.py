@@ -180,6 +180,20 @@ def make_bot(spec: str, seed: int | None = None, *, interactive: bool = False) -
         raise BotSpecError(f"bad parameters for bot {name!r}: {exc}") from None
 
 
+def partnered(spec: str, partner: str | None) -> str:
+    """The spec a seat's bot plays when its partner's level or spec is known (4 players; None: a person or no
+    partner). A master whose partner is a master too is told so (``partner=master``: its rollouts play the
+    partner as itself, not as the style its plays seem to fit); any other spec comes back unchanged, and so does
+    one that sets ``partner`` itself."""
+    if partner is None:
+        return spec
+    resolved = LEVELS.get(spec.strip().lower(), spec)
+    name, params = parse_spec(resolved)
+    if name != "master" or "partner" in params or parse_spec(LEVELS.get(partner.strip().lower(), partner))[0] != name:
+        return spec
+    return f"{resolved},partner=master" if params else f"{name}:partner=master"
+
+
 def is_cheater(spec: str) -> bool:
     """Whether the spec names a bot that reads hidden cards (the arena builds those with ``make_cheater``)."""
     return parse_spec(spec)[0] in CHEATERS

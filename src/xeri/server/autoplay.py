@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..bots import Bot, make_bot
 from ..bots.hint import reason_for, suggest
+from ..bots.registry import partnered
 from ..cards import Card
 from ..engine import SeatView
 from ..events import Event
@@ -79,7 +80,7 @@ class Autoplay:
         # Between rounds nobody moves until the players have closed the round summary (or it times out).
         wait = t.pause_until - now if t.paused() else 0.0
         if not s.human:
-            return (max(self.bot_delay, wait), None, s.bot_level or t.takeover_level)
+            return (max(self.bot_delay, wait), None, partnered(s.bot_level or t.takeover_level, self._partner(s)))
         if s.left:
             return (max(self.bot_delay, wait), "left", t.takeover_level)
         options: list[tuple[float, str]] = []
@@ -92,6 +93,14 @@ class Autoplay:
             return None
         delay, reason = min(options)
         return (max(delay, wait, 0.0), reason, t.takeover_level)
+
+    def _partner(self, s: Seat) -> str | None:
+        """The level of the bot at the partner's seat with 4 players (None: a person, or no partner)."""
+        seats = self.table.seats
+        if len(seats) != 4:
+            return None
+        mate = seats[(s.seat + 2) % 4]
+        return None if mate.human else mate.bot_level or self.table.takeover_level
 
     def timer(self) -> dict[str, Any] | None:
         """When a bot will play for a human seat to move (a turn timer or an away player), else None."""

@@ -18,6 +18,7 @@ from rich.text import Text
 from .. import saves, seeds
 from ..bots import Bot, bot_card, make_bot
 from ..bots.hint import suggest
+from ..bots.registry import partnered
 from ..cards import Card
 from ..engine import SeatView
 from ..events import Event, MatchOver, RoundScored, RoundStarted, redact
@@ -124,8 +125,10 @@ class Game:
         self.save_path = save_path
         self.seen_enabled = seen_enabled
         moves = sum(len(r.moves) for r in match.rounds)
+        four = match.ruleset.players == 4
         self.bots: dict[int, Bot] = {
-            seat: make_bot(level, bot_seed(setup.bot_seeds[seat], seat, moves), interactive=True)
+            seat: make_bot(partnered(level, setup.levels.get((seat + 2) % 4) if four else None),
+                           bot_seed(setup.bot_seeds[seat], seat, moves), interactive=True)
             for seat, level in setup.levels.items()
         }
         humans = setup.humans
