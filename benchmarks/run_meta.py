@@ -39,13 +39,18 @@ def _script() -> str:
         return sys.argv[0]
 
 
+#: the commit when the run started (a file edited during the run does not make it dirty)
+_COMMIT = _commit()
+_DATE = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
 def run_meta(seed: int | None) -> dict[str, Any]:
-    """The run's record: command line, commit, UTC date, seed and machine load (start and end of the run)."""
+    """The run's record: command line, commit and UTC date at its start, seed, machine load (start and end)."""
     return {
         "command": " ".join([*(["nice", "-n", str(os.nice(0))] if os.nice(0) else []), "python", _script(),
                              *sys.argv[1:]]),
-        "commit": _commit(),
-        "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "commit": _COMMIT,
+        "date": _DATE,
         "seed": seed,
         "machine": {"cpus": os.cpu_count(), "nice": os.nice(0),
                     "load_average_1min": [_START_LOAD, os.getloadavg()[0]]},
