@@ -140,6 +140,14 @@ def _load_rollouts() -> Callable[..., list[list[float]]] | None:
 
 _LOADER: threading.Thread | None = None
 
+#: What to tell a player about the master's own strength (``MasterBot.status``), once each: its first moves may
+#: come before numba has loaded (or, on a fresh install, compiled) its rollouts.
+NOTICES = {
+    "warming": "The master is warming up: until its rollouts are compiled (once, about 18 s of CPU on a fresh "
+               "install) it plays by the counting rules, a level below its best.",
+    "full": "The master's rollouts are ready: the full master plays from now on.",
+}
+
 
 class MasterBot:
     """Counting rules with inference early, exact minimax per world in the last cards."""
@@ -238,6 +246,13 @@ class MasterBot:
         self._expert = ExpertBot(seed, jack_keep, xeri_weight)
         self._rng = random.Random(seed)
         self.stats = SearchStats()
+        #: how the last move before the endgame was played: ``full`` (the rollouts), ``warming`` (the counting
+        #: rules while a background thread loads the rollouts), ``without`` (no ``fast`` extra), None (none yet)
+        self.status: str | None = None
+        if self.seconds is not None and not self._no_rollouts:
+            # A wall-clock master (play, hints, a server) starts loading its rollouts now, not at its first move.
+            self._card_values, final = _compiled_rollouts(wait=False)
+            self._no_rollouts = final and self._card_values is None
 
     def choose(self, view: SeatView, history: Sequence[Event]) -> Card:
         legal = view.legal_moves
@@ -289,6 +304,9 @@ class MasterBot:
             if self._card_values is None and not self._no_rollouts:
                 self._card_values, final = _compiled_rollouts(wait=self.seconds is None)
                 self._no_rollouts = final and self._card_values is None
+            if self.early == "rollout":
+                self.status = ("full" if self._card_values is not None else
+                               "without" if self._no_rollouts else "warming")
             if self._card_values is not None and (outcome is not None or self._worth_rolling(totals)):
                 totals, done = self._rollouts(det, view, history, legal, side, start, totals, outcome)
         else:

@@ -56,6 +56,8 @@ class Autoplay:
         #: seconds between two hints for one seat, and when each seat last had one
         self.hint_cooldown = 0.0
         self._last_hint: dict[int, float] = {}
+        #: the notices about the master's strength already sent to this table (``_say_strength``)
+        self._told: set[str] = set()
 
     def use(self, workers: Workers | None, hint_cooldown: float) -> None:
         """Play bots and hints on ``workers``; a seat gets one hint per ``hint_cooldown`` seconds."""
@@ -140,9 +142,10 @@ class Autoplay:
                 return
             seat = m.turn
             view, history = m.view(seat), m.round.log_for(seat)
-        card = await self.choose(level, seat, version, view, history)
+        card, status = await self.choose_noted(level, seat, version, view, history)
         try:
             await t.move(seat, card.code, version, auto=reason)
+            await self._say_strength(status)
         except ProtocolError as exc:
             if exc.code == "unavailable" and t.owned:
                 # The database did not take the move: nothing changed, so try again after a pause.
@@ -153,16 +156,33 @@ class Autoplay:
     async def choose(self, level: str, seat: int, version: int, view: SeatView,
                      history: tuple[Event, ...]) -> Card:
         """A bot's card for ``seat`` at ``version``, off the event loop (the pool's fallback bot if it is full)."""
+        return (await self.choose_noted(level, seat, version, view, history))[0]
+
+    async def choose_noted(self, level: str, seat: int, version: int, view: SeatView,
+                           history: tuple[Event, ...]) -> tuple[Card, str | None]:
+        """:meth:`choose`, and how the bot played (``MasterBot.status``, or None)."""
         try:
             if self.workers is not None:
                 seed = bot_seed(self.table.match_seed, seat, domain=SEED_DOMAIN, generation=version)
-                return await self.workers.choose_or_fallback(level, seed, view, history)
+                return await self.workers.choose_or_fallback_noted(level, seed, view, history)
             bot = server_bot(level, self.table.match_seed, seat, version)
-            return await asyncio.to_thread(bot.choose, view, history)
+            card = await asyncio.to_thread(bot.choose, view, history)
+            return card, getattr(bot, "status", None)
         except Exception:
             # A faulty bot must not stall the table: play its seat's first legal card instead.
             log.exception("bot %s failed at table %s; playing the first legal card", level, self.table.id)
-            return view.legal_moves[0]
+            return view.legal_moves[0], None
+
+    async def _say_strength(self, status: str | None) -> None:
+        """Tell the table's players, once, that the master plays by the counting rules while its rollouts load
+        (``master_warming``), and once more when the full master takes over (``master_ready``)."""
+        told = self._told
+        if status == "warming" and "master_warming" not in told:
+            told.add("master_warming")
+            await self.table.publish_notice("master_warming")
+        elif status == "full" and "master_warming" in told and "master_ready" not in told:
+            told.add("master_ready")
+            await self.table.publish_notice("master_ready")
 
     async def hint(self, view: SeatView, history: tuple[Event, ...]) -> tuple[Card, str]:
         """A suggested card and why, off the event loop; ``busy`` if the pool is full."""

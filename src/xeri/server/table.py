@@ -221,6 +221,10 @@ class Table:
             if self.broker.interested(ch):
                 await self.broker.publish(ch, Envelope(kind, version, to_text(build(seat))))
 
+    async def publish_notice(self, notice: str) -> None:
+        """A word to everyone at the table (``{"type": "notice", "notice": NAME}``; the page words it)."""
+        await self._publish(lambda _seat: {"type": "notice", "notice": notice})
+
     async def publish_table(self) -> None:
         text = wire.table_message(self)
         await self._publish(lambda _seat: text)

@@ -150,6 +150,7 @@
  *   | { type: "table", table: Table, timer?: Timer | null, pause?: Pause | null }
  *   | ({ type: "hint" } & Hint)
  *   | { type: "rematch", table_id: string, seat: number, token: string | null }
+ *   | { type: "notice", notice: "master_warming" | "master_ready" }
  *   | { type: "pong" }
  *   | { type: "error", code: string, message?: string, version?: number, retry?: boolean }} ServerMessage
  */
