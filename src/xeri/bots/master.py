@@ -270,7 +270,12 @@ class MasterBot:
         assert view.seat is not None
         key = (view.match_scores, view.round_wins, view.round_number, view.target, view.seat % view.ruleset.sides)
         if key != self._outcome_key:
-            self._outcome = outcome_table(view)
+            # A wall-clock master does not wait for the match tables (a third of a second, once a process): a
+            # background thread computes them and it plays for points until they are there.
+            table = outcome_table(view, wait=self.seconds is None)
+            if table is None and self.seconds is not None:
+                return None
+            self._outcome = table
             self._outcome_key = key
         return self._outcome
 
@@ -462,7 +467,8 @@ class MasterBot:
         weight = 0.0
         while done < wanted:
             if run is not None:  # the worlds dealt in the kernel too
-                batch = min(_KERNEL_BATCH, wanted - done)
+                # To the round's end a world costs up to four times as much: smaller batches keep the cap close.
+                batch = min(_KERNEL_BATCH if deals else _KERNEL_BATCH // 4, wanted - done)
                 if observed:
                     row, w = run.weighted(rng.getrandbits(62), batch)
                     rows = [row]

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import functools
 import random
+import threading
 from collections.abc import Sequence
 from typing import Any
 
@@ -190,17 +191,61 @@ def _quantile(values: Sequence[tuple[int, float]], q: float) -> int:
     return max(v for v, _ in values)
 
 
-def outcome_table(view: SeatView, cap: int = CAP) -> list[list[float]] | None:
+def _table_size(ruleset: Ruleset) -> int:
+    """The needs ``target_chances`` covers for a ruleset: the target, and under ``raise`` a raised one's."""
+    return max(ruleset.target, RAISE) if ruleset.tie_rule == "raise" else ruleset.target
+
+
+def _prepare(ruleset: Ruleset) -> None:
+    """What ``outcome_table`` needs for this ruleset, computed now (a third of a second or so, once a process)."""
+    round_points(ruleset)
+    if ruleset.match_end == "target":
+        target_chances(ruleset, _table_size(ruleset))
+
+
+_PREPARED: set[Ruleset] = set()
+_PREPARING: dict[Ruleset, threading.Thread] = {}
+_LOCK = threading.Lock()
+
+
+def _prepare_once(ruleset: Ruleset) -> None:
+    _prepare(ruleset)
+    with _LOCK:
+        _PREPARED.add(ruleset)
+
+
+def tables_ready(ruleset: Ruleset, wait: bool = True) -> bool:
+    """Whether ``outcome_table`` can answer for this ruleset now. ``wait``: compute what it needs here, at once;
+    otherwise (a wall-clock budget) a background thread computes it and the answer is False until it is done."""
+    with _LOCK:
+        if ruleset in _PREPARED:
+            return True
+        thread = _PREPARING.get(ruleset)
+        if not wait and thread is None:
+            thread = threading.Thread(target=_prepare_once, args=(ruleset,), name="xeri-match-tables", daemon=True)
+            _PREPARING[ruleset] = thread
+            thread.start()
+            return False
+    if not wait:
+        return False
+    if thread is not None:
+        thread.join()
+    _prepare_once(ruleset)
+    return True
+
+
+def outcome_table(view: SeatView, cap: int = CAP, wait: bool = True) -> list[list[float]] | None:
     """``t[x][y]``: the chance that the seat's side wins the match if this round ends with its side on ``x`` points
     and the other side on ``y`` (0 to ``cap``; more counts as ``cap``), from the match state in the view.
 
-    None where there is no match to play for: no match scores in the view (a lone round), 3 sides, or no NumPy.
+    None where there is no match to play for: no match scores in the view (a lone round), 3 sides, or no NumPy;
+    and, without ``wait``, while a background thread still computes the ruleset's tables (``tables_ready``).
     """
     r = view.ruleset
     if r.sides != 2 or not view.match_scores or view.seat is None:
         return None
     np = _np()
-    if np is None:
+    if np is None or not tables_ready(r, wait):
         return None
     me = view.seat % 2
     mine, theirs = view.match_scores[me], view.match_scores[1 - me]
@@ -225,7 +270,7 @@ def outcome_table(view: SeatView, cap: int = CAP) -> list[list[float]] | None:
         table = np.where(diff > 0, 1.0, np.where(diff < 0, 0.0, h0)) * np.ones_like(x + y, dtype=float)
         return [[float(v) for v in row] for row in table]
     d0, d1 = target - mine, target - theirs
-    g = target_chances(r, max(d0, d1))
+    g = target_chances(r, max(d0, d1, _table_size(r)))
     size = g.shape[0] - 1
     n0 = d0 - x + 0 * y
     n1 = d1 - y + 0 * x
