@@ -6,6 +6,7 @@ load, so the same seed gives the same moves beside a busy process.
 
 from __future__ import annotations
 
+import dataclasses
 import multiprocessing
 import random
 
@@ -207,7 +208,11 @@ MASTER_SPECS = ["master", "master:iterations=40,early=pimc", "master:worlds=3,en
                 "master:search=8,worlds=3", "master:search=6,worlds=3,opponents=minimax",
                 "master:early=rollout,rworlds=20,rdeals=0", "master:early=rollout,rworlds=20,rdeals=1,mix=0.5",
                 "master:early=expert", "master:sampler=python,rworlds=20", "master:rworlds=200,rdeals=2",
-                "master:rworlds=200,model=1,weigh=0.1", "master:sampler=python,rworlds=20,model=1"]
+                "master:rworlds=200,model=1,weigh=0.1", "master:sampler=python,rworlds=20,model=1",
+                "master:rworlds=200,partner=master", "master:rworlds=200,endworlds=uniform,downplays=0",
+                "master:rworlds=200,match=0", "learned"]
+#: specs also asked in a match at stake (the match scores and rounds won in the view: ``match_value``)
+MATCH_SPECS = ["master", "master:rworlds=200,sampler=python", "master:rworlds=200,partner=master"]
 
 
 @pytest.mark.parametrize(("preset", "players"), [("classic", 2), ("pisti", 2), ("cardgames", 4)])
@@ -237,6 +242,19 @@ def test_master_decides_the_same_whatever_the_hidden_cards(preset: str, players:
             a = make_bot(spec, seed)
             b = make_bot(spec, seed)
             assert a.choose(view, log) == b.choose(twin.view(seat), twin.log_for(seat)), spec
+        # The same positions in a match at stake: the master plays for the match (``outcome_table``).
+        target = 51 if preset != "pisti" else 61
+        rules = ruleset.replace(match_end="target", target=target)
+        match_state = {"ruleset": rules, "match_scores": (target - 6, target - 11), "round_wins": (1, 1),
+                       "round_number": 3, "target": target}
+        mine = dataclasses.replace(view, **match_state)
+        theirs = dataclasses.replace(twin.view(seat), **match_state)
+        assert mine == theirs
+        for spec in MATCH_SPECS:
+            seed = rng.getrandbits(32)
+            a = make_bot(spec, seed)
+            assert a.outcome(mine) is not None, spec  # type: ignore[attr-defined]
+            assert a.choose(mine, log) == make_bot(spec, seed).choose(theirs, twin.log_for(seat)), spec
     assert differed >= 3
 
 
