@@ -1,6 +1,7 @@
 """The master and the levels beyond 2-player classic (issue 28): Pişti, 3 and 4 players, duplicate deals.
 
     nice -n 10 python benchmarks/bots_variants.py NAME... [--deals 1000] [--jobs 2] [--seed 2026]
+    nice -n 10 python benchmarks/bots_variants.py NAME --master SPEC --tag _candidate
     python benchmarks/bots_variants.py compare NEW TODAY     # paired: the same deals, new master - today's
 
 Each NAME is ``<pair>.<preset>.<players>p`` (``master_vs_expert.pisti.4p``), or with ``.today`` the master as
@@ -59,16 +60,21 @@ def parse(name: str) -> tuple[str, str, str, int]:
     return a, b, preset, players
 
 
-def run(names: list[str], deals: int, jobs: int, seed: int, out: Path) -> None:
+def run(names: list[str], deals: int, jobs: int, seed: int, out: Path, master: str | None = None,
+        tag: str = "") -> None:
+    """Each run over ``deals`` duplicate deals; ``master`` replaces the master's spec (a candidate), whose file
+    is then ``<NAME><tag>.json``."""
     for name in names:
         a, b, preset, players = parse(name)
+        if master is not None:
+            a, b = (master if x == "master" else x for x in (a, b))
         ruleset = find_ruleset(preset, players=players)
         start = time.perf_counter()
         results = run_deals(a, b, ruleset, deals, seed, jobs)
         data = {**summary_dict(a, b, summarize(results)), "ruleset": ruleset.to_dict(), "players": players,
                 "jobs": jobs, "wall_seconds": time.perf_counter() - start,
                 "deal_margins": [statistics.fmean(g.margin for g in d.games) for d in results], **run_meta(seed)}
-        (out / f"{name}.json").write_text(json.dumps(data, indent=1) + "\n")
+        (out / f"{name}{tag}.json").write_text(json.dumps(data, indent=1) + "\n")
         m = data["margin"]
         print(f"{name}: {a} - {b} {m['mean']:+.2f} [{m['ci95'][0]:+.2f}, {m['ci95'][1]:+.2f}] over {deals} deals "
               f"({data['wall_seconds']:.0f}s)", flush=True)
@@ -106,12 +112,14 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--out", default=str(OUT))
+    parser.add_argument("--master", default=None, help="the spec played where a run names the master (a candidate)")
+    parser.add_argument("--tag", default="", help="added to the file names (a candidate's runs)")
     args = parser.parse_args()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     for name in args.names:
         parse(name)  # every name checked before the first run
-    run(args.names, args.deals, args.jobs, args.seed, out)
+    run(args.names, args.deals, args.jobs, args.seed, out, args.master, args.tag)
 
 
 if __name__ == "__main__":
