@@ -20,6 +20,8 @@ from ..cards import DECK, Card
 from ..engine import SeatView
 from ..errors import XeriError
 from ..events import Event
+from .expert import ExpertBot
+from .master import MasterBot
 
 WEIGHTS = "learned.npz"
 
@@ -106,14 +108,12 @@ class LearnedBot:
     name = "learned"
 
     def __init__(self, seed: int | None = None, weights: str | None = None, fallback: str = "counting") -> None:
-        from .expert import ExpertBot
-        from .master import MasterBot
-
         self.policy = default_policy() if weights is None else NumpyPolicy.load(weights)
         if fallback not in ("counting", "expert"):
             raise ValueError("fallback must be counting (the counting master) or expert")
         # ``expert``: the fallback as it was before issue 28 (a level no stronger than hard at those tables).
-        self._fallback: Any = MasterBot(seed=seed, early="expert") if fallback == "counting" else ExpertBot(seed=seed)
+        self._fallback: MasterBot | ExpertBot = (MasterBot(seed=seed, early="expert") if fallback == "counting"
+                                                 else ExpertBot(seed=seed))
 
     def choose(self, view: SeatView, history: Sequence[Event]) -> Card:
         legal = view.legal_moves
