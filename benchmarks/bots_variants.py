@@ -4,14 +4,14 @@
     nice -n 10 python benchmarks/bots_variants.py NAME --master SPEC --tag _candidate
     python benchmarks/bots_variants.py compare NEW TODAY     # paired: the same deals, new master - today's
 
-Each NAME is ``<pair>.<preset>.<players>p`` (``master_vs_expert.pisti.4p``), or with ``.today`` the master as
-it is on main before issue 28 (``TODAY``: points only, uniform endgame worlds, plays onto face-down cards
-unweighed, a partner fitted like the others). It plays ``--deals`` duplicate deals (each deal once per side;
-with 3 players bot A at each seat in turn, bot B at the other two; with 4 the sides are teams, a master told
-its partner is a master) and writes ``benchmarks/results/<NAME>.json``: the ``xeri arena --json`` object, each
-deal's margin (so that two runs on the same deals compare deal by deal), and the run's command, commit, date,
-machine load and seed. ``compare`` prints and writes the paired difference of two such files
-(``<NEW>-minus-today.json``).
+Each NAME is ``<pair>.<preset>.<players>p`` (``master_vs_expert.pisti.4p``), or with ``.today`` the master as it
+is on main before issue 28 (``TODAY``: points only, uniform endgame worlds, plays onto face-down cards
+unweighed, a partner fitted like the others, paranoid minimax with 3 players). It plays ``--deals`` duplicate
+deals (each deal once per side; with 3 players bot A at each seat in turn, bot B at the other two; with 4 the
+sides are teams, a master told its partner is a master) and writes ``benchmarks/results/<NAME>.json``: the
+``xeri arena --json`` object, each deal's margin (so that two runs on the same deals compare deal by deal), and
+the run's command, commit, date, machine load and seed. ``compare`` prints and writes the paired difference of
+two such files (``<NEW>-minus-<TODAY>.json``).
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from xeri.arena import run_deals, summarize
 from xeri.commands.arena import summary_dict
 
 #: the master on main before issue 28, as a spec of today's code
-TODAY = "master:match=0,endworlds=uniform,downplays=0,partner=model"
+TODAY = "master:match=0,endworlds=uniform,downplays=0,partner=model,maxn=0"
 #: the levels' bots (``LEVELS``); ``strong-before`` is the strong level as it was at 3 or 4 players and face-down
 #: piles (the expert's rules)
 BOTS = {"master": "master", "today": TODAY, "expert": "expert", "greedy": "greedy", "random": "random",
@@ -90,9 +90,10 @@ def compare(new: str, today: str, out: Path) -> None:
     diff = [a - b for a, b in zip(x["deal_margins"][:k], y["deal_margins"][:k], strict=True)]
     mean = statistics.fmean(diff)
     half = 1.96 * statistics.stdev(diff) / math.sqrt(k)
-    data = {"new": new, "today": today, "deals": k, "difference": {"mean": mean, "ci95": [mean - half, mean + half]},
-            "new_margin": x["margin"], "today_margin": y["margin"], **run_meta(x["seed"])}
-    (out / f"{new}-minus-today.json").write_text(json.dumps(data, indent=1) + "\n")
+    data = {"new": new, "base": today, "deals": k, "difference": {"mean": mean, "ci95": [mean - half, mean + half]},
+            "new_margin": x["margin"], "base_margin": y["margin"], "new_commit": x.get("commit"),
+            "base_commit": y.get("commit"), **run_meta(x["seed"])}
+    (out / f"{new}-minus-{today}.json").write_text(json.dumps(data, indent=1) + "\n")
     print(f"{new} - {today}: {mean:+.2f} [{mean - half:+.2f}, {mean + half:+.2f}] over {k} shared deals")
 
 

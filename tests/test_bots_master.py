@@ -524,3 +524,41 @@ def test_worlds_dealt_in_the_kernel_keep_the_view_and_roll_out_as_card_values(pr
     share = det.need[other] / len(det.pool)
     for c in det.pool:
         assert abs(counts[c] / 3000 - share) < 4 * (share * (1 - share) / 3000) ** 0.5, c
+
+
+def brute_maxn(st: SimState) -> list[float]:
+    """Each side's final points when every side plays for its own margin, by plain recursion (ties: the lowest
+    card index, as the solver's sorted scan)."""
+    if st.turn < 0:
+        return [float(p) for p in st.pts]
+    me = st.turn % st.rules.sides
+    best: list[float] | None = None
+    best_v = -1e9
+    for c in sorted(st.hands[st.turn]):
+        child = st.copy()
+        child.play(c)
+        vec = brute_maxn(child)
+        v = vec[me] - (sum(vec) - vec[me]) / (len(vec) - 1)
+        if v > best_v + 1e-9:
+            best, best_v = vec, v
+    assert best is not None
+    return best
+
+
+@pytest.mark.parametrize("preset", ["berman", "classic"])
+def test_three_player_endgame_lets_each_side_play_for_itself(preset: str) -> None:
+    """max^n (``each_for_itself``): each root card's value is its margin when every side then plays for itself."""
+    for seed in range(4):
+        rnd = last_cards(preset, 3, 6, seed)
+        st = from_round(rnd)
+        root = st.turn % 3
+        solver = Solver(st)
+        solver.each_for_itself()
+        got = solver.solve_root(st, root)
+        for c, v in got.items():
+            child = st.copy()
+            child.play(c)
+            vec = brute_maxn(child)
+            assert v == pytest.approx(vec[root] - (sum(vec) - vec[root]) / 2), (seed, c)
+        paranoid = Solver(st).solve_root(st, root)
+        assert all(paranoid[c] <= got[c] + 1e-9 for c in got)  # both others against the root: never better

@@ -19,6 +19,8 @@ depends on the points already scored, so they join the table's key.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from .expert import p_holds
 from .ismcts import policy_card
 from .sim import JACK, SimState
@@ -37,8 +39,9 @@ def _first() -> float:
 class Solver:
     """Solves perfect-information positions of one ruleset; the table is kept across calls of a round."""
 
-    __slots__ = ("card_w", "jack_xeri_any", "jack_xeri_points", "last_card_xeri", "leader_side", "leaf_p", "most",
-                 "nodes", "outcome", "players", "policy_seen", "sides", "table", "values", "xeri_points")
+    __slots__ = ("card_w", "jack_xeri_any", "jack_xeri_points", "last_card_xeri", "leader_side", "leaf_p", "maxn",
+                 "most", "nodes", "outcome", "players", "policy_seen", "sides", "table", "values", "vectors",
+                 "xeri_points")
 
     def __init__(self, st: SimState) -> None:
         r = st.rules
@@ -62,6 +65,15 @@ class Solver:
         self.policy_seen: list[int] | None = None
         #: when set (``play_for``): ``outcome[root's total][other's total]`` is what the search maximises
         self.outcome: list[list[float]] | None = None
+        #: with 3 sides (``each_for_itself``): every side maximises its own margin (max^n), not the root's foe
+        self.maxn = False
+        self.vectors: dict[tuple[object, ...], tuple[float, ...]] = {}
+
+    def each_for_itself(self, on: bool = True) -> None:
+        """With 3 sides, let each side play for its own margin (max^n: Luckhardt & Irani 1986) instead of both
+        others playing against the root's ("paranoid" minimax, the default: exact with two sides only)."""
+        self.maxn = on and self.sides > 2
+        self.vectors.clear()
 
     def play_for(self, outcome: list[list[float]] | None) -> None:
         """Value each end of the round by ``outcome[root side's total][other side's total]`` (two sides; totals
@@ -98,6 +110,8 @@ class Solver:
         top = st.pile[-1] % 13 if st.pile else -1
         if self.outcome is not None and not horizon:
             return self._solve_chances(st, hands, top, root_side)
+        if self.maxn and not horizon and self.policy_seen is None:
+            return self._solve_maxn(st, hands, top, root_side)
         base = self._margin(st.pts, root_side)
         out: dict[int, float] = {}
         seen_kind: dict[tuple[int, int], float] = {}
@@ -129,6 +143,57 @@ class Solver:
             seen_kind[kind] = v
             out[c] = v
         return out
+
+    def _solve_maxn(self, st: SimState, hands: Hands, top: int, root: int) -> dict[int, float]:
+        """``solve_root`` under max^n: each root card's final margin when every side then plays for its own."""
+        base = self._margin(st.pts, root)
+        out: dict[int, float] = {}
+        t = st.turn
+        for c in hands[t]:
+            gain, args = self._move(hands, t, c, top, len(st.pile), st.pile_val, st.last, tuple(st.cnt))
+            rest = self._vector(*args)
+            got = [x + (gain[1] if s == gain[0] else 0) for s, x in enumerate(rest)]
+            out[c] = base + self._margin(got, root)
+        return out
+
+    def _vector(
+        self, hands: Hands, t: int, top: int, plen: int, pval: int, last: int, cnt: tuple[int, ...], left: int,
+    ) -> tuple[float, ...]:
+        """Each side's points from here to the round's end when every side plays for its own margin (max^n)."""
+        if not left:
+            pts = [0.0] * self.sides
+            cnt_l = list(cnt)
+            if plen and last >= 0:
+                pts[last % self.sides] += pval
+                cnt_l[last % self.sides] += plen
+            if self.most:
+                most = max(cnt_l)
+                if cnt_l.count(most) == 1:
+                    pts[cnt_l.index(most)] += self.most
+            return tuple(pts)
+        key = (hands, t, top, plen, pval, last % self.sides if last >= 0 else -1, cnt)
+        got = self.vectors.get(key)
+        if got is not None:
+            return got
+        self.nodes += 1
+        me = t % self.sides
+        best: tuple[float, ...] | None = None
+        best_v = -1e9
+        tried: set[tuple[int, int]] = set()
+        for c in sorted(hands[t]):
+            kind = (c % 13, self.values[c])
+            if kind in tried:
+                continue
+            tried.add(kind)
+            gain, args = self._move(hands, t, c, top, plen, pval, last, cnt)
+            rest = self._vector(*args)
+            vec = tuple(x + (gain[1] if s == gain[0] else 0) for s, x in enumerate(rest))
+            v = self._margin(vec, me)
+            if v > best_v + 1e-9:
+                best, best_v = vec, v
+        assert best is not None
+        self.vectors[key] = best
+        return best
 
     @staticmethod
     def _add(pts: tuple[int, ...], gain: tuple[int, int]) -> tuple[int, ...]:
@@ -245,7 +310,7 @@ class Solver:
         assert seen is not None
         return policy_card(hand, top if plen else -1, pval, seen, self.values, _first)
 
-    def _margin(self, pts: list[int] | tuple[int, ...], root: int) -> float:
+    def _margin(self, pts: Sequence[float], root: int) -> float:
         if self.sides == 2:
             return float(pts[root] - pts[1 - root])
         total = sum(pts)

@@ -180,6 +180,7 @@ class MasterBot:
         endworlds: str = "weighted",
         downplays: int = 1,
         partner: str = "model",
+        maxn: int = 1,
     ) -> None:
         iterations, seconds = search_budget(iterations, seconds)
         if not isinstance(worlds, int) or worlds < 1:
@@ -235,6 +236,9 @@ class MasterBot:
         if partner not in ("model", "master"):
             raise ValueError("partner must be model or master")
         self.partner = partner
+        # ``maxn``: with 3 players the endgame lets each side play for itself (``Solver.each_for_itself``); 0: both
+        # others play against this seat (paranoid minimax, exact with two sides only).
+        self.maxn = bool(maxn)
         self._outcome_key: tuple[object, ...] | None = None
         self._outcome: list[list[float]] | None = None
         self.early = early
@@ -351,6 +355,7 @@ class MasterBot:
             for world, w in weighted:
                 if solver is None:
                     solver = Solver(world)
+                    solver.each_for_itself(self.maxn)
                     if outcome is not None:
                         solver.play_for(outcome)
                 values = solver.solve_root(world, side)
@@ -365,6 +370,8 @@ class MasterBot:
             world = det.sample(rng) if lacks is None else sample_consistent(det, lacks, rng)
             if solver is None:
                 solver = Solver(world)
+                if not horizon:
+                    solver.each_for_itself(self.maxn)
                 if horizon and self.opponents == "policy":
                     solver.policy_opponents(det.seen)
                 if outcome is not None and not horizon:
