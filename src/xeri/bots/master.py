@@ -474,8 +474,10 @@ class MasterBot:
         weight = 0.0
         while done < wanted:
             if run is not None:  # the worlds dealt in the kernel too
-                # To the round's end a world costs up to four times as much: smaller batches keep the cap close.
-                batch = min(_KERNEL_BATCH if deals else _KERNEL_BATCH // 4, wanted - done)
+                # To the round's end a world costs up to four times as much: under a wall-clock cap, smaller
+                # batches keep it close (the reproducible mode's batches do not change).
+                size = _KERNEL_BATCH if deals or self.seconds is None else _KERNEL_BATCH // 4
+                batch = min(size, wanted - done)
                 if observed:
                     row, w = run.weighted(rng.getrandbits(62), batch)
                     rows = [row]
