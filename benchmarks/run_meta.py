@@ -2,8 +2,8 @@
 
     data = {**result, **run_meta(seed)}
 
-The commit is ``git rev-parse HEAD`` (``+dirty`` when the tree had changes outside ``benchmarks/results``); the load is the 1-minute load
-average at the start and at the end of the run, with the core count and the process's niceness.
+The commit is ``git rev-parse HEAD`` (``+dirty`` when the tree had changes outside ``benchmarks/results``); the
+load is the 1-minute load average at the start and at the end of the run, with the core count and the niceness.
 """
 
 from __future__ import annotations
