@@ -2,7 +2,7 @@
 
     nice -n 19 python benchmarks/bots_master.py pairs NAME... [--deals 1000] [--jobs 2] [--seed 2026]
         [--master SPEC --tag _candidate]
-    nice -n 19 python benchmarks/bots_master.py timing [--rounds 40]
+    nice -n 19 python benchmarks/bots_master.py timing [--rounds 40] [--preset P --players N --target T --tag _x]
     nice -n 19 python benchmarks/bots_master.py openspiel --seconds 0.1 [--deals 100] [--jobs 2]
     python benchmarks/bots_master.py table [--tag _k2048_300]
 
@@ -12,7 +12,10 @@ plus seed, ruleset, deals and wall time); ``timing`` plays whole rounds of the
 master level in interactive mode (``make_bot(..., interactive=True)``) against
 the expert, on whatever else the machine is doing (the compiled rollouts loaded first,
 their load time reported apart), and writes
-``master_timing.json``: wall-clock p50/p95/p99/max and mean CPU per decision.
+``master_timing<tag>.json``: wall-clock p50/p95/p99/max and mean CPU per decision. Its rounds are
+the first rounds of matches (the master sees the match: with ``match_end=rounds`` it plays for the
+round won), or with ``--target`` whole matches to that score; ``--preset``/``--players`` pick the table
+(with 4 players the master plays with a master partner).
 Bots use iteration budgets only in ``pairs`` (reproducible: the same figures
 on any machine, for any ``--jobs``). ``openspiel`` plays the master against
 OpenSpiel's ``ISMCTSBot`` (random rollouts, UCT c = 14, as in
@@ -34,11 +37,14 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from run_meta import run_meta
+
 from xeri import find_ruleset
 from xeri.arena import run_deals, summarize
 from xeri.bots import make_bot
+from xeri.bots.registry import partnered
 from xeri.commands.arena import summary_dict
-from xeri.engine import Round
+from xeri.match import Match
 
 #: name -> (bot A, bot B, preset, players)
 PAIRS: dict[str, tuple[str, str, str, int]] = {
@@ -81,8 +87,14 @@ def run_pairs(names: list[str], deals: int, jobs: int, seed: int, out: Path, mas
               f"({data['wall_seconds']:.0f}s)", flush=True)
 
 
-def run_timing(rounds: int, seed: int, out: Path) -> None:
-    ruleset = find_ruleset("classic")
+def run_timing(rounds: int, seed: int, out: Path, preset: str = "classic", players: int = 2,
+               target: int | None = None, tag: str = "", master: str = "master") -> None:
+    """Time the master level's moves in interactive mode against the expert (with 4 players a master team;
+    with ``target`` whole matches to it, so that the master plays for the match once it is at stake)."""
+    options: dict[str, Any] = {"players": players}
+    if target is not None:
+        options.update(match_end="target", target=target)
+    ruleset = find_ruleset(preset, **options)
     rng = random.Random(seed)
     load_before = os.getloadavg()[0]
     # Load the compiled rollouts first (numba: seconds, once a process), else the first moves measure the
@@ -92,32 +104,42 @@ def run_timing(rounds: int, seed: int, out: Path) -> None:
     load_s = time.perf_counter() - start
     walls: list[float] = []
     cpus: list[float] = []
-    for k in range(rounds):
-        rnd = Round.new(ruleset, k % 2, rng.getrandbits(64))
-        bots = [make_bot("master", rng.getrandbits(32), interactive=True), make_bot("expert", rng.getrandbits(32))]
-        if k % 2:
-            bots.reverse()
-        while not rnd.is_over:
-            seat = rnd.turn
+    played = 0
+    k = 0
+    while played < rounds:
+        match = Match(ruleset, seed=rng.getrandbits(64), first_dealer=k % players)
+        mine = k % 2  # the master's side
+        spec = partnered(master, master) if players == 4 else master
+        bots = [make_bot(spec if ruleset.side_of(s) == mine else "expert", rng.getrandbits(32), interactive=True)
+                for s in range(players)]
+        k += 1
+        while not match.is_over and played < rounds:
+            seat = match.turn
             assert seat is not None
             bot = bots[seat]
+            view, history = match.view(seat), match.round.log_for(seat)
             w, c = time.perf_counter(), time.process_time()
-            card = bot.choose(rnd.view(seat), rnd.log_for(seat))
-            if bot.name == "master" and len(rnd.legal_moves) > 1:
+            card = bot.choose(view, history)
+            if bot.name == "master" and len(view.legal_moves) > 1:
                 walls.append(time.perf_counter() - w)
                 cpus.append(time.process_time() - c)
-            rnd.play(card, seat)
+            before = len(match.rounds)
+            match.play(card, seat)
+            played += len(match.rounds) != before or match.is_over
+            if target is None and (len(match.rounds) != before or match.is_over):
+                break  # one round a match: a lone round's moves, as before
     walls.sort()
 
     def pct(p: float) -> float:
         return walls[min(len(walls) - 1, int(p * len(walls)))]
 
-    data = {"spec": "master (interactive)", "rollouts_ready": ready, "rollouts_load_s": load_s, "rounds": rounds,
-            "decisions": len(walls),
+    data = {"spec": f"{master} (interactive)", "preset": preset, "players": players, "target": target,
+            "rollouts_ready": ready, "rollouts_load_s": load_s, "rounds": rounds, "decisions": len(walls),
             "wall_p50_s": pct(0.5), "wall_p95_s": pct(0.95), "wall_p99_s": pct(0.99), "wall_max_s": walls[-1],
             "cpu_mean_s": statistics.fmean(cpus), "cpu_max_s": max(cpus), "wall_mean_s": statistics.fmean(walls),
-            "load_average_1min": [load_before, os.getloadavg()[0]], "cpus": os.cpu_count(), "nice": os.nice(0)}
-    (out / "master_timing.json").write_text(json.dumps(data, indent=2) + "\n")
+            "load_average_1min": [load_before, os.getloadavg()[0]], "cpus": os.cpu_count(), "nice": os.nice(0),
+            **run_meta(seed)}
+    (out / f"master_timing{tag}.json").write_text(json.dumps(data, indent=2) + "\n")
     print(json.dumps(data, indent=2))
 
 
@@ -261,6 +283,11 @@ def main() -> None:
     timing = sub.add_parser("timing")
     timing.add_argument("--rounds", type=int, default=40)
     timing.add_argument("--seed", type=int, default=5)
+    timing.add_argument("--preset", default="classic")
+    timing.add_argument("--players", type=int, default=2)
+    timing.add_argument("--target", type=int, default=None, help="whole matches to this score")
+    timing.add_argument("--tag", default="", help="added to the file name: master_timing<tag>.json")
+    timing.add_argument("--master", default="master", help="the master's spec (today's: see bots_variants.TODAY)")
     spiel = sub.add_parser("openspiel")
     spiel.add_argument("--seconds", type=float, default=0.1)
     spiel.add_argument("--deals", type=int, default=100)
@@ -280,7 +307,7 @@ def main() -> None:
     elif args.what == "openspiel":
         run_openspiel(args.seconds, args.deals, args.jobs, args.seed, out)
     else:
-        run_timing(args.rounds, args.seed, out)
+        run_timing(args.rounds, args.seed, out, args.preset, args.players, args.target, args.tag, args.master)
 
 
 if __name__ == "__main__":

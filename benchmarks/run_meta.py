@@ -2,8 +2,8 @@
 
     data = {**result, **run_meta(seed)}
 
-The commit is ``git rev-parse HEAD`` (``+dirty`` when the tree had changes); the load is the 1-minute load
-average at the start and at the end of the run, with the core count and the process's niceness.
+The commit is ``git rev-parse HEAD`` (``+dirty`` when the tree had changes outside ``benchmarks/results``); the
+load is the 1-minute load average at the start and at the end of the run, with the core count and the niceness.
 """
 
 from __future__ import annotations
@@ -23,8 +23,9 @@ def _commit() -> str:
     try:
         head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=_ROOT, capture_output=True, text=True,
                               check=True).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=_ROOT,
-                               capture_output=True, text=True, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no", "--", ".",
+                                ":!benchmarks/results"], cwd=_ROOT, capture_output=True, text=True,
+                               check=True).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         return "unknown"
     return head + ("+dirty" if dirty else "")

@@ -126,7 +126,12 @@ def test_ladder_picture(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
         (["random"], "name two bots"),
         (["random", "greedy", "--deals", "0"], "at least 1"),
         (["random", "greedy", "--jobs", "0"], "at least 1"),
-        (["random", "greedy", "--players", "3"], "invalid choice"),
+        (["random", "greedy", "--players", "5"], "invalid choice"),
+        (["random", "greedy", "--matches", "0"], "at least 1"),
+        (["random", "greedy", "--matches", "2", "--deals", "3"], "not both"),
+        (["--ladder", "random", "greedy", "--matches", "2"], "two bots"),
+        (["random", "--matches", "2"], "name two bots"),
+        (["random", "greedy", "--matches", "2", "--plot", "x.svg"], "--ladder"),
         (["random", "greedy", "--ruleset", "nope"], "unknown ruleset"),
         (["random", "greedy", "-o", "nonsense=1"], "unknown rule option"),
         (["random", "greedy", "--plot", "x.svg"], "--ladder"),
@@ -146,3 +151,82 @@ def test_arena_error_is_a_xeri_error() -> None:
     from xeri.errors import XeriError
 
     assert issubclass(ArenaError, XeriError)
+
+
+def test_matches_json_has_the_promised_keys(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run_cli(capsys, "greedy", "random", "--matches", "8", "--target", "51", "--seed", "4",
+                             "--jobs", "1", "--json")
+    assert code == 0 and err == ""
+    data = json.loads(out)
+    assert (data["a"], data["b"], data["matches"], data["games"]) == ("greedy", "random", 8, 16)
+    assert data["ruleset"]["match_end"] == "target" and data["ruleset"]["target"] == 51
+    for key in ("match_win_rate", "margin_per_match", "rounds_per_match"):
+        lo, hi = data[key]["ci95"]
+        assert lo <= data[key]["mean"] <= hi
+    assert data["match_win_rate"]["mean"] > 0.8  # greedy wins nearly every match against random
+    assert data["points_per_match"]["a"] >= 51
+    assert data["rounds_per_match"]["mean"] >= 2  # nobody gets 51 in one round here
+    code, out, _ = run_cli(capsys, "greedy", "random", "--matches", "2", "--jobs", "1")
+    assert code == 0 and "matches won" in out and "5 rounds won" in out
+
+
+@pytest.mark.parametrize(("preset", "players", "options"), [
+    ("classic", 2, {"match_end": "target", "target": 51}), ("classic", 2, {}), ("pisti", 4, {"target": 61}),
+    ("cardgames", 2, {"tie_rule": "another_hand"}), ("classic", 2, {"match_end": "target", "tie_rule": "higher"})])
+def test_each_match_is_played_from_each_side_on_the_same_deals(
+        monkeypatch: pytest.MonkeyPatch, preset: str, players: int, options: dict[str, Any]) -> None:
+    """Bots that play their first card play the same match twice: A wins exactly one of the two."""
+    from xeri.arena.matches import run_matches, summarize_matches
+
+    monkeypatch.setitem(registry.BOTS, "first", FirstCardBot)
+    results = run_matches("first", "first", find_ruleset(preset, players=players, **options), 6, seed=3)
+    for r in results:
+        g1, g2 = r.games
+        assert g1.won != g2.won
+        assert (g1.points_a, g1.points_b, g1.rounds) == (g2.points_b, g2.points_a, g2.rounds)
+    s = summarize_matches(results)
+    assert s.win_rate.mean == 0.5 and s.win_rate.lo == s.win_rate.hi == 0.5
+    assert s.margin.mean == 0
+
+
+def test_match_results_do_not_depend_on_jobs_or_backend(monkeypatch: pytest.MonkeyPatch) -> None:
+    from xeri.arena.matches import run_matches
+
+    ruleset = find_ruleset("classic", match_end="target", target=51)
+    one = run_matches("expert", "greedy", ruleset, 4, seed=9, jobs=1)
+    assert one == run_matches("expert", "greedy", ruleset, 4, seed=9, jobs=2)
+    assert one != run_matches("expert", "greedy", ruleset, 4, seed=10, jobs=1)
+    calls: list[int] = []
+
+    def ray_map(fn: Callable[[Any], Any], items: list[Any], address: str | None) -> list[Any]:
+        calls.append(len(items))
+        return [fn(item) for item in items]
+
+    fake = types.ModuleType("xeri.arena.ray_backend")
+    fake.ray_map = ray_map  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "xeri.arena.ray_backend", fake)
+    assert run_matches("expert", "greedy", ruleset, 4, seed=9, backend="ray") == one
+    assert calls == [4]
+
+
+def test_three_players_put_bot_a_at_each_seat(monkeypatch: pytest.MonkeyPatch,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    """With 3 players a deal is played three times, A at each seat and B at the other two."""
+    monkeypatch.setitem(registry.BOTS, "first", FirstCardBot)
+    ruleset = find_ruleset("berman", players=3)
+    results = run_deals("first", "first", ruleset, 5, seed=2, jobs=1)
+    assert all(len(d.games) == 3 for d in results)
+    assert summarize(results).margin.mean == pytest.approx(0.0)  # the same cards from every seat
+    code, out, _ = run_cli(capsys, "expert", "random", "--players", "3", "--deals", "6", "--jobs", "1", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["rounds"] == 18 and data["margin"]["mean"] > 0
+
+
+def test_four_player_masters_know_their_partner_is_a_master() -> None:
+    from xeri.arena.play import seat_spec
+
+    four, two = find_ruleset("classic", players=4), find_ruleset("classic")
+    assert seat_spec("master", four) == "master:partner=master"
+    assert seat_spec("master:rworlds=64", four) == "master:rworlds=64,partner=master"
+    assert seat_spec("master:partner=model", four) == "master:partner=model"  # the old master, asked for
+    assert seat_spec("master", two) == "master" and seat_spec("expert", four) == "expert"

@@ -6,6 +6,7 @@ load, so the same seed gives the same moves beside a busy process.
 
 from __future__ import annotations
 
+import dataclasses
 import multiprocessing
 import random
 
@@ -207,7 +208,11 @@ MASTER_SPECS = ["master", "master:iterations=40,early=pimc", "master:worlds=3,en
                 "master:search=8,worlds=3", "master:search=6,worlds=3,opponents=minimax",
                 "master:early=rollout,rworlds=20,rdeals=0", "master:early=rollout,rworlds=20,rdeals=1,mix=0.5",
                 "master:early=expert", "master:sampler=python,rworlds=20", "master:rworlds=200,rdeals=2",
-                "master:rworlds=200,model=1,weigh=0.1", "master:sampler=python,rworlds=20,model=1"]
+                "master:rworlds=200,model=1,weigh=0.1", "master:sampler=python,rworlds=20,model=1",
+                "master:rworlds=200,partner=master", "master:rworlds=200,endworlds=uniform,downplays=0",
+                "master:rworlds=200,match=0", "learned"]
+#: specs also asked in a match at stake (the match scores and rounds won in the view: ``match_value``)
+MATCH_SPECS = ["master", "master:rworlds=200,sampler=python", "master:rworlds=200,partner=master"]
 
 
 @pytest.mark.parametrize(("preset", "players"), [("classic", 2), ("pisti", 2), ("cardgames", 4)])
@@ -237,6 +242,19 @@ def test_master_decides_the_same_whatever_the_hidden_cards(preset: str, players:
             a = make_bot(spec, seed)
             b = make_bot(spec, seed)
             assert a.choose(view, log) == b.choose(twin.view(seat), twin.log_for(seat)), spec
+        # The same positions in a match at stake: the master plays for the match (``outcome_table``).
+        target = 51 if preset != "pisti" else 61
+        rules = ruleset.replace(match_end="target", target=target)
+        match_state = {"ruleset": rules, "match_scores": (target - 6, target - 11), "round_wins": (1, 1),
+                       "round_number": 3, "target": target}
+        mine = dataclasses.replace(view, **match_state)
+        theirs = dataclasses.replace(twin.view(seat), **match_state)
+        assert mine == theirs
+        for spec in MATCH_SPECS:
+            seed = rng.getrandbits(32)
+            a = make_bot(spec, seed)
+            assert a.outcome(mine) is not None, spec  # type: ignore[attr-defined]
+            assert a.choose(mine, log) == make_bot(spec, seed).choose(theirs, twin.log_for(seat)), spec
     assert differed >= 3
 
 
@@ -506,3 +524,41 @@ def test_worlds_dealt_in_the_kernel_keep_the_view_and_roll_out_as_card_values(pr
     share = det.need[other] / len(det.pool)
     for c in det.pool:
         assert abs(counts[c] / 3000 - share) < 4 * (share * (1 - share) / 3000) ** 0.5, c
+
+
+def brute_maxn(st: SimState) -> list[float]:
+    """Each side's final points when every side plays for its own margin, by plain recursion (ties: the lowest
+    card index, as the solver's sorted scan)."""
+    if st.turn < 0:
+        return [float(p) for p in st.pts]
+    me = st.turn % st.rules.sides
+    best: list[float] | None = None
+    best_v = -1e9
+    for c in sorted(st.hands[st.turn]):
+        child = st.copy()
+        child.play(c)
+        vec = brute_maxn(child)
+        v = vec[me] - (sum(vec) - vec[me]) / (len(vec) - 1)
+        if v > best_v + 1e-9:
+            best, best_v = vec, v
+    assert best is not None
+    return best
+
+
+@pytest.mark.parametrize("preset", ["berman", "classic"])
+def test_three_player_endgame_lets_each_side_play_for_itself(preset: str) -> None:
+    """max^n (``each_for_itself``): each root card's value is its margin when every side then plays for itself."""
+    for seed in range(4):
+        rnd = last_cards(preset, 3, 6, seed)
+        st = from_round(rnd)
+        root = st.turn % 3
+        solver = Solver(st)
+        solver.each_for_itself()
+        got = solver.solve_root(st, root)
+        for c, v in got.items():
+            child = st.copy()
+            child.play(c)
+            vec = brute_maxn(child)
+            assert v == pytest.approx(vec[root] - (sum(vec) - vec[root]) / 2), (seed, c)
+        paranoid = Solver(st).solve_root(st, root)
+        assert all(paranoid[c] <= got[c] + 1e-9 for c in got)  # both others against the root: never better

@@ -106,18 +106,23 @@ def _python_weight(d: Decision, hand: list[int], policy: str, like: object, eps:
     return likelihood(Model(policy, eps, policy, 0.0), best, d.played, len(full))
 
 
-@pytest.mark.parametrize(("preset", "players", "other"), [("classic", 2, "expert"), ("classic", 2, "greedy"),
-                                                          ("cardgames", 4, "expert")])
-def test_world_weights_are_the_python_bots_likelihoods(preset: str, players: int, other: str) -> None:
-    """The kernel's weight of each world is the product of the Python expert's or greedy's play likelihoods."""
+@pytest.mark.parametrize(("preset", "players", "other", "down"), [
+    ("classic", 2, "expert", False), ("classic", 2, "greedy", False), ("cardgames", 4, "expert", False),
+    ("pisti", 2, "expert", True), ("pisti", 2, "greedy", True), ("pisti", 4, "expert", True)])
+def test_world_weights_are_the_python_bots_likelihoods(preset: str, players: int, other: str, down: bool) -> None:
+    """The kernel's weight of each world is the product of the Python expert's or greedy's play likelihoods,
+    plays onto Pişti's face-down pile cards included (each priced as the seat saw it: an unseen card)."""
     rng = random.Random(3)
     checked = 0
-    for seed in range(4):
-        rnd, _ = _play(preset, players, ["expert"] + [other] * (players - 1), seed, until=rng.randrange(14, 30))
+    on_face_down = 0
+    for seed in range(6 if down else 4):
+        until = rng.randrange(2, 2 * players) if down else rng.randrange(14, 30)
+        rnd, _ = _play(preset, players, ["expert"] + [other] * (players - 1), seed, until=until)
         seat = rnd.turn
         assert seat is not None
         view, log = rnd.view(seat), rnd.log_for(seat)
-        observed = [d for d in current_decisions(log, players) if d.seat != seat]
+        observed = [d for d in current_decisions(log, players, face_down=down) if d.seat != seat]
+        on_face_down += sum(None in d.pile for d in observed)
         policies = ["expert" if s == seat else other for s in range(players)]
         eps = [0.1 + 0.1 * s for s in range(players)]  # a noise of its own for each seat
         run = WorldValues(Determinizer(view, log), lacked_indices(log, players), [c.index for c in view.hand],
@@ -131,6 +136,16 @@ def test_world_weights_are_the_python_bots_likelihoods(preset: str, players: int
             assert weights[w] == pytest.approx(want, rel=1e-9)
             checked += want < 1.0
     assert checked >= 20  # plays that did say something
+    assert on_face_down >= 3 if down else on_face_down == 0
+
+
+def test_plays_onto_face_down_cards_are_read_only_when_asked() -> None:
+    rnd, _ = _play("pisti", 2, ["expert", "expert"], 4, until=3)
+    log = rnd.log_for(0)
+    with_down = current_decisions(log, 2, face_down=True)
+    assert any(None in d.pile for d in with_down)
+    assert all(None not in d.pile for d in current_decisions(log, 2))
+    assert len(current_decisions(log, 2)) < len(with_down)
 
 
 def test_weighted_worlds_hold_the_experts_cards_more_often() -> None:

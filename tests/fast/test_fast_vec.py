@@ -111,7 +111,7 @@ def _kernel_ties(policy: int, rs: Ruleset, rnd: Round) -> set[int]:
     values = np.array(card_values(rs.scoring, rs.two_of_spades), np.int64)
     scores = np.zeros(16)
     policy_scores(policy, cfg, values, hand, len(hand), pile, len(view.pile), gone, hand_len, seat,
-                     view.talon_count, scores)
+                     view.talon_count, scores, 0.0)
     best = scores[: len(hand)].max()
     return {int(hand[i]) for i in range(len(hand)) if scores[i] >= best - 1e-9}
 

@@ -166,3 +166,26 @@ def test_every_transcribed_figure_says_where_it_came_from_and_is_still_quoted() 
     assert all(isinstance(value, dict) and value.get("source") for value in groups.values())
     orphans = set(groups) - figures.quoted_keys("unrecorded.json")
     assert orphans == set(), f"no document quotes these any more; remove them from unrecorded.json: {sorted(orphans)}"
+
+
+def test_the_ladders_at_the_other_tables_match_their_json(tmp_path: Path) -> None:
+    """``LEVEL_MARGINS_AT`` (printed by ``xeri rules``) quotes ``benchmarks/bots_variants.py``'s runs as they are,
+    and only tables whose every step up is measured above the one below (interval above 0)."""
+    from xeri.bots.registry import LEVEL_MARGINS_AT, LEVEL_TABLES
+
+    files = {"medium": "greedy_vs_random", "hard": "expert_vs_greedy", "strong": "strong_vs_expert",
+             "master": "master_vs_strong"}
+    assert set(LEVEL_MARGINS_AT) <= set(LEVEL_TABLES)
+    lines = []
+    for table, levels in LEVEL_MARGINS_AT.items():
+        assert list(levels) == list(files), table
+        for level, margin in levels.items():
+            file = f"{files[level]}.{LEVEL_TABLES[table]}.json"
+            data = json.loads((figures.RESULTS / file).read_text(encoding="utf-8"))
+            assert data["margin"]["ci95"][0] > 0, (table, level)
+            lines.append(f"{margin}<!-- fig: {file}: margin.mean, margin.ci95[0], margin.ci95[1] -->")
+    doc = tmp_path / "ladders.md"
+    doc.write_text("\n".join(lines), encoding="utf-8")
+    found = figures.figures([doc])
+    assert len(found) == 3 * len(lines)
+    assert [f.describe() for f in found if not f.ok] == []

@@ -4,7 +4,7 @@ A database made by main before migrations (tests/server/data/schema_main: SQLite
 upgraded, and its matches are then played to their end and verified. The baseline revision makes exactly that
 schema; a new database made in one go (``create_all`` and a stamp) is exactly what the revisions make. A backup
 taken while matches are played restores into a fresh database whose every finished record verifies. PostgreSQL
-comes from scripts/test.sh (XERI_TEST_PG_URL); the cluster's own tests are in tests/test_server_operations.py.
+comes from scripts/test.sh (XERI_TEST_PG_URL); the cluster's own tests are in tests/server/test_server_operations.py.
 """
 
 from __future__ import annotations

@@ -299,3 +299,39 @@ def test_the_workers_end_with_the_server_even_when_it_is_killed() -> None:
     while any(alive(p) for p in pids):
         assert time.monotonic() < deadline, "a worker outlived its server"
         time.sleep(0.05)  # poll interval
+
+
+def test_a_table_is_told_once_while_the_master_warms_up_and_once_when_it_is_itself() -> None:
+    """``Autoplay`` sends ``master_warming`` the first time a master played by the counting rules, and
+    ``master_ready`` the first time after that it played with its rollouts; nothing for other bots."""
+    from xeri.server.autoplay import Autoplay
+
+    class _Table:
+        def __init__(self) -> None:
+            self.notices: list[str] = []
+
+        async def publish_notice(self, notice: str) -> None:
+            self.notices.append(notice)
+
+    async def play(statuses: list[str | None]) -> list[str]:
+        table = _Table()
+        auto = Autoplay(table, 0.0)  # type: ignore[arg-type]
+        for status in statuses:
+            await auto._say_strength(status)
+        return table.notices
+
+    assert asyncio.run(play([None, "warming", "warming", "full", "warming", "full"])) == [
+        "master_warming", "master_ready"]
+    assert asyncio.run(play(["full", "full", None])) == []  # a master that was itself from the start
+    assert asyncio.run(play(["without"] * 3)) == []
+
+
+def test_the_pool_reports_how_a_master_played() -> None:
+    from xeri.server.workers import choose_card_noted
+
+    m = Match(find_ruleset("classic"), seed=2)
+    seat = m.turn
+    assert seat is not None
+    card, status = choose_card_noted("master", 1, m.view(seat), m.round.log_for(seat))
+    assert card in m.legal_moves and status == "full"
+    assert choose_card_noted("expert", 1, m.view(seat), m.round.log_for(seat))[1] is None

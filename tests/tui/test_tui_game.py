@@ -194,3 +194,55 @@ def test_the_computer_pauses_unless_fast(monkeypatch: pytest.MonkeyPatch) -> Non
         assert isinstance(ui, frontends.RichFrontend)
         ui.pause(spent=0.3)  # the bot already thought for 0.3 s of the pause
     assert slept == [pytest.approx(play.MOVE_DELAY - 0.3)]
+
+
+class _Warming:
+    """A bot that reports, move by move, how a master would: warming up twice, then at full strength."""
+
+    name = "master"
+
+    def __init__(self) -> None:
+        self.moves = 0
+        self.status: str | None = None
+
+    def choose(self, view: SeatView, history: object) -> Card:
+        self.moves += 1
+        self.status = "warming" if self.moves <= 2 else "full"
+        return view.legal_moves[0]
+
+
+def test_the_player_is_told_once_while_the_master_warms_up_and_once_when_it_is_itself(tmp_path: Path) -> None:
+    from xeri.bots.master import NOTICES
+
+    game, out = new_game(tmp_path, ["1"] * 300, rounds=2)
+    game.bots[1] = _Warming()
+    assert game.run() == 0
+    text = out.getvalue()
+    assert text.count(NOTICES["warming"]) == 1 and text.count(NOTICES["full"]) == 1
+    assert text.index(NOTICES["warming"]) < text.index(NOTICES["full"])
+    quiet, out = new_game(tmp_path, ["1"] * 300)  # a bot that never warms up says nothing
+    assert quiet.run() == 0
+    assert NOTICES["warming"] not in out.getvalue() and NOTICES["full"] not in out.getvalue()
+
+
+def test_a_wall_clock_master_reports_how_it_played(monkeypatch: pytest.MonkeyPatch) -> None:
+    """While the rollouts load the master plays the counting rules and says so; once loaded, ``full``."""
+    import xeri.bots.master as master
+    from xeri.bots import make_bot
+    from xeri.engine import Round
+
+    rnd = Round.new(find_ruleset("classic"), 0, 3)
+    seat = rnd.turn
+    assert seat is not None
+    monkeypatch.setattr(master, "_compiled_rollouts", lambda wait: (None, False))  # still loading
+    bot = make_bot("master", 1, interactive=True)
+    bot.choose(rnd.view(seat), rnd.log_for(seat))
+    assert bot.status == "warming"  # type: ignore[attr-defined]
+    monkeypatch.setattr(master, "_compiled_rollouts", lambda wait: (None, True))  # no fast extra
+    bot = make_bot("master", 1, interactive=True)
+    bot.choose(rnd.view(seat), rnd.log_for(seat))
+    assert bot.status == "without"  # type: ignore[attr-defined]
+    monkeypatch.undo()
+    bot = make_bot("master", 1)  # reproducible: waits for the rollouts
+    bot.choose(rnd.view(seat), rnd.log_for(seat))
+    assert bot.status == "full"  # type: ignore[attr-defined]

@@ -55,5 +55,5 @@ def run_ladder(
         chunk = results[n * deals : (n + 1) * deals]
         scores[(i, j)] = deal_scores(chunk)
         summaries.append((bots[i], bots[j], summarize(chunk)))
-    ratings = ladder_ratings(bots, scores, seed)
+    ratings = ladder_ratings(bots, scores, seed, games=ruleset.sides)
     return LadderResult(tuple(bots), deals, tuple(summaries), tuple(ratings))

@@ -2,7 +2,8 @@
 
 Deal ``i`` is shuffled from a seed drawn from the arena seed, and played
 twice: once with bot A on side 0 (seat 0, or seats 0 and 2), once with the
-sides swapped. Bot seeds come from the deal seed too, one-way (``xeri.seeds``:
+sides swapped. With 3 players it is played three times, bot A at each seat in
+turn and bot B at the other two. Bot seeds come from the deal seed too, one-way (``xeri.seeds``:
 a fair bot's seed opens nothing of the deal), so each deal's result
 is fixed by the arena seed alone, whichever worker plays it: results are the
 same whatever ``jobs`` or backend.
@@ -15,13 +16,17 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from ..bots import Bot, is_cheater, make_bot, make_cheater
+from ..bots.registry import partnered
 from ..engine import Round
 from ..errors import XeriError
 from ..rules import Ruleset
 from ..seeds import bot_seed
+
+T = TypeVar("T")
+R = TypeVar("R")
 
 BACKENDS = ("local", "ray")
 #: the domain tag of arena bots' seeds (xeri.seeds)
@@ -34,30 +39,34 @@ class ArenaError(XeriError):
 
 @dataclass(frozen=True, slots=True)
 class GameResult:
-    """One round of a duplicate deal, from bot A's and bot B's side. Timings do not count in equality."""
+    """One round of a duplicate deal, from bot A's and bot B's side. Timings do not count in equality.
+
+    With 3 players bot B holds two sides: its figures are their mean (the margin is A's points minus it).
+    """
 
     points_a: int
-    points_b: int
+    points_b: float
     xeris_a: int
-    xeris_b: int
+    xeris_b: float
     cards_a: int
-    cards_b: int
+    cards_b: float
     seconds_a: float = field(compare=False)
     moves_a: int = 0
     seconds_b: float = field(default=0.0, compare=False)
     moves_b: int = 0
 
     @property
-    def margin(self) -> int:
+    def margin(self) -> float:
         return self.points_a - self.points_b
 
 
 @dataclass(frozen=True, slots=True)
 class DealResult:
-    """A deal played twice, sides swapped: ``games[0]`` has A on side 0, ``games[1]`` on side 1."""
+    """A deal played once per side, sides swapped: ``games[k]`` has A on side ``k`` (two games, three with 3
+    players)."""
 
     index: int
-    games: tuple[GameResult, GameResult]
+    games: tuple[GameResult, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +91,11 @@ def arena_bot_seed(deal_seed: int, seat: int, a_side: int) -> int:
     return bot_seed(deal_seed, seat, domain=SEED_DOMAIN, generation=a_side)
 
 
+def seat_spec(spec: str, ruleset: Ruleset) -> str:
+    """A seat's spec: with 4 players its partner plays the same spec, and a master is told so (``partnered``)."""
+    return partnered(spec, spec) if ruleset.players == 4 and not is_cheater(spec) else spec
+
+
 def _bot(spec: str, seed: int, rnd: Round) -> Bot:
     return make_cheater(spec, rnd, seed) if is_cheater(spec) else make_bot(spec, seed)
 
@@ -94,7 +108,7 @@ def play_game(a: str, b: str, ruleset: Ruleset, dealer: int, deal_seed: int, a_s
     for seat in range(ruleset.players):
         mine = ruleset.side_of(seat) == a_side
         is_a.append(mine)
-        bots.append(_bot(a if mine else b, arena_bot_seed(deal_seed, seat, a_side), rnd))
+        bots.append(_bot(seat_spec(a if mine else b, ruleset), arena_bot_seed(deal_seed, seat, a_side), rnd))
     spent = [0.0, 0.0]
     moves = [0, 0]
     while not rnd.is_over:
@@ -109,26 +123,30 @@ def play_game(a: str, b: str, ruleset: Ruleset, dealer: int, deal_seed: int, a_s
         rnd.play(card, turn)
     scores = rnd.scores
     assert scores is not None
-    sa, sb = scores[a_side], scores[1 - a_side]
+    sa = scores[a_side]
+    others = [scores[s] for s in range(ruleset.sides) if s != a_side]
     return GameResult(
-        sa.total, sb.total, sa.xeris + sa.jack_xeris, sb.xeris + sb.jack_xeris, sa.cards, sb.cards,
+        sa.total, _mean([s.total for s in others]), sa.xeris + sa.jack_xeris,
+        _mean([s.xeris + s.jack_xeris for s in others]), sa.cards, _mean([s.cards for s in others]),
         spent[0], moves[0], spent[1], moves[1],
     )
 
 
+def _mean(values: Sequence[int]) -> float | int:
+    """Bot B's figure: one side's (an int, as before), or the mean of its sides' with 3 players."""
+    return values[0] if len(values) == 1 else sum(values) / len(values)
+
+
 def play_deal(task: DealTask) -> DealResult:
-    """Both games of one duplicate deal (the unit of work sent to workers)."""
+    """The games of one duplicate deal, A on each side in turn (the unit of work sent to workers)."""
     ruleset = Ruleset.from_dict(task.ruleset)
     dealer = task.index % ruleset.players
-    first = play_game(task.a, task.b, ruleset, dealer, task.seed, 0)
-    second = play_game(task.a, task.b, ruleset, dealer, task.seed, 1)
-    return DealResult(task.index, (first, second))
+    games = tuple(play_game(task.a, task.b, ruleset, dealer, task.seed, side) for side in range(ruleset.sides))
+    return DealResult(task.index, games)
 
 
 def check_setup(a: str, b: str, ruleset: Ruleset) -> None:
-    """Fail early, in this process, on a bad spec or an unsupported table."""
-    if ruleset.sides != 2:
-        raise ArenaError("the arena pits two sides against each other: use 2 or 4 players")
+    """Fail early, in this process, on a bad spec."""
     probe = Round.new(ruleset, 0, 0)
     for spec in (a, b):
         _bot(spec, 0, probe)
@@ -165,23 +183,35 @@ def map_tasks(
     progress: Callable[[int], None] | None,
 ) -> list[DealResult]:
     """Run ``play_deal`` over the tasks on the chosen backend, keeping their order."""
+    return map_work(play_deal, tasks, jobs, backend, address, progress)
+
+
+def map_work(
+    fn: Callable[[T], R],
+    tasks: Sequence[T],
+    jobs: int,
+    backend: str,
+    address: str | None,
+    progress: Callable[[int], None] | None,
+) -> list[R]:
+    """Run ``fn`` (a picklable top-level function) over the tasks on the chosen backend, keeping their order."""
     tick = progress or (lambda k: None)
     if backend == "ray":
         from .ray_backend import ray_map
 
-        results: list[DealResult] = list(ray_map(play_deal, list(tasks), address))
+        results: list[R] = list(ray_map(fn, list(tasks), address))
         tick(len(results))
         return results
     if jobs == 1 or len(tasks) == 1:
         out = []
         for task in tasks:
-            out.append(play_deal(task))
+            out.append(fn(task))
             tick(1)
         return out
     chunk = max(1, min(8, len(tasks) // (jobs * 16)))
     out = []
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        for result in pool.map(play_deal, tasks, chunksize=chunk):
+        for result in pool.map(fn, tasks, chunksize=chunk):
             out.append(result)
             tick(1)
     return out

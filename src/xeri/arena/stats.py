@@ -142,10 +142,12 @@ def ladder_ratings(
     pair_scores: dict[tuple[int, int], list[float]],
     seed: int = 0,
     resamples: int = 200,
+    games: int = 2,
 ) -> list[Rating]:
-    """Ratings from each pair's per-deal scores (2 games a deal), with deal-bootstrap 95% intervals."""
+    """Ratings from each pair's per-deal scores (``games`` games a deal: 3 with 3 players), with deal-bootstrap
+    95% intervals."""
     def fit(scores: dict[tuple[int, int], list[float]]) -> list[float]:
-        return bradley_terry(len(bots), [(i, j, sum(s), 2.0 * len(s)) for (i, j), s in scores.items()])
+        return bradley_terry(len(bots), [(i, j, sum(s), float(games) * len(s)) for (i, j), s in scores.items()])
 
     point = fit(pair_scores)
     rng = random.Random(seed)

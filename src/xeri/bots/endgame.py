@@ -11,9 +11,15 @@ they are part of the table's key; points already scored are not (they add).
 
 Cards of one rank and one point value in one hand are interchangeable, so only
 one of them is searched. ``solve_root`` gives the value of every root card.
+
+With an outcome table (``play_for(table)``, two sides: ``match_value.outcome_table``) the search values
+each end of the round by the chance that its result wins the match instead of its margin; that value
+depends on the points already scored, so they join the table's key.
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 from .expert import p_holds
 from .ismcts import policy_card
@@ -33,8 +39,9 @@ def _first() -> float:
 class Solver:
     """Solves perfect-information positions of one ruleset; the table is kept across calls of a round."""
 
-    __slots__ = ("card_w", "jack_xeri_any", "jack_xeri_points", "last_card_xeri", "leader_side", "leaf_p", "most",
-                 "nodes", "players", "policy_seen", "sides", "table", "values", "xeri_points")
+    __slots__ = ("card_w", "jack_xeri_any", "jack_xeri_points", "last_card_xeri", "leader_side", "leaf_p", "maxn",
+                 "most", "nodes", "outcome", "players", "policy_seen", "sides", "table", "values", "vectors",
+                 "xeri_points")
 
     def __init__(self, st: SimState) -> None:
         r = st.rules
@@ -56,6 +63,25 @@ class Solver:
         self.leader_side = 0
         #: when set (``policy_opponents``): the other sides do not minimise, they play ``_policy``
         self.policy_seen: list[int] | None = None
+        #: when set (``play_for``): ``outcome[root's total][other's total]`` is what the search maximises
+        self.outcome: list[list[float]] | None = None
+        #: with 3 sides (``each_for_itself``): every side maximises its own margin (max^n), not the root's foe
+        self.maxn = False
+        self.vectors: dict[tuple[object, ...], tuple[float, ...]] = {}
+
+    def each_for_itself(self, on: bool = True) -> None:
+        """With 3 sides, let each side play for its own margin (max^n: Luckhardt & Irani 1986) instead of both
+        others playing against the root's ("paranoid" minimax, the default: exact with two sides only)."""
+        self.maxn = on and self.sides > 2
+        self.vectors.clear()
+
+    def play_for(self, outcome: list[list[float]] | None) -> None:
+        """Value each end of the round by ``outcome[root side's total][other side's total]`` (two sides; totals
+        capped at the table's last index), the chance of winning the match (in [0, 1]); None: by the margin."""
+        if outcome is not None and self.sides != 2:
+            raise ValueError("an outcome table is for two sides")
+        self.outcome = outcome
+        self.table.clear()
 
     def policy_opponents(self, seen: list[int]) -> None:
         """Let the other sides play a fixed policy that reads only their own hand and the public counts ``seen``.
@@ -82,6 +108,10 @@ class Solver:
             self.table.clear()
         hands = tuple(tuple(h) for h in st.hands)
         top = st.pile[-1] % 13 if st.pile else -1
+        if self.outcome is not None and not horizon:
+            return self._solve_chances(st, hands, top, root_side)
+        if self.maxn and not horizon and self.policy_seen is None:
+            return self._solve_maxn(st, hands, top, root_side)
         base = self._margin(st.pts, root_side)
         out: dict[int, float] = {}
         seen_kind: dict[tuple[int, int], float] = {}
@@ -96,6 +126,152 @@ class Solver:
             seen_kind[kind] = v
             out[c] = v
         return out
+
+    def _solve_chances(self, st: SimState, hands: Hands, top: int, root: int) -> dict[int, float]:
+        """``solve_root`` with an outcome table: each root card's chance of winning the match."""
+        out: dict[int, float] = {}
+        seen_kind: dict[tuple[int, int], float] = {}
+        t = st.turn
+        pts = tuple(st.pts)
+        for c in hands[t]:
+            kind = (c % 13, self.values[c])
+            if kind in seen_kind:
+                out[c] = seen_kind[kind]
+                continue
+            gain, args = self._move(hands, t, c, top, len(st.pile), st.pile_val, st.last, tuple(st.cnt))
+            v = self._chance(root, *args, self._add(pts, gain))
+            seen_kind[kind] = v
+            out[c] = v
+        return out
+
+    def _solve_maxn(self, st: SimState, hands: Hands, top: int, root: int) -> dict[int, float]:
+        """``solve_root`` under max^n: each root card's final margin when every side then plays for its own."""
+        base = self._margin(st.pts, root)
+        out: dict[int, float] = {}
+        t = st.turn
+        for c in hands[t]:
+            gain, args = self._move(hands, t, c, top, len(st.pile), st.pile_val, st.last, tuple(st.cnt))
+            rest = self._vector(*args)
+            got = [x + (gain[1] if s == gain[0] else 0) for s, x in enumerate(rest)]
+            out[c] = base + self._margin(got, root)
+        return out
+
+    def _vector(
+        self, hands: Hands, t: int, top: int, plen: int, pval: int, last: int, cnt: tuple[int, ...], left: int,
+    ) -> tuple[float, ...]:
+        """Each side's points from here to the round's end when every side plays for its own margin (max^n)."""
+        if not left:
+            pts = [0.0] * self.sides
+            cnt_l = list(cnt)
+            if plen and last >= 0:
+                pts[last % self.sides] += pval
+                cnt_l[last % self.sides] += plen
+            if self.most:
+                most = max(cnt_l)
+                if cnt_l.count(most) == 1:
+                    pts[cnt_l.index(most)] += self.most
+            return tuple(pts)
+        key = (hands, t, top, plen, pval, last % self.sides if last >= 0 else -1, cnt)
+        got = self.vectors.get(key)
+        if got is not None:
+            return got
+        self.nodes += 1
+        me = t % self.sides
+        best: tuple[float, ...] | None = None
+        best_v = -1e9
+        tried: set[tuple[int, int]] = set()
+        for c in sorted(hands[t]):
+            kind = (c % 13, self.values[c])
+            if kind in tried:
+                continue
+            tried.add(kind)
+            gain, args = self._move(hands, t, c, top, plen, pval, last, cnt)
+            rest = self._vector(*args)
+            vec = tuple(x + (gain[1] if s == gain[0] else 0) for s, x in enumerate(rest))
+            v = self._margin(vec, me)
+            if v > best_v + 1e-9:
+                best, best_v = vec, v
+        assert best is not None
+        self.vectors[key] = best
+        return best
+
+    @staticmethod
+    def _add(pts: tuple[int, ...], gain: tuple[int, int]) -> tuple[int, ...]:
+        side, got = gain
+        if not got:
+            return pts
+        new = list(pts)
+        new[side] += got
+        return tuple(new)
+
+    def _chance(
+        self, root: int, hands: Hands, t: int, top: int, plen: int, pval: int, last: int, cnt: tuple[int, ...],
+        left: int, pts: tuple[int, ...], alpha: float = -1.0, beta: float = 2.0,
+    ) -> float:
+        """The root side's chance of winning the match from here (``outcome`` at the round's end), alpha-beta as
+        ``_value``; ``pts`` are the round's points so far per side (they decide the outcome, so they are keyed)."""
+        outcome = self.outcome
+        assert outcome is not None
+        if not left:
+            final = list(pts)
+            cnt_l = list(cnt)
+            if plen and last >= 0:
+                final[last % 2] += pval
+                cnt_l[last % 2] += plen
+            if self.most and cnt_l[0] != cnt_l[1]:
+                final[0 if cnt_l[0] > cnt_l[1] else 1] += self.most
+            cap = len(outcome) - 1
+            return outcome[min(final[root], cap)][min(final[1 - root], cap)]
+        key = (root, hands, t, top, plen, pval, last % 2 if last >= 0 else -1, cnt, pts)
+        lo, hi = self.table.get(key, (-1.0, 2.0))
+        if lo >= beta:
+            return lo
+        if hi <= alpha:
+            return hi
+        if lo == hi:
+            return lo
+        a0, b0 = alpha, beta
+        alpha = max(alpha, lo)
+        beta = min(beta, hi)
+        self.nodes += 1
+        maximise = t % 2 == root
+        values = self.values
+        moves: list[tuple[int, int]] = []
+        tried: set[tuple[int, int]] = set()
+        for c in hands[t]:
+            kind = (c % 13, values[c])
+            if kind in tried:
+                continue
+            tried.add(kind)
+            r = c % 13
+            if plen and (r == top or r == JACK):
+                order = 1000 + pval + values[c]
+            else:
+                order = -values[c] - (50 if r == JACK else 0)
+            moves.append((order, c))
+        moves.sort(reverse=True)
+        best = -1.0 if maximise else 2.0
+        for _, c in moves:
+            gain, args = self._move(hands, t, c, top, plen, pval, last, cnt)
+            v = self._chance(root, *args, self._add(pts, gain), alpha, beta)
+            if maximise:
+                if v > best:
+                    best = v
+                    if best > alpha:
+                        alpha = best
+            elif v < best:
+                best = v
+                if best < beta:
+                    beta = best
+            if alpha >= beta:
+                break
+        if best <= a0:
+            self.table[key] = (lo, best)
+        elif best >= b0:
+            self.table[key] = (best, hi)
+        else:
+            self.table[key] = (best, best)
+        return best
 
     def _set_horizon(self, st: SimState) -> None:
         """The next deal's leader and, per top rank, its chance of holding a card that takes the pile."""
@@ -134,7 +310,7 @@ class Solver:
         assert seen is not None
         return policy_card(hand, top if plen else -1, pval, seen, self.values, _first)
 
-    def _margin(self, pts: list[int] | tuple[int, ...], root: int) -> float:
+    def _margin(self, pts: Sequence[float], root: int) -> float:
         if self.sides == 2:
             return float(pts[root] - pts[1 - root])
         total = sum(pts)

@@ -4,7 +4,7 @@ The weights (``xeri/data/learned.npz``, float16) are the actor of a MaskablePPO
 policy: observation (``xeri.bots.encoding``, scaled by ``scale``) ->
 tanh layers -> 52 card logits. The bot plays the legal card with the highest
 logit, so it needs numpy but never torch. It was trained on 2-player rules;
-at a table of 3 or 4 it plays as the ``expert`` bot (the observation differs).
+at a table of 3 or 4, or with face-down pile cards, it plays the counting master (``master:early=expert``).
 Like every bot it reads only its seat's view.
 """
 
@@ -20,6 +20,8 @@ from ..cards import DECK, Card
 from ..engine import SeatView
 from ..errors import XeriError
 from ..events import Event
+from .expert import ExpertBot
+from .master import MasterBot
 
 WEIGHTS = "learned.npz"
 
@@ -99,15 +101,19 @@ def default_policy() -> NumpyPolicy:
 
 
 class LearnedBot:
-    """Plays the shipped policy's best legal card; at 3 or 4 players it plays as the expert bot."""
+    """Plays the shipped policy's best legal card; at 3 or 4 players, or with face-down pile cards, it plays the
+    counting master (``master:early=expert``: the expert's rules with inference, then the exact endgame), a level
+    above the expert there as the network is in 2-player classic (docs/bots.md, "Levels everywhere")."""
 
     name = "learned"
 
-    def __init__(self, seed: int | None = None, weights: str | None = None) -> None:
-        from .expert import ExpertBot
-
+    def __init__(self, seed: int | None = None, weights: str | None = None, fallback: str = "counting") -> None:
         self.policy = default_policy() if weights is None else NumpyPolicy.load(weights)
-        self._fallback = ExpertBot(seed=seed)
+        if fallback not in ("counting", "expert"):
+            raise ValueError("fallback must be counting (the counting master) or expert")
+        # ``expert``: the fallback as it was before issue 28 (a level no stronger than hard at those tables).
+        self._fallback: MasterBot | ExpertBot = (MasterBot(seed=seed, early="expert") if fallback == "counting"
+                                                 else ExpertBot(seed=seed))
 
     def choose(self, view: SeatView, history: Sequence[Event]) -> Card:
         legal = view.legal_moves

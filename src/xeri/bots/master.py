@@ -40,10 +40,12 @@ moves on any machine); ``seconds`` adds a wall-clock cap for interactive play.
 
 from __future__ import annotations
 
+import itertools
+import math
 import random
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from ..cards import Card
@@ -55,8 +57,10 @@ from .endgame import Solver
 from .expert import ExpertBot
 from .inference import lacked_indices, lacked_ranks, sample_consistent
 from .ismcts import SearchStats, rollout_playout, search_budget
+from .match_value import at_stake, outcome_table
 from .opponent_model import MODELS, Decision, OpponentModel, deal_decisions
 from .playouts import offered_playout
+from .sim import SimState, new_state
 
 #: The exact search starts when at most this many cards are left in the hands (and the talon is empty).
 ENDGAME_CARDS = 12
@@ -64,6 +68,52 @@ ENDGAME_CARDS = 12
 _BATCH = 16
 #: Worlds per call when the kernel deals them (``sampler=kernel``).
 _KERNEL_BATCH = 128
+#: The endgame solves every placement of the unseen cards when there are at most this many (``endworlds=weighted``).
+ENUMERATE = 64
+#: Else it deals this many worlds in the kernel and solves ``worlds`` of them, drawn by their weights.
+ENDGAME_DEALT = 256
+#: An enumerated world where a seat holds a rank it passed on keeps this much of its weight (the kernel deals
+#: such worlds again, ``sample_consistent``).
+LACK_WEIGHT = 0.1
+
+
+def placement_count(det: Determinizer) -> int:
+    """How many ways the unseen cards can be placed (the other hands, face-down pile cards, face-down cards
+    taken, the talon), as sets: the multinomial coefficient of the places' sizes."""
+    sizes = [*det.need, len(det.face_down_at), *det.hidden_taken, det.talon_need]
+    count = math.factorial(len(det.pool))
+    for k in sizes:
+        count //= math.factorial(k)
+    return count
+
+
+def placements(det: Determinizer) -> Iterator[tuple[list[list[int]], list[int], list[int]]]:
+    """Every placement of the unseen cards of an endgame (the talon empty): the hands, the pile with its face-down
+    cards filled in, and the points so far per side with the face-down cards taken counted in."""
+    if det.talon_need:
+        raise ValueError("placements are for the endgame: the talon must be empty")
+    values = det.rules.values
+    groups = [k for k in det.need] + [len(det.face_down_at)] + list(det.hidden_taken)
+
+    def fill(pool: tuple[int, ...], g: int) -> Iterator[list[tuple[int, ...]]]:
+        if g == len(groups):
+            yield []
+            return
+        for chosen in itertools.combinations(pool, groups[g]):
+            rest = tuple(c for c in pool if c not in chosen)
+            for tail in fill(rest, g + 1):
+                yield [chosen, *tail]
+
+    n = len(det.need)
+    for parts in fill(tuple(det.pool), 0):
+        hands = [det.fixed[s] + list(parts[s]) for s in range(n)]
+        pile = det.pile[:]
+        for i, c in zip(det.face_down_at, parts[n], strict=True):
+            pile[i] = c
+        pts = det.pts[:]
+        for side, taken in enumerate(parts[n + 1 :]):
+            pts[side] += sum(values[c] for c in taken)
+        yield hands, pile, pts
 
 
 def _compiled_rollouts(wait: bool) -> tuple[Callable[..., list[list[float]]] | None, bool]:
@@ -89,6 +139,14 @@ def _load_rollouts() -> Callable[..., list[list[float]]] | None:
 
 
 _LOADER: threading.Thread | None = None
+
+#: What to tell a player about the master's own strength (``MasterBot.status``), once each: its first moves may
+#: come before numba has loaded (or, on a fresh install, compiled) its rollouts.
+NOTICES = {
+    "warming": "The master is warming up: until its rollouts are compiled (once, about 18 s of CPU on a fresh "
+               "install) it plays by the counting rules, a level below its best.",
+    "full": "The master's rollouts are ready: the full master plays from now on.",
+}
 
 
 class MasterBot:
@@ -118,6 +176,11 @@ class MasterBot:
         sampler: str = "kernel",
         model: int = 1,
         weigh: float = 0.1,
+        match: int = 1,
+        endworlds: str = "weighted",
+        downplays: int = 1,
+        partner: str = "model",
+        maxn: int = 1,
     ) -> None:
         iterations, seconds = search_budget(iterations, seconds)
         if not isinstance(worlds, int) or worlds < 1:
@@ -157,6 +220,27 @@ class MasterBot:
         if not 0.0 <= weigh <= 1.0:
             raise ValueError("weigh must be between 0 (off) and 1")
         self.weigh = float(weigh)
+        # ``match``: when the round can change who wins the match (``match_value.at_stake``), play for the chance
+        # of winning it (``outcome_table``) rather than the round's points; 0: always for points.
+        self.match = bool(match)
+        # ``endworlds``: the exact endgame's worlds where cards are still hidden (Pişti's face-down cards taken, 3
+        # or 4 players): ``weighted`` deals them in the kernel and weighs them by the others' plays (every world
+        # when there are few, ``ENUMERATE``), ``uniform`` draws ``worlds`` of them at random.
+        if endworlds not in ("weighted", "uniform"):
+            raise ValueError("endworlds must be weighted or uniform")
+        self.endworlds = endworlds
+        # ``downplays``: weigh the plays made onto face-down pile cards too (Pişti's first capture).
+        self.downplays = bool(downplays)
+        # ``partner``: with 4 players, ``master`` rolls the partner out as this seat (the expert) and weighs its
+        # plays loosely, for a partner that is itself a master; ``model`` fits its style like the others'.
+        if partner not in ("model", "master"):
+            raise ValueError("partner must be model or master")
+        self.partner = partner
+        # ``maxn``: with 3 players the endgame lets each side play for itself (``Solver.each_for_itself``); 0: both
+        # others play against this seat (paranoid minimax, exact with two sides only).
+        self.maxn = bool(maxn)
+        self._outcome_key: tuple[object, ...] | None = None
+        self._outcome: list[list[float]] | None = None
         self.early = early
         self.rworlds, self.rpolicy, self.close, self.mix = rworlds, rpolicy, float(close), float(mix)
         # The compiled rollouts come from the ``fast`` extra; without it the counting rules play early.
@@ -166,17 +250,51 @@ class MasterBot:
         self._expert = ExpertBot(seed, jack_keep, xeri_weight)
         self._rng = random.Random(seed)
         self.stats = SearchStats()
+        #: how the last move before the endgame was played: ``full`` (the rollouts), ``warming`` (the counting
+        #: rules while a background thread loads the rollouts), ``without`` (no ``fast`` extra), None (none yet)
+        self.status: str | None = None
+        if self.seconds is not None and not self._no_rollouts:
+            # A wall-clock master (play, hints, a server) starts loading its rollouts now, not at its first move.
+            self._card_values, final = _compiled_rollouts(wait=False)
+            self._no_rollouts = final and self._card_values is None
 
     def choose(self, view: SeatView, history: Sequence[Event]) -> Card:
         legal = view.legal_moves
         if len(legal) == 1:
             return legal[0]
-        values = self.evaluate(view, history)
+        values = self._values(view, history, self.outcome(view))
         # Ties go to the lowest card index: the choice depends on the cards, not on their order in the hand.
         return max(legal, key=lambda c: (values[c], -c.index))
 
+    def outcome(self, view: SeatView) -> list[list[float]] | None:
+        """What ``choose`` plays for: None for the round's points, or (``match``, when the round can change who
+        wins the match) the table of the chance each result of the round wins it (``match_value.outcome_table``)."""
+        if not self.match or not view.match_scores or not at_stake(view):
+            return None
+        assert view.seat is not None
+        key = (view.match_scores, view.round_wins, view.round_number, view.target, view.seat % view.ruleset.sides)
+        if key != self._outcome_key:
+            # A wall-clock master does not wait for the match tables (a third of a second, once a process): a
+            # background thread computes them and it plays for points until they are there.
+            table = outcome_table(view, wait=self.seconds is None)
+            if table is None and self.seconds is not None:
+                return None
+            self._outcome = table
+            self._outcome_key = key
+        return self._outcome
+
     def evaluate(self, view: SeatView, history: Sequence[Event]) -> dict[Card, float]:
-        """Each legal card -> the expected round margin of this seat's side if it plays it (then plays on well)."""
+        """Each legal card -> the expected round margin of this seat's side if it plays it (then plays on well).
+
+        Always in points (hints and ``xeri review`` read it); ``choose`` may play for the match instead.
+        """
+        return self._values(view, history, None)
+
+    def _values(
+        self, view: SeatView, history: Sequence[Event], outcome: list[list[float]] | None,
+    ) -> dict[Card, float]:
+        """Each legal card's value: its expected round margin, or with ``outcome`` its chance of winning the match
+        (in the exact endgame and the rollouts; the counting rules without them stay in points)."""
         start = time.perf_counter()
         cpu = time.process_time()
         det = Determinizer(view, history)
@@ -184,7 +302,7 @@ class MasterBot:
         side = det.seat % det.rules.sides
         in_hands = sum(view.hand_counts)
         if view.talon_count == 0 and in_hands <= self.endgame:
-            totals, done = self._exact(det, legal, side, start, history)
+            totals, done = self._exact(det, legal, side, start, history, outcome=outcome, view=view)
         elif view.talon_count and in_hands <= self.search:
             totals, done = self._exact(det, legal, side, start, history, horizon=True)
         elif self.early != "pimc":
@@ -195,8 +313,11 @@ class MasterBot:
             if self._card_values is None and not self._no_rollouts:
                 self._card_values, final = _compiled_rollouts(wait=self.seconds is None)
                 self._no_rollouts = final and self._card_values is None
-            if self._card_values is not None and self._worth_rolling(totals):
-                totals, done = self._rollouts(det, view, history, legal, side, start, totals)
+            if self.early == "rollout":
+                self.status = ("full" if self._card_values is not None else
+                               "without" if self._no_rollouts else "warming")
+            if self._card_values is not None and (outcome is not None or self._worth_rolling(totals)):
+                totals, done = self._rollouts(det, view, history, legal, side, start, totals, outcome)
         else:
             totals, done = self._sampled(det, legal, side, start)
         self.stats.iterations = done
@@ -209,11 +330,13 @@ class MasterBot:
 
     def _exact(
         self, det: Determinizer, legal: list[int], side: int, start: float, history: Sequence[Event],
-        horizon: bool = False,
+        horizon: bool = False, outcome: list[list[float]] | None = None, view: SeatView | None = None,
     ) -> tuple[list[float], int]:
         """Mean minimax value over sampled worlds (one world when the unseen cards have one place only).
 
         ``horizon``: the talon is not empty; each world is searched to the end of the deal (``Solver``'s horizon).
+        ``outcome``: each world's value is its chance of winning the match (``Solver.play_for``). With ``view``
+        and ``endworlds=weighted`` the worlds are weighed by the others' plays (``_weighted_worlds``).
         """
         unique = sum(1 for k in (*det.need, det.talon_need, len(det.face_down_at), *det.hidden_taken) if k) <= 1
         n = 1 if unique else self.worlds
@@ -224,12 +347,35 @@ class MasterBot:
         totals = [0.0] * len(legal)
         done = 0
         solver: Solver | None = None  # one table for this decision's worlds (its keys hold whole hands)
+        weighted = None
+        if not unique and not horizon and self.endworlds == "weighted" and view is not None:
+            weighted = self._weighted_worlds(det, view, history, legal, side)
+        if weighted is not None:
+            mass = 0.0
+            for world, w in weighted:
+                if solver is None:
+                    solver = Solver(world)
+                    solver.each_for_itself(self.maxn)
+                    if outcome is not None:
+                        solver.play_for(outcome)
+                values = solver.solve_root(world, side)
+                for i, c in enumerate(legal):
+                    totals[i] += w * values[c]
+                mass += w
+                done += 1
+                if deadline is not None and time.perf_counter() >= deadline:
+                    break
+            return [t / mass for t in totals], done
         while done < n:
             world = det.sample(rng) if lacks is None else sample_consistent(det, lacks, rng)
             if solver is None:
                 solver = Solver(world)
+                if not horizon:
+                    solver.each_for_itself(self.maxn)
                 if horizon and self.opponents == "policy":
                     solver.policy_opponents(det.seen)
+                if outcome is not None and not horizon:
+                    solver.play_for(outcome)
             values = solver.solve_root(world, side, horizon)
             for i, c in enumerate(legal):
                 totals[i] += values[c]
@@ -237,6 +383,54 @@ class MasterBot:
             if deadline is not None and time.perf_counter() >= deadline:
                 break
         return [t / done for t in totals], done
+
+    def _weighted_worlds(
+        self, det: Determinizer, view: SeatView, history: Sequence[Event], legal: list[int], side: int,
+    ) -> list[tuple[SimState, float]] | None:
+        """The endgame's worlds, each with its weight: how likely it makes the deal's plays so far (as the
+        rollouts weigh theirs), and whether it fits the inference (a seat holds no rank it passed on).
+
+        Every placement of the unseen cards when there are at most ``ENUMERATE`` (Pişti with 2 players: the other
+        hand and the face-down cards taken, 35 at most); else ``ENDGAME_DEALT`` worlds dealt in the kernel and
+        ``worlds`` of them drawn by weight. None without the compiled kernel (the ``fast`` extra): uniform worlds.
+        """
+        if self._card_values is None and not self._no_rollouts:
+            self._card_values, final = _compiled_rollouts(wait=self.seconds is None)
+            self._no_rollouts = final and self._card_values is None
+        if self._card_values is None:
+            return None
+        n = det.rules.players
+        lacks = lacked_indices(history, n) if self.infer else [frozenset()] * n
+        policy, eps, observed = self._reading(det, view, history)
+        gone = [c.index for c in view.gone]
+        run = self._world_values(det, lacks, legal, side, gone, 0.0, policy, observed, eps, self.rdeals, None)
+        if run is None:
+            return None
+        if placement_count(det) <= ENUMERATE:
+            placed = list(placements(det))
+            weights = run.weigh([hands for hands, _, _ in placed])
+            for k, (hands, _, _) in enumerate(placed):
+                if any(c % 13 in lacks[s] for s, hand in enumerate(hands) if s != det.seat for c in hand):
+                    weights[k] *= LACK_WEIGHT
+            return [(self._state(det, *p), w) for p, w in zip(placed, weights, strict=True)]
+        dealt, weights = run.placements(self._rng.getrandbits(62), ENDGAME_DEALT)
+        total = sum(weights)
+        step = total / self.worlds
+        u = self._rng.random() * step
+        picks: dict[int, int] = {}
+        acc = 0.0
+        for k, w in enumerate(weights):  # systematic resampling: ``worlds`` draws in proportion to the weights
+            acc += w
+            while u < acc and sum(picks.values()) < self.worlds:
+                picks[k] = picks.get(k, 0) + 1
+                u += step
+        return [(self._state(det, *dealt[k]), float(m)) for k, m in sorted(picks.items())]
+
+    @staticmethod
+    def _state(det: Determinizer, hands: list[list[int]], pile: list[int], pts: list[int]) -> SimState:
+        """A world of the endgame (the talon is empty) as a simulator state."""
+        return new_state(det.rules, det.dealer, [sorted(h) for h in hands], list(pile), [], det.turn,
+                         last=det.last, cnt=det.cnt[:], pts=list(pts), xeris=det.xeris[:], seen=det.seen[:])
 
     @property
     def rollouts_ready(self) -> bool:
@@ -255,16 +449,18 @@ class MasterBot:
 
     def _rollouts(
         self, det: Determinizer, view: SeatView, history: Sequence[Event], legal: list[int], side: int,
-        start: float, counted: list[float],
+        start: float, counted: list[float], outcome: list[list[float]] | None = None,
     ) -> tuple[list[float], int]:
         """Mean round margin of each card over ``rworlds`` worlds, the rest played by the compiled expert.
 
         Worlds fit the inference; all cards share each world and its random stream. ``mix`` blends in the
         counting estimate. Worlds come in batches so that the ``seconds`` cap bounds the time. ``sampler=kernel``
         deals them in the kernel (``WorldValues``: 2,048 worlds cost what 256 dealt in Python did), ``python``
-        with ``sample_consistent``; the same distribution.
+        with ``sample_consistent``; the same distribution. ``outcome``: every world is rolled out to the round's end
+        and valued by its chance of winning the match (``match_value.outcome_table``), not mixed.
         """
         assert self._card_values is not None
+        deals = 0 if outcome is not None else self.rdeals
         lacks = lacked_indices(history, det.rules.players) if self.infer else [frozenset()] * det.rules.players
         deadline = self._deadline(start)
         rng = self._rng
@@ -273,24 +469,15 @@ class MasterBot:
         totals = [0.0] * len(legal)
         done = 0
         wanted = self.rworlds if self.iterations is None else min(self.rworlds, self.iterations)
-        n = det.rules.players
-        policy: str | list[str] = self.rpolicy
-        eps = [self.weigh] * n
-        finished, current = deal_decisions(history, n)
-        if self.model is not None:
-            fits = [MODELS[name] for name in self.model.policies(view, finished)]
-            policy = [m.rollout for m in fits]
-            policy[det.seat] = self.rpolicy
-            # Each seat's plays weigh with the looser of ``weigh`` and its model's noise (``own``: a half).
-            eps = [max(self.weigh, m.noise) for m in fits]
-        observed = []
-        if self.weigh:
-            observed = [d for d in current if d.seat != det.seat]
-        run = self._world_values(det, lacks, legal, side, gone, card_w, policy, observed, eps)
+        policy, eps, observed = self._reading(det, view, history)
+        run = self._world_values(det, lacks, legal, side, gone, card_w, policy, observed, eps, deals, outcome)
         weight = 0.0
         while done < wanted:
             if run is not None:  # the worlds dealt in the kernel too
-                batch = min(_KERNEL_BATCH, wanted - done)
+                # To the round's end a world costs up to four times as much: under a wall-clock cap, smaller
+                # batches keep it close (the reproducible mode's batches do not change).
+                size = _KERNEL_BATCH if deals or self.seconds is None else _KERNEL_BATCH // 4
+                batch = min(size, wanted - done)
                 if observed:
                     row, w = run.weighted(rng.getrandbits(62), batch)
                     rows = [row]
@@ -301,7 +488,11 @@ class MasterBot:
             else:
                 batch = min(_BATCH, wanted - done)
                 worlds = [sample_consistent(det, lacks, rng) for _ in range(batch)]
-                rows = self._card_values(worlds, legal, side, rng.getrandbits(62), gone, policy, self.rdeals, card_w)
+                if outcome is None:
+                    rows = self._card_values(worlds, legal, side, rng.getrandbits(62), gone, policy, deals, card_w)
+                else:
+                    rows = self._card_values(worlds, legal, side, rng.getrandbits(62), gone, policy, deals, card_w,
+                                             outcome)
                 weight += batch
             for row in rows:
                 for i, v in enumerate(row):
@@ -309,12 +500,35 @@ class MasterBot:
             done += batch
             if deadline is not None and time.perf_counter() >= deadline:
                 break
-        mix = self.mix
+        mix = self.mix if outcome is None else 0.0
         return [(1 - mix) * t / weight + mix * c for t, c in zip(totals, counted, strict=True)], done
+
+    def _reading(
+        self, det: Determinizer, view: SeatView, history: Sequence[Event],
+    ) -> tuple[str | list[str], list[float], list[Decision]]:
+        """What the others' plays say: each seat's rollout policy, the noise its plays weigh with, and the deal's
+        plays so far that weigh the worlds (``opponent_model``)."""
+        n = det.rules.players
+        policy: str | list[str] = self.rpolicy
+        eps = [self.weigh] * n
+        finished, current = deal_decisions(history, n, face_down=self.downplays)
+        if self.model is not None:
+            fits = [MODELS[name] for name in self.model.policies(view, finished)]
+            policy = [m.rollout for m in fits]
+            policy[det.seat] = self.rpolicy
+            # Each seat's plays weigh with the looser of ``weigh`` and its model's noise (``own``: a half).
+            eps = [max(self.weigh, m.noise) for m in fits]
+            if self.partner == "master" and n == 4:
+                mate = (det.seat + 2) % n
+                policy[mate] = self.rpolicy
+                eps[mate] = max(self.weigh, MODELS["own"].noise)
+        observed = [d for d in current if d.seat != det.seat] if self.weigh else []
+        return policy, eps, observed
 
     def _world_values(
         self, det: Determinizer, lacks: Sequence[frozenset[int]], legal: list[int], side: int, gone: list[int],
-        card_w: float, policy: str | list[str], observed: list[Decision], eps: list[float],
+        card_w: float, policy: str | list[str], observed: list[Decision], eps: list[float], deals: int,
+        outcome: list[list[float]] | None,
     ) -> Any:
         """``sampler=kernel``'s rollouts of this decision (``WorldValues``), or None: Python deals the worlds.
 
@@ -326,7 +540,9 @@ class MasterBot:
             make = offered_playout("compiled-expert-worlds")
         except ValueError:
             return None
-        return make(det, lacks, legal, side, gone, policy, self.rdeals, card_w, observed=observed, eps=eps)
+        if outcome is None:
+            return make(det, lacks, legal, side, gone, policy, deals, card_w, observed=observed, eps=eps)
+        return make(det, lacks, legal, side, gone, policy, deals, card_w, observed=observed, eps=eps, outcome=outcome)
 
     def _sampled(self, det: Determinizer, legal: list[int], side: int, start: float) -> tuple[list[float], int]:
         """Mean playout margin of each card over shared sampled worlds and random streams."""

@@ -78,17 +78,21 @@ def finished_decisions(history: Sequence[Event], players: int) -> list[Decision]
     return deal_decisions(history, players)[0]
 
 
-def current_decisions(history: Sequence[Event], players: int) -> list[Decision]:
+def current_decisions(history: Sequence[Event], players: int, face_down: bool = False) -> list[Decision]:
     """The plays of the deal in progress (``deal_decisions``' second list)."""
-    return deal_decisions(history, players)[1]
+    return deal_decisions(history, players, face_down)[1]
 
 
-def deal_decisions(history: Sequence[Event], players: int) -> tuple[list[Decision], list[Decision]]:
+def deal_decisions(
+    history: Sequence[Event], players: int, face_down: bool = False,
+) -> tuple[list[Decision], list[Decision]]:
     """The plays of the round's finished deals, each with the player's hand then (its plays from there on), and
     those of the deal in progress, whose ``hand`` holds only the cards the seat has played since (the rest of its
     hand then is the hand it holds now, unseen: a sampled world fills it in, ``xeri.fast`` weighs the world by it).
-    Plays in progress made on a pile with face-down cards are left out: what the player knew of those cards is
-    not tracked. One pass over the log serves both (the master reads both at each decision).
+    Plays in progress made on a pile with face-down cards are left out unless ``face_down``: their piles hold
+    ``None`` for each face-down card, which the player knew only as one of the cards it could not see (the
+    expert prices it so, ``gain.pile_points``, and so does the kernel that weighs the worlds). One pass over the
+    log serves both (the master reads both at each decision).
     """
     done: list[Decision] = []
     deal: list[_Snapshot] = []
@@ -123,7 +127,7 @@ def deal_decisions(history: Sequence[Event], players: int) -> tuple[list[Decisio
         elif kind is BottomExposed:
             assert isinstance(e, BottomExposed)
             exposed = e.card
-    return done, [d for d in _with_hands(deal, whole=False) if None not in d.pile]
+    return done, [d for d in _with_hands(deal, whole=False) if face_down or None not in d.pile]
 
 
 def _with_hands(deal: list[_Snapshot], whole: bool = True) -> list[Decision]:

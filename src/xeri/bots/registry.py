@@ -74,9 +74,26 @@ LEVELS: dict[str, str] = {
 LEVEL_MARGINS: dict[str, str] = {
     "medium": "+20.2 [+19.4, +21.0] over easy",
     "hard": "+15.8 [+14.9, +16.7] over medium",
-    "strong": "+1.2 [+0.5, +1.9] over hard (2 players; at 3 or 4 it plays as hard)",
+    "strong": "+1.2 [+0.5, +1.9] over hard (2 players; at 3 or 4, or on face-down cards, it plays the counting "
+              "master)",
     "master": "+4.3 [+3.6, +4.9] over strong (with the fast extra: numba; without it +3.0)",
 }
+
+
+#: The ladder at the other tables (issue 28): table -> level -> its margin over the level below there, in points a
+#: round with its 95% interval (``benchmarks/bots_variants.py PAIR.TABLE``, seed 2026: ``greedy_vs_random``,
+#: ``expert_vs_greedy``, ``strong_vs_expert``, ``master_vs_strong``; the runs' sizes are in docs/bots.md, "Levels
+#: everywhere"; ``tests/project/test_doc_figures.py`` checks each against its JSON). 3 players: one seat against two.
+LEVEL_MARGINS_AT: dict[str, dict[str, str]] = {}
+#: each table of ``LEVEL_MARGINS_AT`` -> the ``bots_variants`` table name of its runs
+LEVEL_TABLES: dict[str, str] = {"Pişti, 2 players": "pisti.2p", "Pişti, 4 players": "pisti.4p",
+                                "3 players": "classic.3p", "4 players": "classic.4p"}
+
+
+def level_table_lines() -> list[str]:
+    """One line per table of ``LEVEL_MARGINS_AT``: each level's measured margin over the level below there."""
+    return [f"{table}: " + "; ".join(f"{level} {margin}" for level, margin in levels.items())
+            for table, levels in LEVEL_MARGINS_AT.items()]
 
 
 #: What a bot needs beyond ``pip install xeri``: bot -> (module, the extra that installs it). The learned bot (the
@@ -178,6 +195,20 @@ def make_bot(spec: str, seed: int | None = None, *, interactive: bool = False) -
         return BOTS[name](seed=seed, **params)
     except (TypeError, ValueError) as exc:
         raise BotSpecError(f"bad parameters for bot {name!r}: {exc}") from None
+
+
+def partnered(spec: str, partner: str | None) -> str:
+    """The spec a seat's bot plays when its partner's level or spec is known (4 players; None: a person or no
+    partner). A master whose partner is a master too is told so (``partner=master``: its rollouts play the
+    partner as itself, not as the style its plays seem to fit); any other spec comes back unchanged, and so does
+    one that sets ``partner`` itself."""
+    if partner is None:
+        return spec
+    resolved = LEVELS.get(spec.strip().lower(), spec)
+    name, params = parse_spec(resolved)
+    if name != "master" or "partner" in params or parse_spec(LEVELS.get(partner.strip().lower(), partner))[0] != name:
+        return spec
+    return f"{resolved},partner=master" if params else f"{name}:partner=master"
 
 
 def is_cheater(spec: str) -> bool:

@@ -1,4 +1,5 @@
-"""``xeri arena BOT_A BOT_B`` and ``xeri arena --ladder BOT...``: bots play duplicate deals."""
+"""``xeri arena BOT_A BOT_B``, ``--matches N`` and ``xeri arena --ladder BOT...``: bots play duplicate deals or
+whole duplicate matches."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from rich.table import Table
 
 from ..arena import BACKENDS, ArenaError, run_deals, run_ladder, summarize
 from ..arena.ladder import LadderResult
+from ..arena.matches import MatchSummary, run_matches, summarize_matches
 from ..arena.stats import Summary
 from ..rules import Ruleset, find_ruleset, parse_option_value
 
@@ -22,12 +24,20 @@ from ..rules import Ruleset, find_ruleset, parse_option_value
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("bots", nargs="*", metavar="BOT", help="two bot specs, e.g. expert ismcts:iterations=2000")
     parser.add_argument("--ladder", nargs="+", metavar="BOT", help="rate every bot against every other")
-    parser.add_argument("--deals", type=int, default=200, help="duplicate deals (each played twice; default 200)")
+    parser.add_argument("--deals", type=int, default=None,
+                        help="duplicate deals (each played once per side; default 200)")
+    parser.add_argument("--matches", type=int, default=None,
+                        help="play N duplicate whole matches instead of deals (the same deal sequence with the "
+                             "seats swapped), to the ruleset's match end: -o match_end=target -o target=51, "
+                             "-o tie_rule=..., or --target")
+    parser.add_argument("--target", type=int, default=None, help="matches to this score (sets match_end=target)")
     parser.add_argument("--seed", type=int, default=0, help="arena seed: fixes every deal and bot (default 0)")
     parser.add_argument("--ruleset", default="classic", help="rule preset (default classic)")
     parser.add_argument("--option", "-o", action="append", default=[], metavar="KEY=VALUE",
                         help="override a rule option (repeatable), e.g. -o exposed_bottom=true")
-    parser.add_argument("--players", type=int, default=2, choices=(2, 4), help="2, or 4 in two teams")
+    parser.add_argument("--players", type=int, default=2, choices=(2, 3, 4),
+                        help="2; 3 (bot A at one seat, bot B at the other two, A at each seat in turn); "
+                             "or 4 in two teams")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="worker processes (default: all cores)")
     parser.add_argument("--backend", choices=BACKENDS, default="local", help="where deals run (default local)")
     parser.add_argument("--address", default=None, help="Ray cluster address for --backend ray")
@@ -42,6 +52,9 @@ def _ruleset(args: argparse.Namespace) -> Ruleset:
         if not eq:
             raise ArenaError(f"bad --option {item!r}: write KEY=VALUE")
         options[key.strip()] = parse_option_value(key.strip(), value)
+    if args.target is not None:
+        options["target"] = args.target
+        options["match_end"] = "target"
     return find_ruleset(args.ruleset, **options)
 
 
@@ -126,6 +139,51 @@ def _print_ladder(result: LadderResult) -> None:
     console.print(pairs)
 
 
+def match_summary_dict(a: str, b: str, s: MatchSummary) -> dict[str, Any]:
+    return {"a": a, "b": b, **s.to_dict()}
+
+
+def _match_end(ruleset: Ruleset) -> str:
+    if ruleset.match_end == "rounds":
+        return f"most of {ruleset.rounds} rounds won"
+    return f"first to {ruleset.target}, tie rule {ruleset.tie_rule}"
+
+
+def _print_matches(a: str, b: str, s: MatchSummary, ruleset: Ruleset, seed: int) -> None:
+    console = Console()
+    table = Table(title=f"{a} vs {b}: {s.matches} duplicate matches, {s.games} matches, {_match_end(ruleset)} "
+                        f"({ruleset.describe()}, seed {seed})")
+    table.add_column("per match")
+    table.add_column(a, justify="right")
+    table.add_column(b, justify="right")
+    table.add_column("95% CI (A)", justify="right")
+    table.add_row("matches won", f"{s.win_rate.mean:.1%}", f"{1 - s.win_rate.mean:.1%}",
+                  _ci(s.win_rate.lo, s.win_rate.hi, ".1%"))
+    table.add_row("points", f"{s.points_a:.1f}", f"{s.points_b:.1f}", "")
+    table.add_row("margin (A - B)", f"{s.margin.mean:+.1f}", "", _ci(s.margin.lo, s.margin.hi, "+.1f"))
+    table.add_row("rounds", f"{s.rounds.mean:.2f}", "", _ci(s.rounds.lo, s.rounds.hi, ".2f"))
+    table.add_row("ms per move", f"{1000 * s.seconds_per_move_a:.2f}", f"{1000 * s.seconds_per_move_b:.2f}", "")
+    console.print(table)
+
+
+def _run_matches(args: argparse.Namespace, ruleset: Ruleset, show: bool) -> int:
+    if args.ladder:
+        raise ArenaError("--matches plays two bots: give them as two arguments, not --ladder")
+    if args.deals is not None:
+        raise ArenaError("give either --deals or --matches, not both")
+    if len(args.bots) != 2:
+        raise ArenaError("name two bots (xeri arena BOT_A BOT_B --matches N)")
+    a, b = args.bots
+    with _progress(args.matches, f"{a} vs {b}", show) as tick:
+        results = run_matches(a, b, ruleset, args.matches, args.seed, args.jobs, args.backend, args.address, tick)
+    s = summarize_matches(results)
+    if args.json:
+        print(json.dumps({**match_summary_dict(a, b, s), "ruleset": ruleset.to_dict(), "seed": args.seed}))
+    else:
+        _print_matches(a, b, s, ruleset, args.seed)
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     ruleset = _ruleset(args)
     show = not args.json and sys.stderr.isatty()
@@ -133,12 +191,17 @@ def run(args: argparse.Namespace) -> int:
         raise ArenaError("--address is for --backend ray")
     if args.plot and not args.plot.lower().endswith((".svg", ".png")):
         raise ArenaError(f"--plot writes .svg or .png files, not {args.plot!r}")
+    if args.matches is not None:
+        if args.plot:
+            raise ArenaError("--plot draws a ladder: use it with --ladder")
+        return _run_matches(args, ruleset, show)
+    deals = 200 if args.deals is None else args.deals
     if args.ladder:
         if args.bots:
             raise ArenaError("give the bots either as two arguments or after --ladder, not both")
-        total = args.deals * len(args.ladder) * (len(args.ladder) - 1) // 2
+        total = deals * len(args.ladder) * (len(args.ladder) - 1) // 2
         with _progress(total, "ladder", show) as tick:
-            result = run_ladder(args.ladder, ruleset, args.deals, args.seed, args.jobs, args.backend, args.address,
+            result = run_ladder(args.ladder, ruleset, deals, args.seed, args.jobs, args.backend, args.address,
                                 tick)
         if args.plot:
             from ..arena.plot import plot_ladder
@@ -156,8 +219,8 @@ def run(args: argparse.Namespace) -> int:
     if len(args.bots) != 2:
         raise ArenaError("name two bots (xeri arena BOT_A BOT_B), or use --ladder BOT...")
     a, b = args.bots
-    with _progress(args.deals, f"{a} vs {b}", show) as tick:
-        results = run_deals(a, b, ruleset, args.deals, args.seed, args.jobs, args.backend, args.address, tick)
+    with _progress(deals, f"{a} vs {b}", show) as tick:
+        results = run_deals(a, b, ruleset, deals, args.seed, args.jobs, args.backend, args.address, tick)
     s = summarize(results)
     if args.json:
         print(json.dumps({**summary_dict(a, b, s), "ruleset": ruleset.to_dict(), "seed": args.seed}))

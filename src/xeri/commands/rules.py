@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from ..bots.registry import LEVEL_MARGINS, LEVELS, level_lines
+from ..bots.registry import LEVEL_MARGINS, LEVEL_MARGINS_AT, LEVELS, level_lines, level_table_lines
 from ..rules import OPTIONS, PRESET_HELP, PRESETS, find_ruleset
 
 
@@ -33,6 +33,7 @@ def run(args: argparse.Namespace) -> int:
             "presets": {name: r.to_dict() for name, r in PRESETS.items()},
             "options": {o.name: {"help": o.help, "choices": o.choices} for o in OPTIONS.values()},
             "levels": {name: {"bot": spec, "margin": LEVEL_MARGINS.get(name)} for name, spec in LEVELS.items()},
+            "levels_at": LEVEL_MARGINS_AT,
         }, indent=1))
         return 0
     print("Presets (choose with --ruleset NAME):")
@@ -50,4 +51,8 @@ def run(args: argparse.Namespace) -> int:
     print("in points a round, 95% interval, 2-player classic (docs/bots.md):")
     for line in level_lines():
         print(f"  {line}")
+    if LEVEL_MARGINS_AT:
+        print("At the other tables, each level over the one below it there (points a round, 95% interval):")
+        for line in level_table_lines():
+            print(f"  {line}")
     return 0

@@ -31,6 +31,8 @@ JACK_KEEP = 5.0
 #: the playout takes a pile with a Jack when the pile and the Jack are worth this much (``ismcts.JACK_MIN``)
 JACK_MIN = 2
 _TIE = 1e-9
+#: a face-down card in a pile handed to ``policy_scores`` (a card index is below it)
+FACE_DOWN = 52
 
 
 @njit(cache=True, inline="always")
@@ -49,13 +51,19 @@ def _p_holds(unseen_total: int, of_rank: int, hand: int) -> float:
 @njit(cache=True)
 def policy_scores(policy: int, cfg: np.ndarray, values: np.ndarray, hand: np.ndarray, hl: int, pile: np.ndarray,
                   pl: int, gone: np.ndarray, hand_len: np.ndarray, seat: int, talon_left: int,
-                  scores: np.ndarray) -> None:
-    """Score each card of the seat's hand as ``GreedyBot`` or ``ExpertBot`` does (higher is better) into ``scores``."""
+                  scores: np.ndarray, hidden: float) -> None:
+    """Score each card of the seat's hand as ``GreedyBot`` or ``ExpertBot`` does (higher is better) into ``scores``.
+
+    A pile entry of ``FACE_DOWN`` (or more) is a face-down card the seat cannot see: it counts in the pile's
+    size, and ``hidden`` is what all of them are worth together to the seat (``gain.pile_points``: each at the
+    mean of the cards it cannot see). The top card is always face up.
+    """
     n = cfg[C_PLAYERS]
     top = RANK[pile[pl - 1]] if pl > 0 else -1
-    pile_value = 0
+    pile_value = hidden
     for i in range(pl):
-        pile_value += values[pile[i]]
+        if pile[i] < FACE_DOWN:
+            pile_value += values[pile[i]]
     in_hands = 0
     for s in range(n):
         in_hands += hand_len[s]
@@ -140,7 +148,7 @@ def best_scored(policy: int, cfg: np.ndarray, values: np.ndarray, hand: np.ndarr
     if hl == 1:
         return 0
     scores = np.empty(16, np.float64)
-    policy_scores(policy, cfg, values, hand, hl, pile, pl, gone, hand_len, seat, talon_left, scores)
+    policy_scores(policy, cfg, values, hand, hl, pile, pl, gone, hand_len, seat, talon_left, scores, 0.0)
     best = scores[0]
     for i in range(1, hl):
         if scores[i] > best:

@@ -48,7 +48,7 @@ from .layout import (
     _mix,
     stream_start,
 )
-from .policies import NAMES, P_EXPERT, P_GREEDY, choose, policy_scores
+from .policies import FACE_DOWN, NAMES, P_EXPERT, P_GREEDY, choose, policy_scores
 from .rollout import _config
 
 
@@ -56,7 +56,7 @@ from .rollout import _config
 def margins(cfg: np.ndarray, values: np.ndarray, policies: np.ndarray, hands: np.ndarray, hand_len: np.ndarray,
             piles: np.ndarray, pl0: int, talons: np.ndarray, tl: int, turn0: int, dealer: int, last0: int,
             seen: np.ndarray, gone: np.ndarray, res0: np.ndarray, cards: np.ndarray, side: int, seed: int,
-            deals: int, card_w: float, out: np.ndarray) -> None:
+            deals: int, card_w: float, out: np.ndarray, wp: np.ndarray) -> None:
     """``out[w, k]``: the margin of ``side`` when the seat ``turn0`` plays ``cards[k]`` in world ``w``.
 
     World ``w`` is ``hands[w]``/``hand_len[w]``, ``piles[w, :pl0]``, the undealt
@@ -66,7 +66,11 @@ def margins(cfg: np.ndarray, values: np.ndarray, policies: np.ndarray, hands: np
     plays seat ``s``, on the stream of (``seed``, ``w``) for every card, to the
     round's end (``deals`` 0: the margin is the side's total minus the mean of
     the others') or to the end of the ``deals``-th deal from now (the points so
-    far, plus ``card_w`` a card taken, minus the others' mean).
+    far, plus ``card_w`` a card taken, minus the others' mean). A ``wp`` of more
+    than one row (two sides, ``deals`` 0) maps the round's end instead: the value
+    is ``wp[side's total, other's total]`` (each capped at the table's last
+    index), the chance that the round's result wins the match
+    (``xeri.bots.match_value.outcome_table``).
     """
     n, sides, hand = cfg[C_PLAYERS], cfg[C_SIDES], cfg[C_HAND]
     jack_any, last_xeri = cfg[C_JACK_ANY] == 1, cfg[C_LASTX] == 1
@@ -79,6 +83,7 @@ def margins(cfg: np.ndarray, values: np.ndarray, policies: np.ndarray, hands: np
     gn = np.empty(52, np.uint8)
     res = np.empty((sides, 5), np.int64)
     worth = np.empty(sides, np.float64)
+    cap = wp.shape[0] - 1
     for w in range(hands.shape[0]):
         talon = talons[w]
         for k in range(cards.shape[0]):
@@ -121,6 +126,10 @@ def margins(cfg: np.ndarray, values: np.ndarray, policies: np.ndarray, hands: np
                         kernels.finish(cfg, values, pile, pl, last, res)
                         for s in range(sides):
                             worth[s] = res[s, R_TOTAL]
+                        if cap > 0:
+                            mine, theirs = res[side, R_TOTAL], res[1 - side, R_TOTAL]
+                            worth[side] = wp[min(mine, cap), min(theirs, cap)]
+                            worth[1 - side] = 0.0
                         break
                     ends -= 1
                     if ends == 0:
@@ -137,11 +146,13 @@ def margins(cfg: np.ndarray, values: np.ndarray, policies: np.ndarray, hands: np
 
 
 def card_values(worlds: Sequence[SimState], cards: Sequence[int], side: int, seed: int, gone: Sequence[int],
-                policy: str | Sequence[str] = "expert", deals: int = 0, card_w: float = 0.15) -> list[list[float]]:
+                policy: str | Sequence[str] = "expert", deals: int = 0, card_w: float = 0.15,
+                outcome: Sequence[Sequence[float]] | None = None) -> list[list[float]]:
     """Per world, each card's round margin for ``side``: the card, then ``policy`` (``xeri.fast.policies.NAMES``;
     one name for every seat, or one a seat: ``seat_policies``) to the round's end (or to the end of the
     ``deals``-th deal from now, each card taken worth ``card_w``: ``margins``); ``gone`` lists the cards shown
-    face up so far (the view's, not a world's).
+    face up so far (the view's, not a world's). ``outcome`` (two sides, ``deals`` 0): each world's value is
+    ``outcome[side's total][other's total]`` at the round's end instead of the margin (``margins``' ``wp``).
 
     The worlds share the seat to move, the pile's length and the talon's length (samples of one view).
     """
@@ -171,8 +182,17 @@ def card_values(worlds: Sequence[SimState], cards: Sequence[int], side: int, see
     out = np.empty((w, len(cards)), np.float64)
     margins(cfg, values, seat_policies(policy, n), hands, hand_len, piles, pl, talons, tl, first.turn,
             first.dealer, first.last, np.array(first.seen, np.int64), gone_arr, res0, np.array(cards, np.int64),
-            side, seed, deals, card_w, out)
+            side, seed, deals, card_w, out, outcome_array(outcome, sides, deals))
     return out.tolist()
+
+
+def outcome_array(outcome: Sequence[Sequence[float]] | None, sides: int, deals: int) -> np.ndarray:
+    """``margins``' ``wp``: the table as an array, or a 1x1 array (margins, not chances) when there is none."""
+    if outcome is None:
+        return np.zeros((1, 1), np.float64)
+    if sides != 2 or deals != 0:
+        raise ValueError("an outcome table maps a round's end of two sides: deals must be 0")
+    return np.ascontiguousarray(np.array(outcome, np.float64))
 
 
 def seat_policies(policy: str | Sequence[str], players: int) -> np.ndarray:
@@ -260,8 +280,9 @@ def play_weights(cfg: np.ndarray, values: np.ndarray, policies: np.ndarray, hand
 
     Play ``d`` was seat ``dseat[d]`` playing ``dcard[d]`` onto ``dpile[d, :dpl[d]]``, having seen ``dgone[d]``,
     with the hand sizes ``dhl[d]`` and ``dtalon[d]`` cards in the talon; its hand then was its hand in the world
-    plus ``dsince[d, :dsince_len[d]]`` (what it has played since, that card included). Each play's likelihood is
-    ``(1 - eps[seat]) / |best|`` when the card is among the policy's best (``policy_scores``' argmax, ties
+    plus ``dsince[d, :dsince_len[d]]`` (what it has played since, that card included); a pile entry of
+    ``FACE_DOWN`` is a face-down card, valued as the seat saw it (``policy_scores``' ``hidden``). Each play's
+    likelihood is ``(1 - eps[seat]) / |best|`` when the card is among the policy's best (``policy_scores``' argmax, ties
     included) and ``eps[seat] / hand`` on top for any card; a random seat's plays weigh 1.
     """
     hand = np.empty(16, np.int64)
@@ -281,8 +302,24 @@ def play_weights(cfg: np.ndarray, values: np.ndarray, policies: np.ndarray, hand
                 hl += 1
             if hl < 2:
                 continue
+            down = 0
+            for j in range(dpl[d]):
+                if dpile[d, j] >= FACE_DOWN:
+                    down += 1
+            hidden = 0.0
+            if down:  # face-down pile cards, each worth the mean of the cards the seat could not see then
+                total = 0
+                count = 0
+                for c in range(52):
+                    if dgone[d, c] == 0:
+                        total += values[c]
+                        count += 1
+                for j in range(hl):
+                    total -= values[hand[j]]
+                    count -= 1
+                hidden = down * total / count if count > 0 else 0.0
             policy_scores(policies[s], cfg, values, hand, hl, dpile[d], dpl[d], dgone[d], dhl[d], s, dtalon[d],
-                          scores)
+                          scores, hidden)
             best = scores[0]
             for i in range(1, hl):
                 if scores[i] > best:
@@ -318,7 +355,7 @@ class WorldValues:
     def __init__(self, det: Any, lacks: Sequence[frozenset[int]], cards: Sequence[int], side: int,
                  gone: Sequence[int], policy: str | Sequence[str] = "expert", deals: int = 0,
                  card_w: float = 0.15, tries: int = 40, observed: Sequence[Any] = (),
-                 eps: float | Sequence[float] = 0.1) -> None:
+                 eps: float | Sequence[float] = 0.1, outcome: Sequence[Sequence[float]] | None = None) -> None:
         rules = det.rules
         n = rules.players
         probe = new_state(rules, det.dealer, [[] for _ in range(n)], [], [], det.turn)
@@ -352,6 +389,7 @@ class WorldValues:
         self.cards = np.array(cards, np.int64)
         self.side, self.deals, self.card_w, self.tries = side, deals, card_w, tries
         self.policies = seat_policies(policy, n)
+        self.wp = outcome_array(outcome, self.sides, deals)
         self._observe(observed, eps)
 
     def _observe(self, observed: Sequence[Any], eps: float | Sequence[float]) -> None:
@@ -369,7 +407,7 @@ class WorldValues:
         for i, d in enumerate(observed):
             self.dseat[i], self.dcard[i] = d.seat, d.played.index
             self.dpl[i] = len(d.pile)
-            self.dpile[i, : len(d.pile)] = [c.index for c in d.pile]
+            self.dpile[i, : len(d.pile)] = [FACE_DOWN if c is None else c.index for c in d.pile]
             self.dgone[i, [c.index for c in d.gone]] = 1
             self.dhl[i] = d.hand_counts
             self.dtalon[i] = d.talon_count
@@ -395,13 +433,37 @@ class WorldValues:
                      self.dpl, self.dgone, self.dhl, self.dtalon, self.dsince, self.dsince_len, self.eps, out)
         return out
 
+    def placements(self, seed: int, worlds: int) -> tuple[list[tuple[list[list[int]], list[int], list[int]]],
+                                                          list[float]]:
+        """``worlds`` worlds dealt from ``seed`` as plain lists, for the exact endgame: each world's hands, pile and
+        points so far per side (the face-down cards already taken counted in), and each world's weight (how
+        likely it makes the deal's plays so far, ``weights``)."""
+        hands, hand_len, piles, _talons, res0 = self.deal(seed, worlds)
+        weights = self.weights(hands, hand_len)
+        out = []
+        for w in range(worlds):
+            out.append(([hands[w, s, : hand_len[w, s]].tolist() for s in range(self.n)], piles[w, : self.pl].tolist(),
+                        res0[w, :, R_POINTS].tolist()))
+        return out, weights.tolist()
+
+    def weigh(self, hands: Sequence[Sequence[Sequence[int]]]) -> list[float]:
+        """The weight (``weights``) of each world given by its hands (one list of cards a seat)."""
+        k = len(hands)
+        arr = np.zeros((k, self.n, 16), np.int64)
+        lens = np.zeros((k, self.n), np.int64)
+        for w, world in enumerate(hands):
+            for s, hand in enumerate(world):
+                arr[w, s, : len(hand)] = hand
+                lens[w, s] = len(hand)
+        return self.weights(arr, lens).tolist()
+
     def _margins(self, seed: int, hands: np.ndarray, hand_len: np.ndarray, piles: np.ndarray, talons: np.ndarray,
                  res0: np.ndarray) -> np.ndarray:
         """``margins`` of the worlds dealt from ``seed``, on its rollout streams: a row a world, a column a card."""
         out = np.empty((hands.shape[0], len(self.cards)), np.float64)
         margins(self.cfg, self.values, self.policies, hands, hand_len, piles, self.pl, talons, self.tl, self.turn,
                 self.dealer, self.last, self.seen, self.gone, res0, self.cards, self.side, seed ^ ROLL_SEED,
-                self.deals, self.card_w, out)
+                self.deals, self.card_w, out, self.wp)
         return out
 
     def deal(self, seed: int, worlds: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -428,7 +490,7 @@ def _warm() -> None:
     margins(cfg, values, np.full(2, NAMES["expert"], np.int64), np.ones((1, 2, 16), np.int64),
             np.array([[1, 0]], np.int64), np.zeros((1, 53), np.int64), 0, np.zeros((1, 52), np.int64), 0, 0, 1, -1,
             np.zeros(13, np.int64), np.zeros(52, np.uint8), np.zeros((1, 2, 5), np.int64), np.ones(1, np.int64), 0, 1,
-            1, 0.15, out)
+            1, 0.15, out, np.zeros((1, 1), np.float64))
     worlds = np.zeros((1, 2, 16), np.int64)
     deal_worlds(np.array([1], np.int64), np.zeros((2, 16), np.int64), np.zeros(2, np.int64), np.array([0, 1], np.int64),
                 np.zeros(53, np.int64), 0, np.zeros(0, np.int64), np.zeros(2, np.int64), values, np.zeros(0, np.int64),

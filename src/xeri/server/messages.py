@@ -352,6 +352,13 @@ class RematchMessage(Message, frozen=True, tag="rematch"):
     token: str | None
 
 
+class NoticeMessage(Message, frozen=True, tag="notice"):
+    """A word about the computer's play, sent once each: the master plays by the counting rules while its rollouts
+    load (``master_warming``), then at full strength (``master_ready``); the page words it."""
+
+    notice: Literal["master_warming", "master_ready"]
+
+
 class PongMessage(Message, frozen=True, tag="pong"):
     ref: str | int | None = None
 
@@ -366,7 +373,8 @@ class ErrorMessage(Message, frozen=True, tag="error", forbid_unknown_fields=Fals
     retry: bool | UnsetType = UNSET
 
 
-ServerMessage = SyncMessage | UpdateMessage | TableMessage | HintMessage | RematchMessage | PongMessage | ErrorMessage
+ServerMessage = (SyncMessage | UpdateMessage | TableMessage | HintMessage | RematchMessage | NoticeMessage | PongMessage
+                 | ErrorMessage)
 
 
 # --- HTTP answers ----------------------------------------------------------------------------

@@ -101,6 +101,14 @@ def choose_card(spec: str, seed: int, view: SeatView, history: Sequence[Event]) 
     return make_bot(spec, seed=seed).choose(view, history)
 
 
+def choose_card_noted(spec: str, seed: int, view: SeatView, history: Sequence[Event]) -> tuple[Card, str | None]:
+    """``choose_card`` and how the bot played (``MasterBot.status``: ``warming`` while the master's rollouts load
+    in that worker, ``full`` once they are there; None for other bots)."""
+    bot = make_bot(spec, seed=seed)
+    card = bot.choose(view, history)
+    return card, getattr(bot, "status", None)
+
+
 def hint_card(view: SeatView, history: Sequence[Event], level: str | None) -> Card:
     """The pool's job for a hint: the card ``suggest`` picks (its reason is read off the view by the caller)."""
     return suggest(view, history, level)[0]
@@ -246,17 +254,27 @@ class Workers:
 
         A full queue gives :class:`PoolBusy`; the caller picks the fallback.
         """
+        return (await self.choose_noted(spec, seed, view, history))[0]
+
+    async def choose_noted(self, spec: str, seed: int, view: SeatView,
+                           history: Sequence[Event]) -> tuple[Card, str | None]:
+        """:meth:`choose`, and how the bot played (``choose_card_noted``)."""
         if is_inline(spec):
-            return choose_card(spec, seed, view, history)
-        return await self.run(choose_card, capped_spec(spec, self.budget), seed, view, tuple(history))
+            return choose_card(spec, seed, view, history), None
+        return await self.run(choose_card_noted, capped_spec(spec, self.budget), seed, view, tuple(history))
 
     async def choose_or_fallback(self, spec: str, seed: int, view: SeatView, history: Sequence[Event]) -> Card:
         """As :meth:`choose`, but with the queue full the fallback bot plays at once instead of waiting."""
+        return (await self.choose_or_fallback_noted(spec, seed, view, history))[0]
+
+    async def choose_or_fallback_noted(self, spec: str, seed: int, view: SeatView,
+                                       history: Sequence[Event]) -> tuple[Card, str | None]:
+        """:meth:`choose_or_fallback`, and how the bot played (None for the fallback)."""
         try:
-            return await self.choose(spec, seed, view, history)
+            return await self.choose_noted(spec, seed, view, history)
         except PoolBusy:
             now = time.monotonic()
             if now - self._warned > 60:
                 self._warned = now
                 log.warning("bot queue full: %s moves are played by %s for now", spec, FALLBACK_SPEC)
-            return choose_card(FALLBACK_SPEC, seed, view, history)
+            return choose_card(FALLBACK_SPEC, seed, view, history), None

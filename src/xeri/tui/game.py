@@ -18,6 +18,8 @@ from rich.text import Text
 from .. import saves, seeds
 from ..bots import Bot, bot_card, make_bot
 from ..bots.hint import suggest
+from ..bots.master import NOTICES
+from ..bots.registry import partnered
 from ..cards import Card
 from ..engine import SeatView
 from ..events import Event, MatchOver, RoundScored, RoundStarted, redact
@@ -124,8 +126,10 @@ class Game:
         self.save_path = save_path
         self.seen_enabled = seen_enabled
         moves = sum(len(r.moves) for r in match.rounds)
+        four = match.ruleset.players == 4
         self.bots: dict[int, Bot] = {
-            seat: make_bot(level, bot_seed(setup.bot_seeds[seat], seat, moves), interactive=True)
+            seat: make_bot(partnered(level, setup.levels.get((seat + 2) % 4) if four else None),
+                           bot_seed(setup.bot_seeds[seat], seat, moves), interactive=True)
             for seat, level in setup.levels.items()
         }
         humans = setup.humans
@@ -134,6 +138,8 @@ class Game:
         self.viewer: int | None = humans[0] if len(humans) == 1 else None
         self.seating = Seating(match.ruleset, match.names, self.viewer)
         self._unseen: dict[int, list[Event]] = {s: [] for s in humans}
+        #: the notices about the master's strength already given (``_say_strength``)
+        self._told: set[str] = set()
 
     @property
     def hotseat(self) -> bool:
@@ -165,6 +171,7 @@ class Game:
                 else:
                     start = time.monotonic()
                     card = bot_card(self.match, self.bots[seat])
+                    self._say_strength(self.bots[seat])
                     self.ui.pause(time.monotonic() - start)
                 events = self.match.play(card, seat)
                 self.save()
@@ -180,6 +187,17 @@ class Game:
         self.ui.message(f"Saved: {self.save_path}")
         self.ui.message("xeri history lists your matches; xeri replay FILE shows one.")
         return 0
+
+    def _say_strength(self, bot: Bot) -> None:
+        """Tell the player, once, that the master plays by the counting rules while its rollouts load, and once
+        more when the full master takes over (``MasterBot.status``)."""
+        status = getattr(bot, "status", None)
+        if status == "warming" and "warming" not in self._told:
+            self._told.add("warming")
+            self.ui.message(NOTICES["warming"])
+        elif status == "full" and "warming" in self._told and "full" not in self._told:
+            self._told.add("full")
+            self.ui.message(NOTICES["full"])
 
     def _announce(self, events: Sequence[Event], wait: bool = True) -> None:
         for seat in self._unseen:

@@ -16,6 +16,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable
+from typing import Literal
 
 from ...bots import Bot, make_bot
 from ...bots.hint import reason_for, suggest
@@ -51,6 +52,8 @@ class Autoplay:
         self.workers: Workers | None = None
         #: seconds between two hints for one seat, and when each seat last had one
         self.hint_cooldown = 0.0
+        #: the notices about the master's strength already sent to this table (``strength_notice``)
+        self._told: set[str] = set()
         self._last_hint: dict[int, float] = {}
         #: in a cluster, the hint cooldown counted across every process (server.caps): True if it counted the
         #: hint, False if it could not (Redis away: counted here), or it raises ``hint_cooldown``
@@ -88,16 +91,34 @@ class Autoplay:
     async def choose(self, level: str, seat: int, version: int, view: SeatView, history: tuple[Event, ...],
                      match_seed: int, table_id: str = "?") -> Card:
         """A bot's card for ``seat`` at ``version``, off the event loop (the pool's fallback bot if it is full)."""
+        return (await self.choose_noted(level, seat, version, view, history, match_seed, table_id))[0]
+
+    async def choose_noted(self, level: str, seat: int, version: int, view: SeatView, history: tuple[Event, ...],
+                           match_seed: int, table_id: str = "?") -> tuple[Card, str | None]:
+        """:meth:`choose`, and how the bot played (``MasterBot.status``, or None)."""
         try:
             if self.workers is not None:
                 seed = bot_seed(match_seed, seat, domain=SEED_DOMAIN, generation=version)
-                return await self.workers.choose_or_fallback(level, seed, view, history)
+                return await self.workers.choose_or_fallback_noted(level, seed, view, history)
             bot = server_bot(level, match_seed, seat, version)
-            return await asyncio.to_thread(bot.choose, view, history)
+            card = await asyncio.to_thread(bot.choose, view, history)
+            return card, getattr(bot, "status", None)
         except Exception:
             # A faulty bot must not stall the table: play its seat's first legal card instead.
             log.exception("bot %s failed at table %s; playing the first legal card", level, table_id)
-            return view.legal_moves[0]
+            return view.legal_moves[0], None
+
+    def strength_notice(self, status: str | None) -> Literal["master_warming", "master_ready"] | None:
+        """The notice to send once: the master plays by the counting rules while its rollouts load
+        (``master_warming``), then once more when the full master takes over (``master_ready``); else None."""
+        told = self._told
+        if status == "warming" and "master_warming" not in told:
+            told.add("master_warming")
+            return "master_warming"
+        if status == "full" and "master_warming" in told and "master_ready" not in told:
+            told.add("master_ready")
+            return "master_ready"
+        return None
 
     async def hint(self, view: SeatView, history: tuple[Event, ...]) -> tuple[Card, str]:
         """A suggested card and why, off the event loop; ``busy`` if the pool is full."""

@@ -17,7 +17,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any
+from typing import Any, Literal
 
 from ...events import RoundScored
 from ...match import Match
@@ -157,6 +157,11 @@ class Table:
             ch = channel(s.id, seat)
             if self.broker.interested(ch):
                 await self.broker.publish(ch, Envelope(kind, version, to_text(build(seat))))
+
+    async def publish_notice(self, notice: Literal["master_warming", "master_ready"]) -> None:
+        """A word to everyone at the table (messages.NoticeMessage; the page words it)."""
+        message = messages.NoticeMessage(notice=notice)
+        await self.publish(lambda _seat: message)
 
     async def publish_table(self) -> None:
         text = views.table_message(self.state)
@@ -441,9 +446,12 @@ class Table:
                 return
             seat = m.turn
             view, history = m.view(seat), m.round.log_for(seat)
-        card = await self.autoplay.choose(level, seat, version, view, history, s.match_seed, self.id)
+        card, status = await self.autoplay.choose_noted(level, seat, version, view, history, s.match_seed, self.id)
         try:
             await self.move(seat, card.code, version, auto=reason)
+            notice = self.autoplay.strength_notice(status)
+            if notice is not None:
+                await self.publish_notice(notice)
         except ProtocolError as exc:
             if exc.code == "unavailable" and self.owned:
                 # The database did not take the move: nothing changed, so try again after a pause.

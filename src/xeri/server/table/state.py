@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from ...bots.registry import partnered
 from ...cards import Card
 from ...errors import CardError
 from ...events import Event, MatchOver, RoundScored, Xeri
@@ -338,7 +339,8 @@ class TableState:
         # Between rounds nobody moves until the players have closed the round summary (or it times out).
         wait = self.pause_until - now if self.paused() else 0.0
         if not s.human:
-            return (max(self.bot_delay, wait), None, s.bot_level or self.takeover_level)
+            level = partnered(s.bot_level or self.takeover_level, self.partner_level(s))
+            return (max(self.bot_delay, wait), None, level)
         if s.left:
             return (max(self.bot_delay, wait), "left", self.takeover_level)
         options: list[tuple[float, str]] = []
@@ -351,6 +353,13 @@ class TableState:
             return None
         delay, reason = min(options)
         return (max(delay, wait, 0.0), reason, self.takeover_level)
+
+    def partner_level(self, s: Seat) -> str | None:
+        """The level of the bot at the partner's seat with 4 players (None: a person, or no partner)."""
+        if len(self.seats) != 4:
+            return None
+        mate = self.seats[(s.seat + 2) % 4]
+        return None if mate.human else mate.bot_level or self.takeover_level
 
     def next_auto(self) -> tuple[float, str | None, str] | None:
         """The plan of the seat to move now, if a bot is to play it (None: a person moves, or nobody)."""

@@ -23,6 +23,9 @@ const STRINGS = {
     new_match: "New match", back_lobby: "Back to the lobby", download_record: "Download record",
     xeri: "Xeri!", jack_xeri: "Jack xeri!", xeri_by: "{name}: xeri!",
     disconnected: "Connection lost — reconnecting…", reconnected: "Reconnected",
+    master_warming: "The master is warming up: until its rollouts are compiled (once, about 18 s on a new "
+      + "install) it plays by the counting rules, a level below its best.",
+    master_ready: "The master's rollouts are ready: the full master plays from now on.",
     fairness: "Fair shuffle", verified: "verified", not_verified: "NOT verified", commitment: "commitment",
     seed: "seed", verify: "Verify", fairness_pending: "revealed after the round",
     replay: "Replay", prev: "Previous", next_move: "Next", first: "Start", last: "End", play_pause: "Play",
@@ -175,6 +178,10 @@ const STRINGS = {
     new_match: "Νέα παρτίδα", back_lobby: "Πίσω στην αίθουσα", download_record: "Λήψη καταγραφής",
     xeri: "Ξερή!", jack_xeri: "Ξερή με βαλέ!", xeri_by: "{name}: ξερή!",
     disconnected: "Χάθηκε η σύνδεση — επανασύνδεση…", reconnected: "Συνδέθηκε ξανά",
+    master_warming: "Ο μαέστρος ζεσταίνεται: ώσπου να μεταγλωττιστούν οι προσομοιώσεις του (μία φορά, περίπου "
+      + "18 δευτερόλεπτα σε νέα εγκατάσταση) παίζει με τους κανόνες μετρήματος, ένα επίπεδο κάτω "
+      + "από το καλύτερό του.",
+    master_ready: "Οι προσομοιώσεις του μαέστρου είναι έτοιμες: από εδώ και πέρα παίζει ο πλήρης μαέστρος.",
     fairness: "Τίμιο μοίρασμα", verified: "επαληθεύτηκε", not_verified: "ΔΕΝ επαληθεύτηκε", commitment: "δέσμευση",
     seed: "σπόρος", verify: "Επαλήθευση", fairness_pending: "αποκαλύπτεται μετά τον γύρο",
     replay: "Επανάληψη", prev: "Προηγούμενη", next_move: "Επόμενη", first: "Αρχή", last: "Τέλος",
@@ -336,6 +343,9 @@ const STRINGS = {
     new_match: "Yeni oyun", back_lobby: "Salona dön", download_record: "Kaydı indir",
     xeri: "Pişti!", jack_xeri: "Vale piştisi!", xeri_by: "{name}: pişti!",
     disconnected: "Bağlantı koptu — yeniden bağlanılıyor…", reconnected: "Yeniden bağlandı",
+    master_warming: "Usta ısınıyor: benzetimleri derlenene kadar (bir kez, yeni kurulumda yaklaşık 18 saniye) "
+      + "sayma kurallarıyla, en iyisinin bir seviye altında oynuyor.",
+    master_ready: "Ustanın benzetimleri hazır: bundan sonra tam usta oynuyor.",
     fairness: "Adil karıştırma", verified: "doğrulandı", not_verified: "DOĞRULANMADI", commitment: "taahhüt",
     seed: "tohum", verify: "Doğrula", fairness_pending: "el bitince açıklanır",
     replay: "Tekrar izle", prev: "Önceki", next_move: "Sonraki", first: "Baş", last: "Son", play_pause: "Oynat",

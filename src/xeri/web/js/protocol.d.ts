@@ -3,7 +3,14 @@
 
 export type ClientMessage = Move | Hint | Sync | Ping | Ready | Rematch;
 export type ServerMessage =
-  SyncMessage | UpdateMessage | TableMessage | HintMessage | RematchMessage | PongMessage | ErrorMessage;
+  | SyncMessage
+  | UpdateMessage
+  | TableMessage
+  | HintMessage
+  | RematchMessage
+  | NoticeMessage
+  | PongMessage
+  | ErrorMessage;
 export type GameEvent =
   | PlayedEvent
   | CapturedEvent
@@ -776,6 +783,17 @@ export interface RematchMessage {
   table_id: string;
   seat: number | null;
   token: string | null;
+}
+/**
+ * A word about the computer's play, sent once each: the master plays by the counting rules while its rollouts
+ * load (``master_warming``), then at full strength (``master_ready``); the page words it.
+ *
+ * This interface was referenced by `Protocol`'s JSON-Schema
+ * via the `definition` "NoticeMessage".
+ */
+export interface NoticeMessage {
+  type: "notice";
+  notice: "master_ready" | "master_warming";
 }
 /**
  * This interface was referenced by `Protocol`'s JSON-Schema

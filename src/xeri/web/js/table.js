@@ -34,6 +34,22 @@ export { copyText };
 const PHONE = "(max-width: 600px)";
 const COMMITMENTS_KEY = "xeri.commitments";
 
+/** The notices about the computer's play shown on this page so far: each is shown once. */
+const noticesShown = new Set();
+
+/**
+ * A word from the server about the computer's play: the master plays by the counting rules while its rollouts
+ * load, then at full strength. Shown over the table and read out, once each.
+ * @param {"master_warming" | "master_ready"} notice
+ */
+function showNotice(notice) {
+  if (noticesShown.has(notice)) return;
+  noticesShown.add(notice);
+  const text = t(notice);
+  announce(text, { ms: 6000 });
+  say(text);
+}
+
 /**
  * The connection banner; null hides it.
  * @param {string | null} text
@@ -556,6 +572,9 @@ export function mountTable(container, tableId, { watch = false } = {}) {
       case "table":
       case "hint":
         dispatch(msg);
+        return;
+      case "notice":
+        showNotice(msg.notice);
         return;
       case "rematch":
         if (msg.token && msg.table_id && msg.seat != null) {
