@@ -153,6 +153,8 @@ def evaluator_spec(iterations: int | None = None, level: str = "master") -> str:
     """The level's bot spec in reproducible mode: its wall-clock cap removed, its playout budget optionally set."""
     name, params = parse_spec(LEVELS.get(level, level))
     params.pop("seconds", None)
+    if name == "master":
+        params.setdefault("match", 0)  # a review weighs the round's points: the master plays for them too
     if iterations is not None:
         params["iterations"] = iterations
     return name + (":" + ",".join(f"{k}={v}" for k, v in params.items()) if params else "")

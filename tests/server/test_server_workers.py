@@ -302,28 +302,17 @@ def test_the_workers_end_with_the_server_even_when_it_is_killed() -> None:
 
 
 def test_a_table_is_told_once_while_the_master_warms_up_and_once_when_it_is_itself() -> None:
-    """``Autoplay`` sends ``master_warming`` the first time a master played by the counting rules, and
+    """``Autoplay`` names ``master_warming`` the first time a master played by the counting rules, and
     ``master_ready`` the first time after that it played with its rollouts; nothing for other bots."""
-    from xeri.server.autoplay import Autoplay
+    from xeri.server.table.autoplay import Autoplay
 
-    class _Table:
-        def __init__(self) -> None:
-            self.notices: list[str] = []
+    def told(statuses: list[str | None]) -> list[str]:
+        auto = Autoplay()
+        return [n for n in (auto.strength_notice(status) for status in statuses) if n is not None]
 
-        async def publish_notice(self, notice: str) -> None:
-            self.notices.append(notice)
-
-    async def play(statuses: list[str | None]) -> list[str]:
-        table = _Table()
-        auto = Autoplay(table, 0.0)  # type: ignore[arg-type]
-        for status in statuses:
-            await auto._say_strength(status)
-        return table.notices
-
-    assert asyncio.run(play([None, "warming", "warming", "full", "warming", "full"])) == [
-        "master_warming", "master_ready"]
-    assert asyncio.run(play(["full", "full", None])) == []  # a master that was itself from the start
-    assert asyncio.run(play(["without"] * 3)) == []
+    assert told([None, "warming", "warming", "full", "warming", "full"]) == ["master_warming", "master_ready"]
+    assert told(["full", "full", None]) == []  # a master that was itself from the start
+    assert told(["without"] * 3) == []
 
 
 def test_the_pool_reports_how_a_master_played() -> None:
