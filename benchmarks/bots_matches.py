@@ -30,6 +30,10 @@ PAIRS: dict[str, tuple[str, str, str, dict[str, Any]]] = {
     "master_match_vs_points.classic101": ("master", "master:match=0", "classic",
                                           {"match_end": "target", "target": 101}),
     "master_match_vs_points.classic_rounds": ("master", "master:match=0", "classic", {}),
+    # A match of one round won (a tied round is played again): the round won is all that counts, as in every
+    # round of a match decided by rounds won.
+    "master_match_vs_points.classic_one_round": ("master", "master:match=0", "classic",
+                                                 {"match_end": "rounds", "rounds": 1}),
     "master_match_vs_points.classic51_another_hand": ("master", "master:match=0", "classic",
                                                       {"match_end": "target", "target": 51,
                                                        "tie_rule": "another_hand"}),

@@ -84,15 +84,30 @@ LEVEL_MARGINS: dict[str, str] = {
 #: round with its 95% interval (``benchmarks/bots_variants.py PAIR.TABLE``, seed 2026: ``greedy_vs_random``,
 #: ``expert_vs_greedy``, ``strong_vs_expert``, ``master_vs_strong``; the runs' sizes are in docs/bots.md, "Levels
 #: everywhere"; ``tests/project/test_doc_figures.py`` checks each against its JSON). 3 players: one seat against two.
-LEVEL_MARGINS_AT: dict[str, dict[str, str]] = {}
+LEVEL_MARGINS_AT: dict[str, dict[str, str]] = {
+    # medium and hard over 1,000 deals, strong over 300, master over 150
+    "Pişti, 2 players": {"medium": "+9.3 [+8.7, +9.9]", "hard": "+5.3 [+4.6, +5.9]", "strong": "+1.3 [+0.3, +2.4]",
+                         "master": "+1.4 [-0.3, +3.1]"},
+    "Pişti, 4 players": {"medium": "+10.2 [+9.7, +10.8]", "hard": "+5.9 [+5.3, +6.4]", "strong": "+1.2 [+0.4, +2.0]",
+                         "master": "+0.5 [-0.7, +1.6]"},
+    "3 players": {"medium": "+7.2 [+6.9, +7.5]", "hard": "+5.2 [+4.9, +5.6]", "strong": "-0.4 [-0.9, +0.1]",
+                  "master": "+1.6 [+0.9, +2.3]"},
+    "4 players": {"medium": "+20.6 [+19.8, +21.4]", "hard": "+15.4 [+14.6, +16.2]", "strong": "+2.5 [+1.4, +3.7]",
+                  "master": "+4.1 [+2.6, +5.6]"},
+}
 #: each table of ``LEVEL_MARGINS_AT`` -> the ``bots_variants`` table name of its runs
 LEVEL_TABLES: dict[str, str] = {"Pişti, 2 players": "pisti.2p", "Pişti, 4 players": "pisti.4p",
                                 "3 players": "classic.3p", "4 players": "classic.4p"}
 
 
 def level_table_lines() -> list[str]:
-    """One line per table of ``LEVEL_MARGINS_AT``: each level's measured margin over the level below there."""
-    return [f"{table}: " + "; ".join(f"{level} {margin}" for level, margin in levels.items())
+    """One line per table of ``LEVEL_MARGINS_AT``: each level's measured margin over the level below there, and
+    where its interval reaches 0, that it is not shown to be above it."""
+    def shown(margin: str) -> str:
+        low = float(margin.split("[")[1].split(",")[0])
+        return margin if low > 0 else f"{margin} (not shown above)"
+
+    return [f"{table}: " + "; ".join(f"{level} {shown(margin)}" for level, margin in levels.items())
             for table, levels in LEVEL_MARGINS_AT.items()]
 
 
