@@ -31,6 +31,14 @@ class GameOverError(XeriError):
     """A move after the round or match has ended."""
 
 
+class TakebackError(XeriError):
+    """A takeback the rule does not allow now (``Match.take_back``); ``code`` says which refusal it is."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
 class RecordError(XeriError):
     """A game record that is malformed or inconsistent with the rules."""
 

@@ -184,11 +184,32 @@ def verify_match(data: Mapping[str, Any], match_commitment: str | None = None) -
         except (XeriError, KeyError, TypeError, ValueError) as exc:
             checks.append(Check(False, f"unreadable round: {exc}", number))
     checks.append(_match_check(data, fair.get("match"), match, match_commitment, scheme))
+    if match.takebacks:
+        checks.append(_takeback_check(data, match))
     if not match.is_over:
         last = data["rounds"][-1]
         checks.append(Check(False, f"unfinished: the record stops in round {len(data['rounds'])} after "
                             f"{len(last['moves'])} move(s), before the match is over, so it cannot be verified"))
     return Verdict(tuple(checks), scheme, BINDS[scheme], match.is_over)
+
+
+def _takeback_check(data: Mapping[str, Any], match: Match) -> Check:
+    """A takeback is allowed only to the one person at a table of bots (docs/play.md#takebacks): every other seat
+    must be listed among the record's ``table.bots``. The replay has checked what each one retracted."""
+    table = data.get("table")
+    bots = table.get("bots") if isinstance(table, Mapping) else None
+    if not isinstance(bots, Mapping):
+        return Check(False, f"the record has {len(match.takebacks)} takeback(s) but no table.bots to show that "
+                     "they were made against the computer")
+    for taken in match.takebacks:
+        others = [s for s in range(match.ruleset.players) if s != taken.seat and str(s) not in bots]
+        if str(taken.seat) in bots or others:
+            who = f"seat {taken.seat} is a bot" if str(taken.seat) in bots else \
+                f"seat(s) {', '.join(map(str, others))} were people"
+            return Check(False, f"a takeback in round {taken.round} was not made against the computer only: {who}")
+    count = len(match.takebacks)
+    return Check(True, f"{count} takeback(s), each by the one person at a table of bots; the game was checked with "
+                 "the retracted cards taken back, on the same deals")
 
 
 def _scheme(fair: Mapping[str, Any]) -> str:

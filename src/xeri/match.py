@@ -14,9 +14,24 @@ from collections.abc import Sequence
 
 from .cards import Card
 from .engine import Deal, Round, SeatView
-from .errors import GameOverError
-from .events import Event, MatchOver, RoundStarted, ThresholdRaised
+from .errors import GameOverError, TakebackError
+from .events import Dealt, Event, MatchOver, Played, RoundStarted, ThresholdRaised
 from .rules import Ruleset
+
+
+@dataclasses.dataclass(frozen=True)
+class Takeback:
+    """A retraction: ``seat`` took back its last card of round ``round`` and the cards played after it.
+
+    ``at`` is how many of the round's moves were kept (the retracted run began after them); ``cards`` are the
+    retracted moves in the order they were played, the seat's own card first. The deck does not change: the
+    round goes on from its same deal, so its fairness commitment still holds.
+    """
+
+    round: int
+    at: int
+    seat: int
+    cards: tuple[Card, ...]
 
 
 class Match:
@@ -54,6 +69,10 @@ class Match:
         self._tiebreak = False
         self._events: list[Event] = []
         self._deals = list(deals)
+        #: where each round's events begin in the log (a takeback rebuilds the current round's part)
+        self._round_begin: list[int] = []
+        #: every takeback so far, in order (the record keeps them beside the moves)
+        self.takebacks: list[Takeback] = []
         self._start_round()
 
     # --- reading -------------------------------------------------------------
@@ -112,6 +131,50 @@ class Match:
             out += self._finish_round()
         return out
 
+    def takeback_run(self, seat: int) -> int:
+        """How many of the current round's moves a takeback by ``seat`` retracts: its last card and every card
+        played after it. Raises ``TakebackError`` when there is none to take back (docs/play.md#takebacks).
+
+        The card must be in the hand being played: once new hands are dealt after it (or the round is over) it
+        stays, since the player has seen cards they could not know at that move.
+        """
+        if self.winner is not None:
+            raise TakebackError("game_over", "the match is over: there is nothing to take back")
+        if not 0 <= seat < self.ruleset.players:
+            raise TakebackError("bad_seat", f"seat {seat} is not a seat of a {self.ruleset.players}-player game")
+        count = 0
+        for event in reversed(self.round.events):
+            if type(event) is Played:
+                count += 1
+                if event.seat == seat:
+                    return count
+            elif type(event) is Dealt:
+                if any(s == seat for s, _ in self.round.played):
+                    raise TakebackError("new_hand", "new hands were dealt after your last card: it stays played")
+                break
+        if len(self.rounds) > 1 and any(s == seat for s, _ in self.rounds[-2].played):
+            raise TakebackError("round_over", "the round of your last card is over: it stays played")
+        raise TakebackError("nothing", "you have played no card in this hand: there is nothing to take back")
+
+    def take_back(self, seat: int) -> Takeback:
+        """Retract ``seat``'s last card and the cards played after it (``takeback_run``); the round goes on
+        from the same deal, as if they had not been played. The log loses their events; ``takebacks`` keeps
+        what was retracted."""
+        count = self.takeback_run(seat)
+        old = self.round
+        moves = old.moves
+        kept = moves[:len(moves) - count]
+        fresh = Round(self.ruleset, old.dealer, old.deal, check=False)
+        del self._events[self._round_begin[-1]:]
+        self._events.append(RoundStarted(len(self.rounds), old.dealer))
+        self._events.extend(fresh.events)
+        for card in kept:
+            self._events.extend(fresh.play(card))
+        self.rounds[-1] = fresh
+        taken = Takeback(len(self.rounds), len(kept), seat, tuple(moves[len(kept):]))
+        self.takebacks.append(taken)
+        return taken
+
     def _start_round(self) -> tuple[Event, ...]:
         n = len(self.rounds)
         dealer = (self.first_dealer + n) % self.ruleset.players
@@ -122,6 +185,7 @@ class Match:
         else:
             rnd = Round.new(self.ruleset, dealer, round_seed)
         self.rounds.append(rnd)
+        self._round_begin.append(len(self._events))
         out = (RoundStarted(n + 1, dealer), *rnd.events)
         self._events.extend(out)
         return out

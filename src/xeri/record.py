@@ -15,12 +15,16 @@ from typing import Any
 
 from .cards import Card, format_cards
 from .engine import Deal, shuffle_and_deal
-from .errors import RecordError, XeriError
-from .match import Match
+from .errors import RecordError, TakebackError, XeriError
+from .match import Match, Takeback
 from .rules import Ruleset
 
 FORMAT = "xeri-record"
+#: the version of a record without takebacks; one with a takeback is written as ``TAKEBACK_VERSION``, so that a
+#: reader that knows no takebacks refuses it by its version rather than misreading it
 VERSION = 1
+TAKEBACK_VERSION = 2
+VERSIONS = (VERSION, TAKEBACK_VERSION)
 
 #: what a terminal would obey rather than show: C0 and C1 controls, DEL, and the bidirectional overrides
 _UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
@@ -104,13 +108,13 @@ def to_record(match: Match, *, reveal_seeds: bool = True) -> dict[str, Any]:
                 "dealer": rnd.dealer,
                 "seed": match.round_seeds[i] if (reveal_seeds or over) else None,
                 "deal": deal_to_dict(rnd.deal),
-                "moves": _codes(rnd.moves),
+                "moves": _entries(rnd.moves, [t for t in match.takebacks if t.round == i + 1]),
                 "scores": [s.to_dict() for s in rnd.scores] if rnd.scores is not None else None,
             }
         )
     return {
         "format": FORMAT,
-        "version": VERSION,
+        "version": TAKEBACK_VERSION if match.takebacks else VERSION,
         "ruleset": r.to_dict(),
         "seats": [{"seat": s, "name": match.names[s], "side": r.side_of(s)} for s in range(r.players)],
         "seed": match.seed if (reveal_seeds or match.is_over) else None,
@@ -118,6 +122,26 @@ def to_record(match: Match, *, reveal_seeds: bool = True) -> dict[str, Any]:
         "rounds": rounds,
         "result": _result(match),
     }
+
+
+def _entries(live: Sequence[Card], takebacks: Sequence[Takeback]) -> list[Any]:
+    """A round's ``moves`` entries: every card played in order, the retracted ones too, each takeback where it was
+    made (``{"seat": s, "takeback": [cards]}``).
+
+    Rebuilt from the round's moves that stand and its takebacks, last first: before each takeback the round's
+    moves were the ``at`` it kept and the cards it retracted; the moves after it are what followed on the kept ones.
+    """
+    if not takebacks:
+        return _codes(live)
+    out: list[Any] = []
+    moves = list(live)
+    for taken in reversed(takebacks):
+        out.extend(reversed(_codes(moves[taken.at:])))
+        out.append({"seat": taken.seat, "takeback": _codes(taken.cards)})
+        moves = moves[:taken.at] + list(taken.cards)
+    out.extend(reversed(_codes(moves)))
+    out.reverse()
+    return out
 
 
 def dumps(match: Match, **kwargs: Any) -> str:
@@ -137,8 +161,9 @@ def from_record(data: Any) -> Match:
     """Replay a record (a parsed JSON object) into a Match, checking every step."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise RecordError(f"not a xeri record: the 'format' field must be {FORMAT!r}")
-    if data.get("version") != VERSION:
-        raise RecordError(f"unsupported record version {data.get('version')!r}; this reader knows {VERSION}")
+    if data.get("version") not in VERSIONS:
+        raise RecordError(f"unsupported record version {data.get('version')!r}; this reader knows "
+                          f"{' and '.join(map(str, VERSIONS))}")
     try:
         return _replay(data)
     except RecordError:
@@ -174,6 +199,10 @@ def _replay(data: dict[str, Any]) -> Match:
             if seed is not None and match.round_seeds[i] != round_seed:
                 raise RecordError(f"round {i + 1}: the round seed does not follow from the match seed")
         for k, code in enumerate(rdata["moves"]):
+            if isinstance(code, dict):
+                _take_back(match, code, data.get("version"), f"round {i + 1}, entry {k + 1}")
+                rnd = match.rounds[i]  # the round goes on from its deal: a new Round object
+                continue
             if rnd.is_over:
                 raise RecordError(f"round {i + 1}, move {k + 1} ({code}): round {i + 1} ended with move {k}, "
                                   "so this move belongs to a later round")
@@ -196,6 +225,28 @@ def _replay(data: dict[str, Any]) -> Match:
             raise RecordError(f"round {i + 1} is unfinished, but a later round is recorded")
     _check_result(data.get("result"), match, len(rounds), len(rounds[-1]["moves"]))
     return match
+
+
+def _take_back(match: Match, entry: dict[str, Any], version: Any, where: str) -> None:
+    """Replay a takeback entry: the rule must allow it there, and it must name exactly the cards it retracts."""
+    if version != TAKEBACK_VERSION:
+        raise RecordError(f"{where}: a takeback entry needs record version {TAKEBACK_VERSION}, not {version!r}")
+    seat, cards = entry.get("seat"), entry.get("takeback")
+    if type(seat) is not int or not isinstance(cards, list) or not cards or set(entry) != {"seat", "takeback"}:
+        raise RecordError(f"{where}: a takeback entry is {{\"seat\": SEAT, \"takeback\": [CARDS]}}, "
+                          f"not {json.dumps(entry)[:60]}")
+    named = tuple(Card.parse(str(c)) for c in cards)
+    if match.rounds[-1].is_over:
+        raise RecordError(f"{where}: a takeback after the round ended")
+    try:
+        count = match.takeback_run(seat)
+    except TakebackError as exc:
+        raise RecordError(f"{where}: seat {seat} may not take back here: {exc}") from None
+    retracted = match.round.moves[-count:]
+    if named != retracted:
+        raise RecordError(f"{where}: the takeback names {format_cards(named)}, but seat {seat}'s takeback "
+                          f"retracts {format_cards(retracted)}")
+    match.take_back(seat)
 
 
 def _result(match: Match) -> dict[str, Any]:
@@ -229,6 +280,14 @@ def summary_lines(match: Match) -> list[str]:
         lines.append(f"Round {i + 1} (dealer: {match.names[rnd.dealer]})")
         lines.append(f"  initial pile: {format_cards(rnd.deal.pile)}")
         lines.append(f"  moves: {len(rnd.moves)}")
+        taken_back = [t for t in match.takebacks if t.round == i + 1]
+        entries = _entries(rnd.moves, taken_back) if taken_back else []
+        places = [k + 1 for k, e in enumerate(entries) if isinstance(e, dict)]
+        for place, taken in zip(places, taken_back, strict=True):
+            after = f" and the {len(taken.cards) - 1} card(s) played after it ({format_cards(taken.cards[1:])})" \
+                if len(taken.cards) > 1 else ""
+            lines.append(f"  takeback (entry {place} of the moves): {match.names[taken.seat]} took back "
+                         f"{format_cards(taken.cards[:1])}{after}")
         if rnd.scores is None:
             lines.append("  (unfinished)")
             continue
