@@ -20,7 +20,8 @@ ME = 0
 
 
 def fresh(seed: int = 7, players: int = 2, **options: Any) -> Match:
-    return Match(find_ruleset("classic", players=players, **options), seed=seed, names=[f"P{i}" for i in range(players)])
+    names = [f"P{i}" for i in range(players)]
+    return Match(find_ruleset("classic", players=players, **options), seed=seed, names=names)
 
 
 def play_to_my_turn(match: Match, rng: random.Random) -> None:
@@ -153,7 +154,7 @@ def first_takeback(data: dict[str, Any]) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize(("forge", "message"), [
-    (lambda e, d: e.update(takeback=e["takeback"][:1] + ["2C"]), "but seat 0's takeback retracts"),
+    (lambda e, d: e.update(takeback=[*e["takeback"][:1], "2C"]), "but seat 0's takeback retracts"),
     (lambda e, d: e.update(takeback=e["takeback"][1:] or ["2C"]), "but seat 0's takeback retracts"),
     (lambda e, d: e.update(seat=1), "seat 1"),
     (lambda e, d: e.update(seat="0"), "a takeback entry is"),
