@@ -327,6 +327,12 @@ def replay_steps(record: Mapping[str, Any]) -> dict[str, Any]:
     steps: list[dict[str, Any]] = [first]
     for r in record["rounds"]:
         for code in r["moves"]:
+            if isinstance(code, dict):
+                # A takeback (docs/record-format.md): the step shows the table with the retracted cards back.
+                taken = match.take_back(int(code["seat"]))
+                steps.append({"round": len(match.rounds), "seat": taken.seat, "card": None, "events": [],
+                              "takeback": [c.code for c in taken.cards], "state": _state(match, match.round)})
+                continue
             rnd, seat = match.round, match.turn
             number = len(match.rounds)
             events = match.play(code)

@@ -17,7 +17,7 @@ from .errors import ProtocolError, private_match
 from .handle import TableHandle
 from .limits import LimitExceeded
 from .lobby import Lobby, parse_json
-from .protocol import Hint, Move, Ping, Ready, Rematch, Sync
+from .protocol import Hint, Move, Ping, Ready, Rematch, Sync, Takeback
 from .pubsub import channel
 
 MAX_MESSAGE = 4096
@@ -210,7 +210,8 @@ class Client:
         self.rejected = 0
         return reply
 
-    async def _dispatch(self, message: Move | Hint | Sync | Ping | Ready | Rematch, ref: Any) -> Envelope | None:
+    async def _dispatch(self, message: Move | Hint | Sync | Ping | Ready | Rematch | Takeback,
+                        ref: Any) -> Envelope | None:
         """Serve one validated message (server.protocol)."""
         table = self.table
         if isinstance(message, Move):
@@ -236,6 +237,9 @@ class Client:
                                                         params=coded.get("params", msgspec.UNSET), ref=ref)))
         if isinstance(message, Ready):
             await table.ready(self.seat)
+            return None
+        if isinstance(message, Takeback):
+            await table.take_back(self.seat, message.version)
             return None
         # A Rematch: the owner makes the new table once every player asked, counted against this address.
         await table.ask_rematch(self.seat, self.address)

@@ -50,6 +50,9 @@ class TableHandle(Protocol):
 
     async def hint(self, seat: int | None) -> tuple[str, str]: ...
 
+    async def take_back(self, seat: int | None, version: int) -> None:
+        """``seat`` takes back its last card and the computer's after it (docs/play.md#takebacks)."""
+
     async def sync_envelope(self, seat: int | None) -> Envelope: ...
 
     async def ready(self, seat: int | None) -> None:

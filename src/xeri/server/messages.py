@@ -117,6 +117,8 @@ class Table(Model, frozen=True):
     winner: int | None
     pause: Pause | None
     rematch: RematchState | None
+    #: whether the table allows takebacks: a casual game of one person against the computer (docs/play.md)
+    takebacks: bool = False
 
 
 class View(Model, frozen=True):
@@ -313,6 +315,8 @@ class SyncMessage(Message, frozen=True, tag="sync"):
     fairness: SyncFairness
     timer: Timer | None
     pause: Pause | None
+    #: whether this seat may take back its last card now (the page shows its Take back button)
+    takeback: bool = False
 
 
 class UpdateMessage(Message, frozen=True, tag="update"):
@@ -325,6 +329,8 @@ class UpdateMessage(Message, frozen=True, tag="update"):
     pause: Pause | None
     #: after a round's score, every finished round
     history: list[Round] | UnsetType = UNSET
+    #: whether this seat may take back its last card now (the page shows its Take back button)
+    takeback: bool = False
 
 
 class TableMessage(Message, frozen=True, tag="table"):
@@ -542,6 +548,8 @@ class Step(Model, frozen=True):
     card: Card | None
     events: list[GameEvent]
     state: View
+    #: a takeback's step (``card`` null): the cards ``seat`` took back, its own first (docs/record-format.md)
+    takeback: list[Card] | UnsetType = UNSET
 
 
 class Replay(Model, frozen=True):

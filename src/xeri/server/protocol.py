@@ -214,6 +214,15 @@ class Move(Message, frozen=True, kw_only=True, tag="move"):
                        Meta(description="the table's state version the move was chosen at")]
 
 
+class Takeback(Message, frozen=True, kw_only=True, tag="takeback"):
+    """Take back this seat's last card and the computer's cards after it (a casual game against the computer
+    only, docs/play.md#takebacks); answered by the sync every client receives."""
+
+    version: Annotated[int, Refuse("bad_message", "a takeback needs 'version', the table's state version "
+                                                  "(an integer)"),
+                       Meta(description="the table's state version the takeback was asked at")]
+
+
 class Hint(Message, frozen=True, kw_only=True, tag="hint"):
     """Ask for a suggestion."""
 
@@ -237,7 +246,7 @@ class Rematch(Message, frozen=True, kw_only=True, tag="rematch"):
     """Offer (or accept) a rematch, once the match is over."""
 
 
-ClientMessage = Move | Hint | Sync | Ping | Ready | Rematch
+ClientMessage = Move | Hint | Sync | Ping | Ready | Rematch | Takeback
 MESSAGES: tuple[type[ClientMessage], ...] = get_args(ClientMessage)
 _BY_TYPE: dict[str, type[ClientMessage]] = {m.__struct_config__.tag: m for m in MESSAGES}  # type: ignore[misc]
 _KINDS = ", ".join(_BY_TYPE)

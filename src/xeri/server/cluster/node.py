@@ -510,6 +510,9 @@ class Cluster:
             case ReadyCall(seat=seat):
                 await table.ready(seat)
                 return None
+            case TakebackCall(seat=seat, version=version):
+                await table.take_back(seat, version)
+                return None
             case RematchCall(seat=seat, address=address):
                 await table.ask_rematch(seat, address)
                 return None

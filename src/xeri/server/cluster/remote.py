@@ -26,7 +26,7 @@ from ..errors import ProtocolError
 from ..pubsub import channel
 from ..seats import Seat, hash_token
 from ..store import SeatRow, TableRow
-from ..table.state import status_of
+from ..table.state import status_of, takeback_allowed
 from ..table.views import iso
 from .rpc import (
     AnyCall,
@@ -43,6 +43,7 @@ from .rpc import (
     ReadyCall,
     RematchCall,
     SyncCall,
+    TakebackCall,
     read_sync,
 )
 
@@ -151,6 +152,9 @@ class RemoteTable:
     async def ready(self, seat: int | None) -> None:
         await self.forwarder.call(self.id, ReadyCall(seat=seat), type(None))
 
+    async def take_back(self, seat: int | None, version: int) -> None:
+        await self.forwarder.call(self.id, TakebackCall(seat=seat, version=version), type(None))
+
     async def ask_rematch(self, seat: int | None, address: str | None = None) -> None:
         await self.forwarder.call(self.id, RematchCall(seat=seat, address=address), type(None))
 
@@ -209,4 +213,5 @@ def listed_info(row: TableRow, seats: list[SeatRow]) -> messages.Table:
         turn_timer=row.turn_timer, takeover_after=row.takeover_after, takeover_level=row.takeover_level,
         private=bool(row.private), version=0, created_at=iso(row.created_at), finished_at=iso(row.finished_at),
         invite=f"/#/t/{row.id}", scores=[0] * ruleset.sides, winner=None, pause=None, rematch=None,
+        takebacks=takeback_allowed(places),
     )

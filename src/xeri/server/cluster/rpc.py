@@ -85,6 +85,11 @@ class ReadyCall(Call, frozen=True, tag="ready"):
     seat: int | None
 
 
+class TakebackCall(Call, frozen=True, tag="takeback"):
+    seat: int | None
+    version: int
+
+
 class RematchCall(Call, frozen=True, tag="rematch"):
     seat: int | None
     #: the address that completes the offer, which the new table counts against
@@ -105,7 +110,7 @@ class LeaveCall(Call, frozen=True, tag="leave"):
 
 
 AnyCall = Describe | MoveCall | SyncCall | AttachCall | DetachCall | ReadyCall | RematchCall | HintCall | JoinCall \
-    | LeaveCall
+    | LeaveCall | TakebackCall
 
 
 # --- what the owner answers -------------------------------------------------------------

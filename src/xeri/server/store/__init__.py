@@ -28,6 +28,7 @@ from .schema import (
     PlayerStats,
     ResultRow,
     SeatRow,
+    TAKEBACK,
     Start,
     TableRow,
     dumps,
@@ -43,5 +44,5 @@ class Store(Games, History, Leases):
 __all__ = [
     "DatabaseInUse", "DatabaseURLError", "Finish", "LoadedTable", "MatchRow", "MoveRow", "OwnerLock", "PlayerStats",
     "ResultRow", "SeatRow", "StaleMove", "Start", "Store", "StoreConflict", "StoreError", "StoreUnavailable",
-    "TableRow", "display_url", "dumps", "normalize_url", "sqlite_path",
+    "TAKEBACK", "TableRow", "display_url", "dumps", "normalize_url", "sqlite_path",
 ]

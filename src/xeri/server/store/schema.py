@@ -158,9 +158,15 @@ class SeatRow:
     left: bool = False
 
 
+#: a move row's ``auto`` that makes it a takeback's row (docs/play.md#takebacks): its seat took back its last card
+#: (``card``) and the cards played after it; the row is stored like a move, at the version it was made
+TAKEBACK = "takeback"
+
+
 @dataclass
 class MoveRow:
-    """Move ``idx`` (0-based, the table's version before it) of a table."""
+    """Move ``idx`` (0-based, the table's version before it) of a table, or a takeback (``auto`` is ``TAKEBACK``).
+    """
 
     table_id: str
     idx: int

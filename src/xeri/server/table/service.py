@@ -382,6 +382,31 @@ class Table:
             await self._announce(applied)
             self._idle()
 
+    async def take_back(self, seat: int | None, version: int) -> None:
+        """``seat`` takes back its last card and the computer's cards after it (docs/play.md#takebacks).
+
+        Like a move: checked, applied, stored (the takeback's row, at its version) before anyone hears of it, and
+        undone if the write fails. The match is rebuilt from the stored moves with the retracted ones taken back;
+        every connection then gets a fresh sync of its own seat's view, and the bots' plan starts again.
+        """
+        async with self.lock:
+            if not self.owned:
+                raise moved()
+            self.state.verify_takeback(seat, version)
+            assert seat is not None  # verify_takeback refuses a spectator
+            done = self.state.apply_takeback(seat)
+            try:
+                await self.store.add_move(done.row)
+            except StoreError as exc:
+                self.state.undo()
+                if isinstance(exc, StaleMove):
+                    raise ProtocolError("stale", "another move was stored first", version=self.version) from None
+                log.error("cannot store a takeback of table %s: %s", self.id, exc)
+                raise unavailable(exc, "the takeback") from None
+            self.state.commit_takeback(done)
+            await self.publish_sync()
+            self.reschedule()
+
     async def _announce(self, applied: Applied) -> None:
         s = self.state
         m = s.match

@@ -20,15 +20,15 @@ from typing import Any, Literal
 
 from ...bots.registry import partnered
 from ...cards import Card
-from ...errors import CardError
+from ...errors import CardError, TakebackError
 from ...events import Event, MatchOver, RoundScored, Xeri
-from ...match import Match
+from ...match import Match, Takeback
 from ...rules import Ruleset
 from ...views import match_record
 from .. import messages
 from ..errors import ProtocolError
 from ..seats import Seat
-from ..store import Finish, MoveRow, ResultRow, SeatRow, Start, TableRow, dumps
+from ..store import TAKEBACK, Finish, MoveRow, ResultRow, SeatRow, Start, TableRow, dumps
 from .commitments import Commitments
 
 #: a table's life: waiting for players, in play, then finished (or closed before it started)
@@ -59,6 +59,26 @@ class Applied:
     finish: Finish | None
 
 
+@dataclass(frozen=True)
+class TakenBack:
+    """A takeback made on the match but not yet the table's: its stored row, and what it retracted."""
+
+    seat: int
+    row: MoveRow
+    taken: Takeback
+
+
+def takeback_allowed(seats: Sequence[Seat]) -> bool:
+    """The one rule of which tables allow takebacks (docs/play.md#takebacks): a casual game of one person against
+    the computer, every other seat a bot. Never with friends: a second person's seat rules it out."""
+    return sum(1 for s in seats if s.human) == 1
+
+
+#: the protocol's refusal code of each reason the core gives (``Match.takeback_run``)
+TAKEBACK_REFUSALS = {"nothing": "nothing_to_take_back", "round_over": "round_over", "new_hand": "new_hand",
+                     "game_over": "game_over", "bad_seat": "bad_seat"}
+
+
 class TableState:
     """A table's runtime state, built from its database rows."""
 
@@ -78,8 +98,9 @@ class TableState:
         self.finished_at: float | None = row.finished_at
         self.seats = [Seat.from_row(s) for s in seats]
         self.match: Match | None = None
-        #: the moves applied so far, (seat, card code), to rebuild the match after a failed write
-        self.moves: list[tuple[int, str]] = []
+        #: the moves applied so far, (seat, card code, whether it is a takeback), to rebuild the match after a
+        #: failed write; the table's version is their count
+        self.moves: list[tuple[int, str, bool]] = []
         self.version = 0
         self.turn_started = time.monotonic()
         self.commitments = Commitments(self.match_seed, row.salt_key)
@@ -108,12 +129,19 @@ class TableState:
         """Rebuild the match from the stored moves (after a restart or to show a finished table)."""
         if self.status not in ("playing", "finished"):
             return
-        self.rebuild([(m.seat, m.card) for m in moves])
+        self.rebuild([(m.seat, m.card, m.auto == TAKEBACK) for m in moves])
 
-    def rebuild(self, moves: list[tuple[int, str]]) -> None:
+    def rebuild(self, moves: list[tuple[int, str, bool]]) -> None:
+        """Replay the stored moves and takebacks (a takeback row names the card it took back first)."""
         self.match = self.new_match()
-        for seat, code in moves:
-            self.match.play(Card.parse(code), seat)
+        for seat, code, back in moves:
+            if back:
+                taken = self.match.take_back(seat)
+                if taken.cards[0].code != code:
+                    raise ValueError(f"table {self.id}: a stored takeback names {code}, but the rules take back "
+                                     f"{taken.cards[0].code}")
+            else:
+                self.match.play(Card.parse(code), seat)
         self.moves = list(moves)
         self.version = len(moves)
         self.turn_started = time.monotonic()
@@ -245,7 +273,7 @@ class TableState:
         """The move is stored: it is the table's now, and a round it ended pauses for its summary."""
         m = self.match
         assert m is not None
-        self.moves.append((applied.seat, applied.card.code))
+        self.moves.append((applied.seat, applied.card.code, False))
         self.version += 1
         self.turn_started = time.monotonic()
         if not m.is_over and any(isinstance(e, RoundScored) for e in applied.events):
@@ -255,6 +283,59 @@ class TableState:
             self.pause_until = self.turn_started + self.round_pause if self.pause else 0.0
         if applied.finish is not None:
             self.status, self.finished_at = "finished", applied.finish.finished_at
+
+    # --- takebacks ------------------------------------------------------------------
+
+    def takeback_allowed(self) -> bool:
+        """Whether this table allows takebacks at all (``takeback_allowed``)."""
+        return takeback_allowed(self.seats)
+
+    def verify_takeback(self, seat: int | None, version: int) -> int:
+        """The number of moves ``seat``'s takeback at ``version`` retracts, or the refusal (nothing changes)."""
+        m = self.match
+        if seat is None:
+            raise ProtocolError("spectator", "only the player in the seat may take back a card: you watch this table")
+        if not self.takeback_allowed():
+            raise ProtocolError("no_takebacks", "takebacks are for a casual game against the computer only: this "
+                                "table has other players")
+        if self.status == "waiting" or m is None:
+            raise ProtocolError("not_started", "the game has not started: seats are still free")
+        if self.status != "playing" or m.is_over:
+            raise ProtocolError("game_over", "this table was closed" if self.status == "closed" else
+                                "the match is over: there is nothing to take back")
+        if version != self.version:
+            raise ProtocolError("stale", f"the takeback was asked at version {version}, but the table is at "
+                                f"{self.version}", version=self.version)
+        if self.seats[seat].left:
+            raise ProtocolError("left", "you left this table: a bot plays your seat now")
+        try:
+            return m.takeback_run(seat)
+        except TakebackError as exc:
+            raise ProtocolError(TAKEBACK_REFUSALS.get(exc.code, exc.code), str(exc), version=self.version) from None
+
+    def can_take_back(self, seat: int | None) -> bool:
+        """Whether ``seat`` may take back a card now (what the page's button shows); a predicate: never raises."""
+        if seat is None or self.match is None or not self.takeback_allowed():
+            return False
+        try:
+            self.verify_takeback(seat, self.version)
+        except ProtocolError:
+            return False
+        return True
+
+    def apply_takeback(self, seat: int) -> TakenBack:
+        """Take back on the match a verified takeback; the table's version moves only with ``commit_takeback``."""
+        m = self.match
+        assert m is not None
+        taken = m.take_back(seat)
+        row = MoveRow(self.id, self.version, seat, taken.cards[0].code, TAKEBACK, time.time())
+        return TakenBack(seat, row, taken)
+
+    def commit_takeback(self, done: TakenBack) -> None:
+        """The takeback is stored: it is the table's now, and the seat's turn starts again."""
+        self.moves.append((done.seat, done.row.card, True))
+        self.version += 1
+        self.turn_started = time.monotonic()
 
     def finish_row(self, now: float) -> Finish:
         """The stored end of the match that is over: its result, its record and each seat's result."""

@@ -86,6 +86,7 @@ def table_info(table: TableState) -> m.Table:
         winner=match.winner if match else None,
         pause=table.pause_state(),
         rematch=m.RematchState(seats=sorted(table.rematch), table_id=table.rematch_table) if table.rematch else None,
+        takebacks=table.takeback_allowed(),
     )
 
 
@@ -124,7 +125,8 @@ def sync_parts(table: TableState, seat: int | None) -> dict[str, Any]:
 def sync_from(table: TableState, seat: int | None, parts: dict[str, Any], info: m.Table,
               timer: m.Timer | None, pause: m.Pause | None) -> m.SyncMessage:
     """A sync message from its costly ``parts`` and what changes without a move (the table, timer, pause)."""
-    return m.SyncMessage(table=info, seat=seat, version=table.version, **parts, timer=timer, pause=pause)
+    return m.SyncMessage(table=info, seat=seat, version=table.version, **parts, timer=timer, pause=pause,
+                         takeback=table.can_take_back(seat))
 
 
 def sync_message(table: TableState, seat: int | None) -> m.SyncMessage:
@@ -143,4 +145,5 @@ def update_message(table: TableState, seat: int | None, events: Sequence[Event],
     view = seat_view(table, seat)
     assert view is not None  # a move was made: the match is on
     return m.UpdateMessage(version=table.version, events=evs, view=view, timer=timer,
-                    pause=table.pause_state(), history=history if history is not None else msgspec.UNSET)
+                           pause=table.pause_state(), history=history if history is not None else msgspec.UNSET,
+                           takeback=table.can_take_back(seat))
