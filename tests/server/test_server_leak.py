@@ -90,7 +90,10 @@ def ground_truth(record: dict[str, Any]) -> list[Snapshot]:
     out = [snap()]
     for r in record["rounds"]:
         for code in r["moves"]:
-            match.play(code)
+            if isinstance(code, dict):  # a takeback: the retracted cards are back in their hands, hidden again
+                match.take_back(code["seat"])
+            else:
+                match.play(code)
             out.append(snap())
     return out
 
@@ -215,6 +218,63 @@ def test_no_message_leaks_hidden_cards_or_seeds(server: ThreadServer) -> None:
             games += 1
         assert round_trip >= 0
     assert games == 2 * len(GAMES) and checked > 1000
+
+
+#: one person against bots, who takes back now and then (docs/play.md#takebacks)
+TAKEBACK_GAMES: list[tuple[str, dict[str, Any], int]] = [
+    ("classic", {"rounds": 1}, 2),
+    ("pisti", {"target": 15}, 4),
+    ("cardgames", {"target": 15, "pile_face_down": 2}, 3),
+]
+
+
+def play_takeback_game(server: ThreadServer, preset: str, options: dict[str, Any], players: int,
+                       rng: random.Random) -> tuple[str, dict[int | None, list[dict[str, Any]]], int]:
+    """A game of seat 0 against bots in which seat 0 takes back whenever the server offers it, one time in three;
+    returns the table, every message each connection got, and how many takebacks were made."""
+    made = create(server.base, ruleset=preset, options=options, players=players, name="p0",
+                  seats=[None, *([{"bot": "easy"}] * (players - 1))], takeover_after=None)
+    tid = made["table_id"]
+    me, spectator = Player(server.ws_base, tid, made["token"]), Player(server.ws_base, tid)
+    taken = 0
+    for _ in range(5000):
+        view = me.wait_view(lambda v: v["turn"] == 0 or v["match_over"])
+        if view["match_over"]:
+            break
+        last = next(m for m in reversed(me.messages) if m["type"] in ("sync", "update"))
+        version = me.version
+        if last["takeback"] and rng.random() < 0.35:
+            me.send(type="takeback", version=version)
+            me.until(lambda m: m["type"] == "sync" and m["version"] == version + 1)
+            taken += 1
+            continue
+        me.send(type="move", card=rng.choice(view["legal_moves"]), version=version)
+        me.at_version(version + 1)
+    else:
+        raise AssertionError("the match did not end")
+    spectator.at_version(me.version)
+    inbox: dict[int | None, list[dict[str, Any]]] = {0: me.messages, None: spectator.messages}
+    me.close()
+    spectator.close()
+    return tid, inbox, taken
+
+
+def test_a_takeback_leaks_nothing(server: ThreadServer) -> None:
+    """After a takeback every connection gets a fresh sync of its own seat: the cards taken back are hidden again
+    (the computer's back in its hand), and no seed or salt comes out early."""
+    rng = random.Random(29)
+    taken = 0
+    for preset, options, players in TAKEBACK_GAMES:
+        tid, inbox, made = play_takeback_game(server, preset, options, players, rng)
+        data = httpx.get(f"{server.base}/api/matches/{tid}/record").json()
+        assert sum(isinstance(e, dict) for r in data["rounds"] for e in r["moves"]) == made
+        truth = ground_truth(data)
+        for seat, messages in inbox.items():
+            check_messages(seat, messages, truth)
+        syncs = [m for m in inbox[None] if m["type"] == "sync"]
+        assert len(syncs) == made + 1 and all(m["view"]["hand"] == [] for m in syncs[1:])
+        taken += made
+    assert taken >= 6
 
 
 def test_the_checker_catches_a_leak() -> None:

@@ -69,3 +69,34 @@ def test_games_resume_exactly_after_a_kill(tmp_path: Path) -> None:
         assert match.is_over and sum(len(r.moves) for r in match.rounds) == players[0].version
         for q in players.values():
             q.close()
+
+
+def test_a_takeback_survives_a_kill(tmp_path: Path) -> None:
+    """The takeback's row is stored like a move: after a kill the game resumes with the card back in the hand."""
+    db = str(tmp_path / "takeback.sqlite3")
+    with subprocess_server(db) as (base, proc):
+        ws_base = base.replace("http", "ws")
+        made = create(base, name="Ana", seats=[None, {"bot": "easy"}], takeover_after=None, options={"rounds": 1})
+        tid = made["table_id"]
+        p = Player(ws_base, tid, made["token"])
+        view = p.wait_view(lambda v: v["turn"] == 0)
+        card, start = view["hand"][0], p.version
+        p.send(type="move", card=card, version=start)
+        p.at_version(start + 2)
+        p.send(type="takeback", version=p.version)
+        before = p.until(lambda m: m["type"] == "sync")
+        assert card in before["view"]["hand"] and before["version"] == start + 3
+        p.close()
+        proc.kill()
+        proc.wait(timeout=10)
+    with subprocess_server(db) as (base, _proc):
+        q = Player(base.replace("http", "ws"), tid, made["token"])
+        assert (q.sync["view"], q.sync["version"]) == (before["view"], before["version"])
+        assert q.sync["takeback"] is False and q.sync["table"]["takebacks"] is True
+        rng = random.Random(3)
+        while not q.wait_view(lambda v: v["turn"] == 0 or v["match_over"])["match_over"]:
+            q.send(type="move", card=rng.choice(q.view["legal_moves"]), version=q.version)  # type: ignore[index]
+            q.at_version(q.version + 1)
+        match = record.loads(httpx.get(f"{base}/api/matches/{tid}/record").text)
+        assert [(t.seat, t.cards[0].code) for t in match.takebacks] == [(0, card)]
+        q.close()
