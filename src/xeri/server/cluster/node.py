@@ -71,6 +71,7 @@ from .rpc import (
     Request,
     Requests,
     SyncCall,
+    TakebackCall,
     decoded,
     envelope,
     inbox,

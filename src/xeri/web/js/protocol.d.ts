@@ -1,7 +1,7 @@
 /* The protocol of xeri serve, both ways: written by python scripts/protocol_schema.py --write from
  * docs/protocol.schema.json (itself from xeri.server.protocol and xeri.server.messages). Do not edit. */
 
-export type ClientMessage = Move | Hint | Sync | Ping | Ready | Rematch;
+export type ClientMessage = Move | Hint | Sync | Ping | Ready | Rematch | Takeback;
 export type ServerMessage =
   | SyncMessage
   | UpdateMessage
@@ -311,6 +311,25 @@ export interface Rematch {
   [k: string]: unknown;
 }
 /**
+ * Take back this seat's last card and the computer's cards after it (a casual game against the computer
+ * only, docs/play.md#takebacks); answered by the sync every client receives.
+ *
+ * This interface was referenced by `Protocol`'s JSON-Schema
+ * via the `definition` "Takeback".
+ */
+export interface Takeback {
+  type: "takeback";
+  /**
+   * echoed in the reply (error, hint, pong)
+   */
+  ref?: string | number | null;
+  /**
+   * the table's state version the takeback was asked at
+   */
+  version: number;
+  [k: string]: unknown;
+}
+/**
  * Everything the seat may know of the table now.
  *
  * This interface was referenced by `Protocol`'s JSON-Schema
@@ -343,6 +362,7 @@ export interface SyncMessage {
   fairness: SyncFairness;
   timer: Timer | null;
   pause: Pause | null;
+  takeback?: boolean;
 }
 /**
  * docs/protocol.md's TABLE: public, the same for everyone.
@@ -370,6 +390,7 @@ export interface Table {
   winner: number | null;
   pause: Pause | null;
   rematch: RematchState | null;
+  takebacks?: boolean;
 }
 /**
  * A preset with every option (a TABLE's ``ruleset``).
@@ -741,6 +762,7 @@ export interface UpdateMessage {
   timer: Timer | null;
   pause: Pause | null;
   history?: Round[];
+  takeback?: boolean;
 }
 /**
  * The table changed (a seat taken, a player away or back, the match over, a rematch offered).
@@ -1047,6 +1069,10 @@ export interface Step {
     | AutoMoveEvent
   )[];
   state: View;
+  /**
+   * Items: a card code such as "TD"
+   */
+  takeback?: string[];
 }
 /**
  * GET /api/matches/{id}/review: 202 while it is built, 200 with ``review`` once done.
