@@ -745,3 +745,45 @@ def test_postgresql_refusing_connections_for_a_few_seconds(database: str, tmp_pa
     finally:
         cluster.stop()
         gate.close()
+
+
+def test_a_takeback_is_kept_when_the_owner_dies(database: str, tmp_path: Path) -> None:
+    """A takeback stored on one process is the game the next owner loads (after a kill -9): the card is back in the
+    hand there, the player can take back again, and the record verifies with both."""
+    assert REDIS_URL
+    cluster = Cluster(database, REDIS_URL, n=2, bot_delay=0.05)
+    a, b = cluster.nodes
+    try:
+        made = httpx.post(f"{a.base}/api/tables", json={"name": "ann", "options": {"rounds": 1},
+                                                         "seats": [None, {"bot": "easy"}]}).json()
+        tid = made["table_id"]
+        ann = Client([a.ws, b.ws], tid, made["token"])
+
+        def take_back_a_card() -> str:
+            while ann.view is None or ann.view["turn"] != 0:
+                ann.recv()
+            card, before = ann.view["hand"][0], ann.version
+            assert play_turn(ann, lambda legal: card) is not None
+            ann.until_version(before + 2)  # the bot's answer
+            ann.send(type="takeback", version=ann.version)
+            ann.until_version(before + 3)
+            assert ann.view is not None and card in ann.view["hand"]
+            return card
+
+        first = take_back_a_card()
+        assert lease_owner(database, tid) == node_id(a)
+        held = ann.view
+        a.kill9()
+        while ann.reconnects == 0:
+            ann.recv()
+        assert ann.messages[-1]["type"] == "sync" and ann.messages[-1]["view"] == held
+        poll("b to own the table", lambda: lease_owner(database, tid) == node_id(b))
+        second = take_back_a_card()
+        while play_turn(ann, lambda legal: legal[0]) is not None:
+            pass
+        record = check_record(b.base, tid, [ann], tmp_path)
+        taken = [e for r in record["rounds"] for e in r["moves"] if isinstance(e, dict)]
+        assert [e["takeback"][0] for e in taken] == [first, second]
+        ann.close()
+    finally:
+        cluster.stop()
