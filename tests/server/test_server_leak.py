@@ -245,7 +245,7 @@ def play_takeback_game(server: ThreadServer, preset: str, options: dict[str, Any
         version = me.version
         if last["takeback"] and rng.random() < 0.35:
             me.send(type="takeback", version=version)
-            me.until(lambda m: m["type"] == "sync" and m["version"] == version + 1)
+            me.at_version(version + 1)
             taken += 1
             continue
         me.send(type="move", card=rng.choice(view["legal_moves"]), version=version)

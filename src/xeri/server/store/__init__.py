@@ -21,6 +21,7 @@ from .games import Games
 from .history import History
 from .leases import Leases
 from .schema import (
+    TAKEBACK,
     Finish,
     LoadedTable,
     MatchRow,
@@ -28,7 +29,6 @@ from .schema import (
     PlayerStats,
     ResultRow,
     SeatRow,
-    TAKEBACK,
     Start,
     TableRow,
     dumps,
@@ -42,7 +42,7 @@ class Store(Games, History, Leases):
 
 
 __all__ = [
-    "DatabaseInUse", "DatabaseURLError", "Finish", "LoadedTable", "MatchRow", "MoveRow", "OwnerLock", "PlayerStats",
-    "ResultRow", "SeatRow", "StaleMove", "Start", "Store", "StoreConflict", "StoreError", "StoreUnavailable",
-    "TAKEBACK", "TableRow", "display_url", "dumps", "normalize_url", "sqlite_path",
+    "TAKEBACK", "DatabaseInUse", "DatabaseURLError", "Finish", "LoadedTable", "MatchRow", "MoveRow", "OwnerLock",
+    "PlayerStats", "ResultRow", "SeatRow", "StaleMove", "Start", "Store", "StoreConflict", "StoreError", "StoreUnavailable",
+    "TableRow", "display_url", "dumps", "normalize_url", "sqlite_path",
 ]
