@@ -43,6 +43,6 @@ class Store(Games, History, Leases):
 
 __all__ = [
     "TAKEBACK", "DatabaseInUse", "DatabaseURLError", "Finish", "LoadedTable", "MatchRow", "MoveRow", "OwnerLock",
-    "PlayerStats", "ResultRow", "SeatRow", "StaleMove", "Start", "Store", "StoreConflict", "StoreError", "StoreUnavailable",
-    "TableRow", "display_url", "dumps", "normalize_url", "sqlite_path",
+    "PlayerStats", "ResultRow", "SeatRow", "StaleMove", "Start", "Store", "StoreConflict", "StoreError",
+    "StoreUnavailable", "TableRow", "display_url", "dumps", "normalize_url", "sqlite_path",
 ]
