@@ -371,6 +371,8 @@ function describeStep(step, names, sides) {
   /** @param {number} side */
   const sideText = (side) => names.filter((_, s) => s % sides === side).join(" & ");
   const lines = describeEvents(step.events || [], nameOf, sideText).map((l) => l.text);
+  if (step.takeback && step.seat != null)
+    return t("took_back", { name: nameOf(step.seat), cards: step.takeback.map(cardLabel).join(" ") });
   // A deal (no card, no seat) with nothing to say is named by its round.
   if (step.card == null || step.seat == null) return lines.join(". ") || `${t("round")} ${step.round}`;
   return lines.join(". ") || `${nameOf(step.seat)}: ${cardLabel(step.card)}`;

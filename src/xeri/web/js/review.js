@@ -19,8 +19,9 @@ export const GRADE_COLOUR = {
 };
 
 /**
- * For each replay step that is a move, its "round:move" key (the review's numbering: 1-based within the round).
- * @param {{ round: number, card: string | null }[]} steps
+ * For each replay step that is a move, its "round:move" key (the review's numbering: 1-based within the round,
+ * over the moves that stand: a move taken back has none).
+ * @param {{ round: number, card: string | null, takeback?: string[] }[]} steps
  * @returns {(string | null)[]}
  */
 export function moveKeys(steps) {
@@ -28,13 +29,28 @@ export function moveKeys(steps) {
   const keys = [];
   let round = 0;
   let k = 0;
+  /** the steps of the round's moves that stand, in order: a takeback retracts the last ones */
+  /** @type {number[]} */
+  let standing = [];
   for (const step of steps) {
     if (step.round !== round) {
       round = step.round;
       k = 0;
+      standing = [];
     }
-    if (step.card == null) keys.push(null);
-    else keys.push(`${step.round}:${++k}`);
+    if (step.takeback) {
+      // The retracted moves were not weighed (the review reads the moves that stand): they get no key.
+      for (let n = 0; n < step.takeback.length; n++) {
+        const i = standing.pop();
+        if (i != null) keys[i] = null;
+        k -= 1;
+      }
+      keys.push(null);
+    } else if (step.card == null) keys.push(null);
+    else {
+      standing.push(keys.length);
+      keys.push(`${step.round}:${++k}`);
+    }
   }
   return keys;
 }

@@ -14,7 +14,7 @@ import { banner, connectionStatus, gonePanel, joinForm, keepCommitment, showNoti
 import { TableDialogs } from "./tabledialogs.js";
 import { drawTable, tickTimer } from "./tabledraw.js";
 import { focusKey, moveInHand, restoreFocus, resultTarget, tableKeys } from "./tablekeys.js";
-import { askHint, flushOutbox, newMatch, play } from "./tablemoves.js";
+import { askHint, flushOutbox, newMatch, play, takeBack } from "./tablemoves.js";
 import { DrawQueue } from "./tablequeue.js";
 import { statusText } from "./tableview.js";
 
@@ -49,7 +49,8 @@ export function mountTable(container, tableId, { watch = false } = {}) {
   });
   /** @type {import("./tableview.js").ViewHandlers} */
   const on = {
-    askHint: () => askHint(moves), toggleSeen, toggleLog, showAllRounds: () => dialogs.showAllRounds(),
+    askHint: () => askHint(moves), takeBack: () => takeBack(moves), toggleSeen, toggleLog,
+    showAllRounds: () => dialogs.showAllRounds(),
     leaveDuringPlay: () => dialogs.askLeave(() => void leave()), leave,
   };
   const status = () => statusText(queue.shown, { roundDialogOpen: Boolean(dialogs.round), now: now() });
@@ -82,6 +83,7 @@ export function mountTable(container, tableId, { watch = false } = {}) {
         dialogs.showRoundOver(history[history.length - 1]);
     } else if (step.kind === "sync") {
       flushOutbox(moves);
+      if (step.said.includes(t("takeback_done"))) announce(t("takeback_done"));
       if (v && v.match_over) dialogs.showMatchOver();
     } else if (step.kind === "table") {
       dialogs.refreshRematch();

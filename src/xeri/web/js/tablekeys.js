@@ -1,5 +1,5 @@
 // @ts-check
-// The keyboard and the focus at the table: the table's keys (1–9, H, S, L), the arrow keys in the hand, and the
+// The keyboard and the focus at the table: the table's keys (1–9, H, U, S, L), the arrow keys in the hand, and the
 // focus kept across a draw (the board is drawn anew on every step, so what had the focus is found again).
 
 /** @typedef {{ body?: boolean, card?: string | null, hand?: boolean, cls?: string | null }} FocusKey */
@@ -65,10 +65,10 @@ export function moveInHand(root, ev) {
 }
 
 /**
- * The table's keys on the whole page: 1–9 play the n-th card, H asks for a hint, S and L open the panels. Not
- * while typing, in a dialog, or with a modifier.
+ * The table's keys on the whole page: 1–9 play the n-th card, H asks for a hint, U takes back the last card, S and
+ * L open the panels. Not while typing, in a dialog, or with a modifier.
  * @param {ParentNode} root
- * @param {{ askHint: () => void, toggleSeen: () => void, toggleLog: () => void }} on
+ * @param {{ askHint: () => void, takeBack: () => void, toggleSeen: () => void, toggleLog: () => void }} on
  * @returns {(ev: KeyboardEvent) => void}
  */
 export function tableKeys(root, on) {
@@ -83,6 +83,8 @@ export function tableKeys(root, on) {
       }
     } else if (ev.key === "h" || ev.key === "H") {
       on.askHint();
+    } else if (ev.key === "u" || ev.key === "U") {
+      on.takeBack();
     } else if (ev.key === "s" || ev.key === "S") {
       on.toggleSeen();
     } else if (ev.key === "l" || ev.key === "L") {

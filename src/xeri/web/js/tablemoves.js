@@ -1,7 +1,7 @@
 // @ts-check
-// What the page sends to the table: a card, a hint's question, the move kept while the connection was down, and a
-// new match. The latest state decides (never the board, which may be a step behind): the page sends only what the
-// server will take, so it never hears "It is not your turn".
+// What the page sends to the table: a card, a hint's question, a takeback, the move kept while the connection was
+// down, and a new match. The latest state decides (never the board, which may be a step behind): the page sends
+// only what the server will take, so it never hears "It is not your turn".
 
 import { api, ApiError, seats } from "./api.js";
 import { announce } from "./fx.js";
@@ -75,6 +75,18 @@ export function flushOutbox(ctx) {
 export function askHint(ctx) {
   const socket = ctx.socket();
   if (socket && myTurn(ctx.queue.state)) socket.send({ type: "hint" });
+}
+
+/**
+ * Take back this seat's last card (and the computer's after it), only when the latest state from the server says
+ * there is one to take back and no move of this page is in flight; the server answers with a sync.
+ * @param {MoveContext} ctx
+ */
+export function takeBack(ctx) {
+  const socket = ctx.socket();
+  const state = ctx.queue.state;
+  if (!socket || !state.takeback || state.pending || state.takingBack) return;
+  if (socket.send({ type: "takeback", version: state.version })) ctx.queue.dispatch({ type: "takeback-sent" });
 }
 
 /**

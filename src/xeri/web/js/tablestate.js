@@ -32,12 +32,14 @@ import { t } from "./i18n.js";
  * @property {string | null} commitment
  * @property {import("./api.js").Pause | null} pause
  * @property {boolean} synced
+ * @property {boolean} takeback the server says this seat may take back its last card now (docs/play.md#takebacks)
+ * @property {boolean} takingBack a takeback was sent and its sync has not come yet
  */
 
 /**
  * What the page itself does to its state.
  * @typedef {{ type: "sent", move: MoveMessage } | { type: "unsent", move: MoveMessage, sent?: boolean }
- *   | { type: "outbox-done" }
+ *   | { type: "outbox-done" } | { type: "takeback-sent" }
  *   | { type: "clear-hint" }} LocalAction
  */
 
@@ -51,6 +53,7 @@ export function initialState() {
   return {
     table: null, seat: null, version: 0, view: null, history: [], timer: null, timerAt: 0, hint: null,
     pending: false, log: [], outbox: null, outboxSent: false, commitment: null, pause: null, synced: false,
+    takeback: false, takingBack: false,
   };
 }
 
@@ -131,6 +134,7 @@ export function reduce(state, msg, now) {
         ...state, table: msg.table, seat: msg.seat, version: msg.version, view, history: msg.history || [],
         timer: msg.timer || null, timerAt: now, pause: msg.pause || (msg.table && msg.table.pause) || null,
         pending: false, log: [], commitment: (msg.fairness && msg.fairness.match_commitment) || null,
+        takeback: Boolean(msg.takeback), takingBack: false,
       };
       // The first sync says what already happened this round (a computer may have led before the page
       // connected); a resync says nothing again.
@@ -141,6 +145,8 @@ export function reduce(state, msg, now) {
         said = state.synced ? [] : lines;
         next = { ...next, log, synced: true };
       }
+      // The sync that answers this page's takeback: the board is the server's, the card back in the hand.
+      if (state.takingBack) said = [...said, t("takeback_done")];
       return { state: next, events: none, said, kind: "sync" };
     }
     case "update": {
@@ -152,6 +158,7 @@ export function reduce(state, msg, now) {
         ...base, version: msg.version, timer: msg.timer || null, timerAt: now,
         pause: "pause" in msg ? msg.pause ?? null : state.pause, pending: false, history: msg.history || state.history,
         log, hint: state.hint && view.turn === state.seat && view.hand.includes(state.hint.card) ? state.hint : null,
+        takeback: Boolean(msg.takeback),
       };
       return { state: next, events, said: lines, kind: "update" };
     }
@@ -170,7 +177,10 @@ export function reduce(state, msg, now) {
         events: none, said: [], kind: "hint",
       };
     case "error":
-      return { state: { ...state, pending: false }, events: none, said: [], kind: "error" };
+      return { state: { ...state, pending: false, takingBack: false }, events: none, said: [], kind: "error" };
+    case "takeback-sent":
+      return { state: { ...state, takeback: false, takingBack: true, hint: null }, events: none, said: [],
+        kind: "local" };
     case "sent":
       return { state: { ...state, pending: true, hint: null }, events: none, said: [], kind: "local" };
     case "unsent":

@@ -17,6 +17,7 @@ import { myTurn, timerLeft } from "./tablestate.js";
  * What the view's buttons do: the controller's functions.
  * @typedef {object} ViewHandlers
  * @property {() => void} askHint
+ * @property {() => void} takeBack
  * @property {() => void} toggleSeen
  * @property {() => void} toggleLog
  * @property {() => void} showAllRounds
@@ -111,6 +112,14 @@ export function tools(s, on) {
     out.push(h("button.hint-btn", {
       type: "button", onclick: on.askHint, title: `${t("hint")} (H)`, disabled: !myTurn(s),
     }, t("hint")));
+  }
+  // Only at a table the server allows takebacks at (one person against the computer), enabled while it says there
+  // is a card to take back.
+  if (seated && playing && s.table && s.table.takebacks) {
+    out.push(h("button.takeback-btn", {
+      type: "button", onclick: on.takeBack, title: `${t("takeback")} (U)`,
+      disabled: !s.takeback || s.pending || s.takingBack,
+    }, t("takeback")));
   }
   if (seated) {
     out.push(h("button.seen-btn", {
