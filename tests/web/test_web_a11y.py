@@ -46,7 +46,7 @@ TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]
 
 # Latin words the Greek page may show: card ranks, key names, the language's own name, the
 # command line that checks a commitment, and the server bots' stand-in name in a record.
-ALLOWED_LATIN = {"J", "Q", "K", "A", "H", "S", "Ctrl", "C", "Enter", "Esc", "English", "xeri", "verify",
+ALLOWED_LATIN = {"J", "Q", "K", "A", "H", "S", "U", "Ctrl", "C", "Enter", "Esc", "English", "xeri", "verify",
                  "commitment"}
 
 # Every text a person (or a screen reader) gets: text nodes, labels, titles, placeholders, alt texts.
