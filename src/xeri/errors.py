@@ -32,7 +32,8 @@ class GameOverError(XeriError):
 
 
 class TakebackError(XeriError):
-    """A takeback the rule does not allow now (``Match.take_back``); ``code`` says which refusal it is."""
+    """A takeback the rule does not allow now (``Match.take_back``); ``code`` is the protocol's refusal code
+    (docs/play.md#takebacks)."""
 
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)

@@ -154,7 +154,8 @@ class Match:
                 break
         if len(self.rounds) > 1 and any(s == seat for s, _ in self.rounds[-2].played):
             raise TakebackError("round_over", "the round of your last card is over: it stays played")
-        raise TakebackError("nothing", "you have played no card in this hand: there is nothing to take back")
+        raise TakebackError("nothing_to_take_back",
+                            "you have played no card in this hand: there is nothing to take back")
 
     def take_back(self, seat: int) -> Takeback:
         """Retract ``seat``'s last card and the cards played after it (``takeback_run``); the round goes on

@@ -62,7 +62,7 @@ def test_takebacks_in_a_row_go_back_card_by_card() -> None:
     assert match.take_back(ME).cards[0] == first
     with pytest.raises(TakebackError) as nothing:
         match.take_back(ME)
-    assert nothing.value.code == "nothing"
+    assert nothing.value.code == "nothing_to_take_back"
 
 
 def test_refusals_name_why() -> None:
@@ -70,7 +70,7 @@ def test_refusals_name_why() -> None:
     rng = random.Random(3)
     with pytest.raises(TakebackError, match="no card in this hand") as nothing:
         match.take_back(ME)
-    assert nothing.value.code == "nothing"
+    assert nothing.value.code == "nothing_to_take_back"
     with pytest.raises(TakebackError) as bad:
         match.take_back(5)
     assert bad.value.code == "bad_seat"

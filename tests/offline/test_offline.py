@@ -58,9 +58,10 @@ def comparable(msg: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def play_both(server: ThreadServer, name: str) -> tuple[Player, OfflineTable, str]:
-    """One match through the server (a WebSocket client in seat 0) and offline, seat 0 playing its first legal card;
-    every message compared on the way. Returns the server's client, the offline table and the match id."""
+def play_both(server: ThreadServer, name: str, takebacks: int = 0) -> tuple[Player, OfflineTable, str]:
+    """One match through the server (a WebSocket client in seat 0) and offline, seat 0 playing its first legal card
+    and taking back up to ``takebacks`` times where it may; every message compared on the way. Returns the server's
+    client, the offline table and the match id."""
     ruleset, options, levels = CONFIGS[name]
     made = create(server.base, name="Ada", ruleset=ruleset, options=options,
                   seats=[None, *({"bot": lv} for lv in levels)])
@@ -77,11 +78,22 @@ def play_both(server: ThreadServer, name: str) -> tuple[Player, OfflineTable, st
     mine = offline.sync()
     same_table(mine["table"], p.sync["table"])
     assert comparable(mine) == comparable(p.sync)
+    taken = 0
     for _ in range(400):
         view = p.view
         assert view is not None
         if view["match_over"]:
             break
+        if view["turn"] == 0 and taken < takebacks and offline.can_take_back():
+            version = p.version
+            p.send(type="takeback", version=version)
+            [ours] = offline.handle({"type": "takeback", "version": version})
+            theirs = p.until(lambda m: m["type"] == "sync")
+            same_table(ours["table"], theirs["table"])
+            assert ours["takeback"] == theirs["takeback"] and ours["table"]["takebacks"] is True
+            assert comparable(ours) == comparable(theirs), f"the takeback at version {version}"
+            taken += 1
+            continue
         if view["turn"] == 0:
             card = view["legal_moves"][0]
             version = p.version
@@ -100,6 +112,7 @@ def play_both(server: ThreadServer, name: str) -> tuple[Player, OfflineTable, st
             same_table(mine_table["table"], table["table"])
             assert offline.bot_wait() in (None, 0)
     assert offline.match.is_over and p.view is not None and p.view["match_over"]
+    assert taken == takebacks
     return p, offline, table_id
 
 
@@ -119,6 +132,25 @@ def test_a_seeded_match_gives_the_servers_messages_and_record_byte_for_byte(serv
     assert done.returncode == 0, done.stdout + done.stderr
     again = OfflineTable.from_state(json.loads(json.dumps(offline.state())))
     assert again.record_text() == offline.record_text()
+
+
+def test_takebacks_offline_are_the_servers(server: ThreadServer, tmp_path: Path) -> None:
+    """A takeback offline answers as the server does (its sync, message for message), and the records with their
+    takebacks are the same bytes; the saved table replays them."""
+    p, offline, table_id = play_both(server, "classic", takebacks=3)
+    p.close()
+    served = httpx.get(f"{server.base}/api/matches/{table_id}/record", timeout=10)
+    assert offline.record_text().encode() == served.content
+    assert json.loads(served.content)["version"] == 2
+    again = OfflineTable.from_state(json.loads(json.dumps(offline.state())))
+    assert again.record_text() == offline.record_text() and again.version == offline.version
+    table = OfflineTable.create({"ruleset": "classic", "name": "Bo", "seats": [None, {"bot": "easy"}]}, bot_delay=0)
+    while table.match.turn != table.me:
+        table.bot_move()
+    [refused] = table.handle({"type": "takeback", "version": table.version})
+    assert refused["code"] == "nothing_to_take_back"
+    [bad] = table.handle({"type": "takeback", "version": "1"})
+    assert bad["code"] == "bad_message"
 
 
 def test_a_saved_table_resumes_where_it_was() -> None:

@@ -23,7 +23,7 @@ from ..bots import make_bot
 from ..bots.hint import HintReason, suggest
 from ..bots.registry import bot_missing, parse_spec
 from ..cards import Card
-from ..errors import CardError, XeriError
+from ..errors import CardError, TakebackError, XeriError
 from ..events import RoundScored
 from ..match import Match
 from ..record import to_record
@@ -173,7 +173,10 @@ class OfflineTable:
                         bot_delay=bot_delay)
             for rnd in record["rounds"]:
                 for code in rnd["moves"]:
-                    table.match.play(Card.parse(str(code)))
+                    if isinstance(code, Mapping):  # a takeback (docs/record-format.md#takebacks)
+                        table.match.take_back(int(code["seat"]))
+                    else:
+                        table.match.play(Card.parse(str(code)))
                     table.version += 1
         except OfflineError:
             raise
@@ -224,7 +227,7 @@ class OfflineTable:
             "takeover_after": None, "takeover_level": "easy", "private": True, "version": self.version,
             "created_at": iso(self.created_at), "finished_at": iso(self.finished_at), "invite": f"/#/t/{self.id}",
             "scores": list(m.scores), "winner": m.winner, "pause": self.pause_state(), "rematch": None,
-            "offline": True,
+            "takebacks": True, "offline": True,
         }
 
     def sync(self) -> dict[str, Any]:
@@ -234,7 +237,7 @@ class OfflineTable:
                 "view": match_view(m, self.me), "events": sync_events(m, self.commitments, self.me),
                 "history": self.commitments.history(m),
                 "fairness": {"match_commitment": self.commitments.of_match(m)}, "timer": None,
-                "pause": self.pause_state()}
+                "pause": self.pause_state(), "takeback": self.can_take_back()}
 
     def table_message(self) -> dict[str, Any]:
         return {"type": "table", "table": self.info(), "timer": None}
@@ -297,11 +300,38 @@ class OfflineTable:
                                   "view": match_view(m, self.me), "timer": None, "pause": self.pause_state()}
         if history is not None:
             update["history"] = history
+        update["takeback"] = self.can_take_back()
         out = [update]
         if m.is_over:
             self.finished_at = time.time()
             out.append(self.table_message())
         return out
+
+    def can_take_back(self) -> bool:
+        """Whether the person may take back their last card now (the server's ``TableState.can_take_back``: an
+        offline table is always one person against the computer)."""
+        if self.match.is_over:
+            return False
+        try:
+            self.match.takeback_run(self.me)
+        except TakebackError:
+            return False
+        return True
+
+    def take_back(self, version: Any) -> list[dict[str, Any]]:
+        """The person takes back their last card and the computer's after it, as the server does: a fresh sync."""
+        m = self.match
+        if m.is_over:
+            raise OfflineError("game_over", "the match is over: there is nothing to take back")
+        if version != self.version:
+            raise OfflineError("stale", f"the takeback was asked at version {version}, but the table is at "
+                               f"{self.version}", version=self.version)
+        try:
+            m.take_back(self.me)
+        except TakebackError as exc:
+            raise OfflineError(exc.code, str(exc), version=self.version) from None
+        self.version += 1
+        return [self.sync()]
 
     def bot_wait(self) -> float | None:
         """Seconds until a bot moves (the bot delay, or what is left of the round pause), None when none will."""
@@ -363,10 +393,16 @@ class OfflineTable:
                 return [{"type": "pong", "ref": ref}]
             if kind == "ready":
                 return self.ready()
+            if kind == "takeback":
+                version = message.get("version")
+                if isinstance(version, bool) or not isinstance(version, int):
+                    raise OfflineError("bad_message", "a takeback needs 'version', the table's state version "
+                                       "(an integer)")
+                return self.take_back(version)
             if kind == "rematch":
                 raise OfflineError("not_finished" if not self.match.is_over else "offline",
                                    "an offline match has no rematch: start a new match")
             raise OfflineError("unknown_type", f"unknown message type {kind[:40]!r}: use move, hint, sync, ping, "
-                               "ready or rematch")
+                               "ready, rematch or takeback")
         except OfflineError as exc:
             return [error(exc.code, exc.message, ref, **exc.extra)]

@@ -74,11 +74,6 @@ def takeback_allowed(seats: Sequence[Seat]) -> bool:
     return sum(1 for s in seats if s.human) == 1
 
 
-#: the protocol's refusal code of each reason the core gives (``Match.takeback_run``)
-TAKEBACK_REFUSALS = {"nothing": "nothing_to_take_back", "round_over": "round_over", "new_hand": "new_hand",
-                     "game_over": "game_over", "bad_seat": "bad_seat"}
-
-
 class TableState:
     """A table's runtime state, built from its database rows."""
 
@@ -311,7 +306,7 @@ class TableState:
         try:
             return m.takeback_run(seat)
         except TakebackError as exc:
-            raise ProtocolError(TAKEBACK_REFUSALS.get(exc.code, exc.code), str(exc), version=self.version) from None
+            raise ProtocolError(exc.code, str(exc), version=self.version) from None
 
     def can_take_back(self, seat: int | None) -> bool:
         """Whether ``seat`` may take back a card now (what the page's button shows); a predicate: never raises."""

@@ -102,8 +102,8 @@ function call(engine, op, args) {
       const table = String(a);
       const texts = engine.handle(table, String(b));
       const message = JSON.parse(String(b));
-      // A move or a closed round summary changes the table: keep it, and let the bots go on.
-      if (message && (message.type === "move" || message.type === "ready")) publish(engine, table, texts);
+      // A move, a takeback or a closed round summary changes the table: keep it, and let the bots go on.
+      if (message && ["move", "ready", "takeback"].includes(message.type)) publish(engine, table, texts);
       else if (texts) scope.postMessage({ op: "messages", table, texts: texts.split("\n") });
       return null;
     }
