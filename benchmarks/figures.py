@@ -51,8 +51,8 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
 ALLOWED: set[tuple[str, str]] = {
     ("README.md", "The target is 10,000"),
     ("docs/play.md", "A♠ (+10.0)"),
-    ("docs/protocol.md", "[0, 2]"),
-    ("docs/protocol.md", "the p99 target of 100 ms"),
+    ("docs/reference/protocol-messages.md", "[0, 2]"),
+    ("docs/reference/scaling-measurements.md", "the p99 target of 100 ms"),
     ("docs/reference/scaling-measurements.md", "keeps p99 under 100 ms"),
     ("docs/reference/observation.md", "52 × 52"),
     ("docs/research.md", "suit × 13"),
