@@ -60,7 +60,6 @@ ALLOWED: set[tuple[str, str]] = {
     ("docs/reference/research-figures.md", "1M steps/s"),
     ("docs/reference/bots-measurements.md", "the 10,000/s target"),
     ("docs/bots.md", "5 presets × 2/3/4 players × 4 option variants × 40"),
-    ("docs/reference/bots-measurements.md", "varies by ~20%"),
     ("docs/web.md", "4×13"),
     ("docs/web.md", "44×44"),
     ("docs/web.md", "no task runs 50 ms"),
