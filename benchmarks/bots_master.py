@@ -249,7 +249,7 @@ def run_openspiel(seconds: float, deals: int, jobs: int, seed: int, out: Path) -
 
 
 def print_table(out: Path, tag: str = "") -> None:
-    """The markdown table of every pair measured so far (docs/bots.md), each row tagged for
+    """The markdown table of every pair measured so far (docs/reference/bots-measurements.md), each row tagged for
     ``benchmarks/figures.py``; ``tag``: the runs saved with that tag."""
     print("| pair | table | deals | margin a round | 95% CI | rounds won |")
     print("| --- | --- | --- | --- | --- | --- |")

@@ -1,4 +1,4 @@
-"""Strength measurements for docs/bots.md: arena pairs over duplicate deals, saved as JSON.
+"""Strength measurements for docs/reference/bots-measurements.md: arena pairs over duplicate deals, saved as JSON.
 
     python benchmarks/bots_strength.py PAIR_NAME... [--deals 1000] [--jobs 2] [--seed 2026]
 

@@ -82,8 +82,9 @@ LEVEL_MARGINS: dict[str, str] = {
 
 #: The ladder at the other tables (issue 28): table -> level -> its margin over the level below there, in points a
 #: round with its 95% interval (``benchmarks/bots_variants.py PAIR.TABLE``, seed 2026: ``greedy_vs_random``,
-#: ``expert_vs_greedy``, ``strong_vs_expert``, ``master_vs_strong``; the runs' sizes are in docs/bots.md, "Levels
-#: everywhere"; ``tests/project/test_doc_figures.py`` checks each against its JSON). 3 players: one seat against two.
+#: ``expert_vs_greedy``, ``strong_vs_expert``, ``master_vs_strong``; the runs' sizes are in
+#: docs/reference/bots-measurements.md, "Levels everywhere"; ``tests/project/test_doc_figures.py`` checks each
+#: against its JSON). 3 players: one seat against two.
 LEVEL_MARGINS_AT: dict[str, dict[str, str]] = {
     # medium and hard over 1,000 deals, strong over 300, master over 150
     "Pişti, 2 players": {"medium": "+9.3 [+8.7, +9.9]", "hard": "+5.3 [+4.6, +5.9]", "strong": "+1.3 [+0.3, +2.4]",
