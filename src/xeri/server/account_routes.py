@@ -155,7 +155,7 @@ async def profile(request: Request) -> Response:
     me = await current(request, store)
     own = me is not None and me.account.id == account.id
     rows = await store.account_matches(account.id, PROFILE_MATCHES, include_private=own)
-    stats = await store.account_stats(account.id, account.name)
+    stats = await store.account_stats(account.id, account.name, include_private=own)
     return _answer(messages.Profile, {
         "name": account.name, "created_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(account.created_at)),
         "stats": stats.to_dict(), "matches": [{"seat": seat, "match": summary(r)} for r, seat in rows]})

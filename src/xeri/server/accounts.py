@@ -11,6 +11,7 @@ name whether or not it exists (server.account_limits).
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 import time
 from collections.abc import Sequence
@@ -22,7 +23,7 @@ from .passwords import Passwords
 from .protocol import ClaimedSeat
 from .seats import hash_token
 from .sessions import Current, new_session
-from .store import AccountRow, Store, StoreConflict
+from .store import AccountRow, Store, StoreConflict, StoreError
 
 BAD_CREDENTIALS = "that name and password do not match an account"
 
@@ -70,6 +71,15 @@ class AccountService:
         value, session = new_session(account.id)
         await self.store.create_session(session, replaces=replaces)
         return value, session.csrf
+
+    async def sweep(self, every: float = 3600.0) -> None:
+        """End the expired sessions now and then (a periodic timer; a cookie past its expiry opens nothing anyway)."""
+        while True:
+            try:
+                await self.store.end_expired_sessions(time.time())
+            except StoreError:
+                pass  # the database is away: next time
+            await asyncio.sleep(every)
 
     async def sign_out(self, me: Current) -> None:
         await self.store.end_session(me.session.id)

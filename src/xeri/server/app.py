@@ -529,11 +529,13 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
     await c.lobby.broker.start()
     await c.lobby.start()
     await app.state.operator.start()  # the operator's bars and requests (server.admin)
+    sweeping = asyncio.create_task(app.state.accounts.sweep())  # expired sessions (server.accounts)
     # The worker processes start in the background, so the first bot move does not wait for them.
     warming = asyncio.create_task(c.workers.warm())
     try:
         yield
     finally:
+        sweeping.cancel()
         await app.state.operator.stop()
         await c.lobby.close()
         if c.caps is not None:

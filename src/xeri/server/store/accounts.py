@@ -182,14 +182,17 @@ class Accounts(Database):
             out.append((MatchRow(**r), seat))
         return out
 
-    async def account_stats(self, account_id: str, name: str) -> PlayerStats:
-        """The account's totals over its finished matches (its own seats' results)."""
+    async def account_stats(self, account_id: str, name: str, include_private: bool = True) -> PlayerStats:
+        """The account's totals over its finished matches (its own seats' results; ``include_private``: its private
+        matches' too, for the account itself)."""
         r, b = results_t.c, seat_accounts_t.c
         stmt = (select(func.count().label("games"), func.sum(func.cast(r.won, Integer)).label("wins"),
                        func.sum(r.points).label("points"), func.sum(r.xeris).label("xeris"),
                        func.sum(r.jack_xeris).label("jack_xeris"))
                 .select_from(results_t.join(seat_accounts_t, (b.table_id == r.table_id) & (b.seat == r.seat)))
                 .where(b.account_id == account_id))
+        if not include_private:
+            stmt = stmt.where(r.table_id.in_(select(tables_t.c.id).where(tables_t.c.private.is_(False))))
         row = (await self._rows(stmt))[0]
         return PlayerStats(name=name, games=int(row["games"] or 0), wins=int(row["wins"] or 0),
                            points=int(row["points"] or 0), xeris=int(row["xeris"] or 0),
