@@ -4,6 +4,7 @@
 // dialogs, the hint, the keyboard, drag and drop, the panels and leaving. After lichess's ui/round: state, view,
 // effects and controller apart, so the state is always the server's latest whatever is still moving.
 
+import { account } from "./account.js";
 import { api, ApiError, openTransport, seats } from "./api.js";
 import { renderBoard } from "./board.js";
 import { cardLabel } from "./cards.js";
@@ -640,7 +641,7 @@ export function mountTable(container, tableId, { watch = false } = {}) {
         }
       },
       onStatus,
-    });
+    }, { watch });
   }
 
   /** @param {Table} table */
@@ -719,6 +720,18 @@ export function mountTable(container, tableId, { watch = false } = {}) {
     if (mine && !watch) {
       connect(mine.token);
       return;
+    }
+    // Signed in, with a seat here taken on another device: the session opens it, without a token.
+    if (!watch && account().signed_in) {
+      try {
+        const held = await api.myTables();
+        if (held.tables.some((x) => x.table_id === tableId)) {
+          connect(null);
+          return;
+        }
+      } catch {
+        // no answer: as a guest would
+      }
     }
     if (!watch) {
       try {
