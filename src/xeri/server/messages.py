@@ -32,8 +32,8 @@ class Model(Struct, frozen=True, kw_only=True):
 
 
 class RuleOptions(Model, frozen=True):
-    """Every rule option's value (a preset's ``options``); tests/server/test_server_messages.py keeps the fields
-    equal to xeri.rules.OPTIONS."""
+    """Every rule option's value (a preset's ``options``); tests/server/messages/test_server_messages.py keeps the
+    fields equal to xeri.rules.OPTIONS."""
 
     players: int
     hand_size: int
@@ -184,7 +184,7 @@ class Round(Model, frozen=True):
     salt: str
 
 
-# --- events: docs/protocol.md's EVENT, told apart by ``kind`` ------------------------------------
+# --- events: docs/reference/protocol-messages.md's EVENT, told apart by ``kind`` ------------------------------------
 
 
 class Event(Model, frozen=True, tag_field="kind"):
