@@ -181,6 +181,16 @@ def finished(server: Server) -> Iterator[str]:
     yield res["table_id"]
 
 
+@pytest.fixture(scope="module")
+def account(server: Server) -> Iterator[str]:
+    """One account for every walk (signing up is rate-limited per address; signing in is too, less tightly)."""
+    post(server, "/api/account/signup", {"name": "Nikos", "password": ACCOUNT_PASSWORD})
+    yield "Nikos"
+
+
+ACCOUNT_PASSWORD = "a good long password"
+
+
 def axe(page: Page, screen: str) -> None:
     """Run axe-core on the page as it is; fail with every violation's rule and nodes."""
     if not page.evaluate("typeof window.axe === 'object'"):
@@ -237,7 +247,8 @@ NAMES = {"en": "Zoe", "el": "Ζωή", "tr": "Zeynep"}
 
 @pytest.mark.parametrize("lang, phone, scheme", WALKS)
 def test_every_screen_passes_axe(server: Server, browser: Browser, contexts: list[BrowserContext],
-                                 console: Console, finished: str, lang: str, phone: bool, scheme: str) -> None:
+                                 console: Console, finished: str, account: str, lang: str, phone: bool,
+                                 scheme: str) -> None:
     assert AXE.is_file(), f"axe-core is missing at {AXE}: scripts/test.sh installs it"
     options: dict[str, Any] = {"viewport": PHONE, "is_mobile": True, "has_touch": True} if phone else {
         "viewport": DESKTOP}
@@ -340,6 +351,24 @@ def test_every_screen_passes_axe(server: Server, browser: Browser, contexts: lis
     page.goto(f"{server.url}/#/stats/{name}")
     page.wait_for_selector(".recent-chart")
     check("player stats")
+
+    # Accounts: the dialog signed out, then signed in (its choices), and a profile.
+    page.goto(server.url + "/")
+    page.wait_for_selector(".play-now")
+    page.click("#account-btn")
+    page.wait_for_selector("#account-dialog .sign-in-form")
+    check("account dialog")
+    page.fill("#account-name", account)
+    page.fill("#account-password", ACCOUNT_PASSWORD)
+    page.click("#account-dialog .sign-in-btn")
+    page.wait_for_selector("#account-btn.signed-in")
+    page.click("#account-btn")
+    page.wait_for_selector("#account-dialog .delete-form")
+    check("account dialog, signed in")
+    page.keyboard.press("Escape")
+    page.goto(f"{server.url}/#/profile/{account}")
+    page.wait_for_selector(".profile-name")
+    check("profile")
 
     assert contrast == {}, f"text under 4.5:1 (contrast, text, element) by screen and theme: {contrast}"
     assert strays == {}, f"English left on the {lang} page: {strays}"

@@ -38,6 +38,27 @@
 /** @typedef {import("./protocol.js").ReviewProgress} ReviewProgress */
 /** @typedef {import("./protocol.js").Fairness} Fairness GET /api/tables/{id}/fairness */
 /** @typedef {import("./protocol.js").Verdict} Verdict POST /api/verify */
+/** @typedef {import("./protocol.js").Account} Account GET /api/account: who is signed in (docs/accounts.md) */
+/** @typedef {import("./protocol.js").AccountTables} AccountTables the account's open tables */
+/** @typedef {import("./protocol.js").Claimed} Claimed the seats a claim made the account's */
+/** @typedef {import("./protocol.js").Profile} Profile GET /api/profiles/{name} */
+
+/**
+ * The signed-in session's CSRF token (account.js sets it): every POST sends it, as docs/accounts.md asks of a
+ * request that carries the session cookie; null for a guest.
+ * @type {string | null}
+ */
+let csrfToken = null;
+/** Whether a session is signed in: a table's socket then asks for the account's seat (`?account=1`). */
+let signedIn = false;
+
+/**
+ * @param {Account} account
+ */
+export function useAccount(account) {
+  csrfToken = account.signed_in ? account.csrf || null : null;
+  signedIn = account.signed_in;
+}
 
 export class ApiError extends Error {
   /**
@@ -69,6 +90,7 @@ async function request(method, path, body) {
     headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
   }
+  if (method !== "GET" && csrfToken) headers["X-CSRF-Token"] = csrfToken;
   let response;
   try {
     response = await fetch(path, init);
@@ -164,11 +186,13 @@ function offlineFor(id) {
  * @param {string} tableId
  * @param {string | null} token
  * @param {TransportHandlers} handlers
+ * @param {{ watch?: boolean }} [options] watch: a spectator's socket, even for a signed-in player's seat
  * @returns {Transport}
  */
-export function openTransport(tableId, token, handlers) {
+export function openTransport(tableId, token, handlers, { watch = false } = {}) {
   const engine = offlineFor(tableId);
-  return engine ? engine.open(tableId, token, handlers) : new TableSocket(tableId, token, handlers);
+  return engine ? engine.open(tableId, token, handlers)
+    : new TableSocket(tableId, token, handlers, { account: signedIn && !watch });
 }
 
 /**
@@ -236,6 +260,28 @@ export const api = {
   // With no network, the offline engine checks a round's fair shuffle with the same Python.
   /** @type {(body: Record<string, unknown>) => Promise<Verdict>} */
   verify: (body) => (offline && !navigator.onLine ? offline.verify(body) : request("POST", "/api/verify", body)),
+  // ---- accounts (docs/accounts.md) ----
+  /** @type {() => Promise<Account>} */
+  account: () => request("GET", "/api/account"),
+  /** @type {(name: string, password: string) => Promise<Account>} */
+  signUp: (name, password) => request("POST", "/api/account/signup", { name, password }),
+  /** @type {(name: string, password: string) => Promise<Account>} */
+  signIn: (name, password) => request("POST", "/api/account/signin", { name, password }),
+  /** @type {() => Promise<Account>} */
+  signOut: () => request("POST", "/api/account/signout", {}),
+  /** @type {(password: string, newPassword: string) => Promise<Account>} */
+  changePassword: (password, newPassword) =>
+    request("POST", "/api/account/password", { password, new_password: newPassword }),
+  /** @type {(password: string) => Promise<Account>} */
+  deleteAccount: (password) => request("POST", "/api/account/delete", { password }),
+  /** @type {(hidden: boolean) => Promise<Account>} */
+  setHidden: (hidden) => request("POST", "/api/account/settings", { hidden }),
+  /** @type {(claimed: { table_id: string, token: string }[]) => Promise<Claimed>} */
+  claim: (claimed) => request("POST", "/api/account/claim", { seats: claimed }),
+  /** @type {() => Promise<AccountTables>} */
+  myTables: () => request("GET", "/api/account/tables"),
+  /** @type {(name: string) => Promise<Profile>} */
+  profile: (name) => request("GET", `/api/profiles/${encodeURIComponent(name)}`),
 };
 
 // ---- seat tokens: reloading the page must give the player their seat back ----
@@ -272,6 +318,13 @@ export const seats = {
     const all = readSeats();
     all[tableId] = { seat, token, at: Date.now() };
     localStorage.setItem(TOKENS_KEY, JSON.stringify(all));
+  },
+  /**
+   * Every seat this browser keeps, by table (a claim sends them: docs/accounts.md).
+   * @returns {[string, SavedSeat][]}
+   */
+  all() {
+    return Object.entries(readSeats()).filter(([, s]) => s && typeof s.token === "string");
   },
   /** @param {string} tableId */
   drop(tableId) {
@@ -311,10 +364,12 @@ export class TableSocket {
    * @param {string} tableId
    * @param {string | null} token the seat's token; null to watch
    * @param {TransportHandlers} handlers
+   * @param {{ account?: boolean }} [options] account: no token, but the signed-in account's seat if it holds one
    */
-  constructor(tableId, token, { onMessage, onStatus }) {
+  constructor(tableId, token, { onMessage, onStatus }, { account = false } = {}) {
     this.tableId = tableId;
     this.token = token;
+    this.account = account;
     this.onMessage = onMessage;
     this.onStatus = onStatus;
     /** @type {WebSocket | null} */
@@ -340,7 +395,8 @@ export class TableSocket {
   url() {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
     // summary=1: this page shows each round's summary, and the next round waits until it is closed.
-    const q = this.token ? `?token=${encodeURIComponent(this.token)}&summary=1` : "";
+    const q = this.token ? `?token=${encodeURIComponent(this.token)}&summary=1`
+      : this.account ? "?account=1&summary=1" : "";
     return `${proto}//${location.host}/ws/tables/${encodeURIComponent(this.tableId)}${q}`;
   }
 

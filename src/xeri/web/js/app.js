@@ -1,6 +1,7 @@
 // @ts-check
 // The page's entry point: settings in the top bar and a hash router over the views.
 
+import { loadAccount, onAccountChange, paintButton } from "./account.js";
 import { cardElement, RANKS } from "./cards.js";
 import { byId, clear, h } from "./dom.js";
 import { mountHelp } from "./help.js";
@@ -9,6 +10,7 @@ import { detectLanguage, setLanguage, t, translateTree } from "./i18n.js";
 import { mountLobby } from "./lobby.js";
 import { packOnInstall, registerServiceWorker } from "./offline.js";
 import { prefs } from "./prefs.js";
+import { mountProfile } from "./profile.js";
 import { mountTable } from "./table.js";
 
 /** @typedef {() => void | Promise<void>} Unmount what a view returns: it stops the view's timers and sockets */
@@ -59,7 +61,10 @@ async function route() {
     result = mountHistory(view, parts[1] || null);
   } else if (parts[0] === "replay" && parts[1]) {
     nav("nav-history");
-    result = mountReplay(view, parts[1]);
+    const seat = parts[2] === "review" && /^\d+$/.test(parts[3] || "") ? Number(parts[3]) : null;
+    result = mountReplay(view, parts[1], seat);
+  } else if (parts[0] === "profile" && parts[1]) {
+    result = mountProfile(view, parts[1]);
   } else if (parts[0] === "stats") {
     nav("nav-stats");
     result = mountStats(view, parts[1] || null);
@@ -84,6 +89,7 @@ async function route() {
 function applyLanguage(lang) {
   setLanguage(lang);
   translateTree(document.body);
+  paintButton();
   byId("pref-lang", HTMLSelectElement).value = lang;
 }
 
@@ -172,7 +178,11 @@ function start() {
     target.focus();
   });
   window.addEventListener("hashchange", route);
-  route();
+  // Who is signed in, before the first view: a table's socket then asks for the account's seat.
+  loadAccount().finally(() => {
+    route();
+    onAccountChange(() => route());
+  });
   // Installable and offline: the service worker keeps the page; a new version waits until the player reloads.
   registerServiceWorker((reload) => {
     if (document.querySelector(".update-banner")) return;

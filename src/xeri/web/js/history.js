@@ -18,7 +18,7 @@ import { reviewPanel } from "./review.js";
  * @param {string | null | undefined} iso
  * @returns {string}
  */
-function when(iso) {
+export function when(iso) {
   if (!iso) return "";
   try {
     return new Date(iso).toLocaleString(locale(), {
@@ -34,7 +34,7 @@ function when(iso) {
  * @param {HTMLElement} root
  * @param {unknown} err
  */
-function failure(root, err) {
+export function failure(root, err) {
   const text = err instanceof ApiError ? errorText(err.code, err.message) : String(err);
   clear(root).appendChild(h("div.panel", h("p", `${t("error")}: ${text}`)));
 }
@@ -65,7 +65,7 @@ export function shownName(m, seat) {
  * @param {MatchSummary} m
  * @returns {string}
  */
-function matchScore(m) {
+export function matchScore(m) {
   const points = (m.scores || []).join(" – ");
   if (m.ruleset && m.ruleset.match_end === "rounds" && m.round_wins)
     return `${t("round_wins")}: ${m.round_wins.join(" – ")} · ${t("points")}: ${points}`;
@@ -76,7 +76,7 @@ function matchScore(m) {
  * @param {MatchSummary} m
  * @returns {string}
  */
-function winnersOf(m) {
+export function winnersOf(m) {
   if (m.winner == null || !m.ruleset) return (m.winners || []).join(" & ");
   const sides = m.ruleset.players === 4 ? 2 : m.ruleset.players;
   return m.names.map((_, i) => i).filter((i) => i % sides === m.winner).map((i) => shownName(m, i)).join(" & ");
@@ -382,9 +382,10 @@ function describeStep(step, names, sides) {
  * A finished match move by move, with every hand shown, and the master's review beside it.
  * @param {HTMLElement} container
  * @param {string} id
+ * @param {number | null} [reviewSeat] the seat whose review to offer first (a profile's link), else the first person
  * @returns {Promise<() => void>} the unmount
  */
-export async function mountReplay(container, id) {
+export async function mountReplay(container, id, reviewSeat = null) {
   const root = h("section.replay");
   clear(container).appendChild(root);
   root.appendChild(h("p", t("loading")));
@@ -402,7 +403,7 @@ export async function mountReplay(container, id) {
     names,
     steps,
     (k) => go(k),
-    Math.max(
+    reviewSeat != null && reviewSeat >= 0 && reviewSeat < data.names.length ? reviewSeat : Math.max(
       0,
       data.names.findIndex((_, seat) => !botOf(data, seat)),
     ),

@@ -2,6 +2,7 @@
 // The lobby: one big "Play now" against the computer, "Play with friends", the options both use, and the open
 // tables with titles people read.
 
+import { account } from "./account.js";
 import { api, ApiError, seats } from "./api.js";
 import { installedPack, installPack } from "./offline.js";
 import { clear, h } from "./dom.js";
@@ -266,14 +267,38 @@ export async function mountLobby(container) {
     list,
     h("p", h("button.refresh", { type: "button", onclick: refresh }, t("refresh"))),
   );
+  // Signed in: the account's tables, from any device (docs/accounts.md).
+  const mineList = h("ul.table-list.account-tables");
+  const minePanel = h("div.panel.my-tables-panel", { hidden: true }, h("h2", t("my_tables")), mineList);
+  const refreshMine = async () => {
+    if (!account().signed_in || !navigator.onLine) {
+      minePanel.hidden = true;
+      return;
+    }
+    try {
+      const mine = await api.myTables();
+      clear(mineList);
+      for (const table of mine.tables)
+        mineList.appendChild(h("li", { dataset: { table: table.table_id } },
+          h("div.desc", `${t("table")} ${table.table_id} — `
+            + t(table.status === "waiting" ? "table_waiting" : "table_playing")),
+          h("a.btn.primary.account-table", { href: `#/t/${table.table_id}` }, t("table"))));
+      minePanel.hidden = !mine.tables.length;
+    } catch {
+      minePanel.hidden = true;
+    }
+  };
   const helpPanel = h(
     "div.panel.help-panel",
     h("p", t("help_goal")),
     h("a.btn.help-link", { href: "#/help" }, t("help")),
   );
-  root.append(h("h1.sr-only", t("title")), form, tablesPanel, helpPanel);
-  await refresh();
-  const every = setInterval(refresh, 5000);
+  root.append(h("h1.sr-only", t("title")), form, minePanel, tablesPanel, helpPanel);
+  await Promise.all([refresh(), refreshMine()]);
+  const every = setInterval(() => {
+    refresh();
+    refreshMine();
+  }, 5000);
   return () => clearInterval(every);
 }
 

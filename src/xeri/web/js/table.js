@@ -5,6 +5,7 @@
 // (effects.js: motion, sound); the page's acts go out through tablemoves.js, the dialogs are tabledialogs.js's,
 // the keys and the focus tablekeys.js's, joining and the connection's state tableconnect.js's.
 
+import { account } from "./account.js";
 import { api, ApiError, openTransport, seats } from "./api.js";
 import { clear, h } from "./dom.js";
 import { announce, hideAnnouncement } from "./fx.js";
@@ -163,7 +164,7 @@ export function mountTable(container, tableId, { watch = false } = {}) {
         }
       },
       onStatus: connectionStatus({ root, tableId, queue }),
-    });
+    }, { watch });
   }
 
   const onKey = tableKeys(root, on);
@@ -180,6 +181,18 @@ export function mountTable(container, tableId, { watch = false } = {}) {
     if (mine && !watch) {
       connect(mine.token);
       return;
+    }
+    // Signed in, with a seat here taken on another device: the session opens it, without a token.
+    if (!watch && account().signed_in) {
+      try {
+        const held = await api.myTables();
+        if (held.tables.some((x) => x.table_id === tableId)) {
+          connect(null);
+          return;
+        }
+      } catch {
+        // no answer: as a guest would
+      }
     }
     if (!watch) {
       try {

@@ -1,0 +1,106 @@
+"""Accounts in real Chromium (docs/accounts.md): sign up in the lobby's dialog, sign in on a second browser context
+and see the same history; a guest's matches claimed at sign-up; the cookie the page never sees; sign out."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Browser, BrowserContext, Page
+from test_web import Console, Server, new_page, play_until, start_vs_computer
+
+PASSWORD = "a good long password"
+
+
+def open_dialog(page: Page) -> None:
+    page.click("#account-btn")
+    page.wait_for_selector("#account-dialog")
+
+
+def sign_up(page: Page, name: str) -> None:
+    open_dialog(page)
+    page.fill("#account-name", name)
+    page.fill("#account-password", PASSWORD)
+    page.click("#account-dialog .sign-up-btn")
+    page.wait_for_selector("#account-dialog", state="detached")
+    page.wait_for_function("name => document.querySelector('#account-btn').textContent === name", arg=name)
+
+
+def sign_in(page: Page, name: str, password: str = PASSWORD) -> None:
+    open_dialog(page)
+    page.fill("#account-name", name)
+    page.fill("#account-password", password)
+    page.click("#account-dialog .sign-in-btn")
+
+
+def finish_a_match(page: Page, server: Server, name: str) -> str:
+    table_id = start_vs_computer(page, server, name, target="r1")
+    play_until(page, "#match-dialog")
+    return table_id
+
+
+def profile_matches(page: Page, server: Server, name: str) -> list[str]:
+    page.goto(f"{server.url}/#/profile/{name}")
+    page.wait_for_selector(".profile-name")
+    return page.eval_on_selector_all(".profile-matches tr[data-match]", "rows => rows.map(r => r.dataset.match)")
+
+
+def test_sign_up_then_sign_in_on_a_second_context_shows_the_same_history(
+        server: Server, browser: Browser, contexts: list[BrowserContext], console: Console) -> None:
+    first = new_page(browser, contexts, console)
+    first.goto(server.url + "/")
+    first.wait_for_selector(".play-now")
+    assert first.text_content("#account-btn") == "Sign in"
+    sign_up(first, "Hypatia")
+    # The session cookie is HttpOnly: the page's script cannot read it.
+    assert "xeri_session" not in first.evaluate("document.cookie")
+    cookie = next(c for c in first.context.cookies() if c["name"] == "xeri_session")
+    assert cookie["httpOnly"] and cookie["sameSite"] == "Lax"
+    played = finish_a_match(first, server, "typed name")
+    assert first.locator(".seat-name, .me").first.is_visible()
+    mine = profile_matches(first, server, "Hypatia")
+    assert mine == [played]
+    # A second browser (another device): a wrong password is told, then the right one signs in.
+    second = new_page(browser, contexts, console)
+    second.goto(server.url + "/")
+    second.wait_for_selector(".play-now")
+    console.allowed = ("status of 401",)  # Chromium logs the refused sign-in's 401 itself
+    sign_in(second, "hypatia", "not the password at all")
+    second.wait_for_selector("#account-dialog .account-error:not(:empty)")
+    assert "do not match" in (second.text_content("#account-dialog .account-error") or "")
+    second.fill("#account-password", PASSWORD)
+    second.click("#account-dialog .sign-in-btn")
+    second.wait_for_function("() => document.querySelector('#account-btn').textContent === 'Hypatia'")
+    assert profile_matches(second, server, "Hypatia") == [played]
+    # The profile links each match to its replay and its review (of the player's own seat).
+    links = second.eval_on_selector_all(f"tr[data-match='{played}'] a", "as => as.map(a => a.getAttribute('href'))")
+    assert links == [f"#/replay/{played}", f"#/replay/{played}/review/0"]
+    second.click(f"tr[data-match='{played}'] a.review-link")
+    second.wait_for_selector(".replay .review-seat")
+    assert second.eval_on_selector(".review-seat", "s => s.value") == "0"
+    # Signing out here leaves the first browser signed in.
+    open_dialog(second)
+    second.click("#account-dialog .sign-out-btn")
+    second.wait_for_function("() => document.querySelector('#account-btn').textContent === 'Sign in'")
+    first.reload()
+    first.wait_for_function("() => document.querySelector('#account-btn').textContent === 'Hypatia'")
+
+
+def test_a_guest_s_matches_are_claimed_at_sign_up_and_a_table_follows_to_another_device(
+        server: Server, browser: Browser, contexts: list[BrowserContext], console: Console) -> None:
+    guest = new_page(browser, contexts, console)
+    played = finish_a_match(guest, server, "Theano")
+    guest.goto(server.url + "/")
+    guest.wait_for_selector(".play-now")
+    sign_up(guest, "Theano")
+    guest.wait_for_function("() => document.getElementById('live').textContent.includes('matches are now')")
+    assert profile_matches(guest, server, "Theano") == [played]
+    # Signed in, a new table is the account's: another device signed in as Theano opens it from the lobby and
+    # takes the seat without any token of its own.
+    table_id = start_vs_computer(guest, server, "Theano", target="r5")
+    other = new_page(browser, contexts, console)
+    other.goto(server.url + "/")
+    other.wait_for_selector(".play-now")
+    sign_in(other, "Theano")
+    other.wait_for_selector(f".my-tables-panel li[data-table='{table_id}']")
+    other.click(f".my-tables-panel li[data-table='{table_id}'] a")
+    other.wait_for_selector(".hand .card-btn")
+    assert other.evaluate("localStorage.getItem('xeri.seats')") in (None, "{}")
+    assert other.locator(".spectator-note").count() == 0
