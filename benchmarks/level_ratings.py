@@ -28,7 +28,8 @@ from typing import Any
 from run_meta import run_meta
 
 from xeri import find_ruleset
-from xeri.arena.matches import run_matches, summarize_matches
+from xeri.arena.matches import MatchResult, MatchTask, play_duplicate_match, summarize_matches
+from xeri.arena.play import check_setup, deal_seeds
 from xeri.arena.stats import Z95
 from xeri.bots.registry import LEVELS
 from xeri.commands.arena import match_summary_dict
@@ -63,44 +64,44 @@ def measure(args: argparse.Namespace) -> None:
     chosen = args.pairs or [f"{hi}-{lo}" for hi, lo in pairs()]
     for name in chosen:
         hi, lo = name.split("-")
-        n = args.master_matches if "master" in (hi, lo) else args.matches
-        start = time.perf_counter()
-        results = run_matches(LEVELS[hi], LEVELS[lo], ruleset, n, args.seed, args.jobs)
+        planned = args.master_matches if "master" in (hi, lo) else args.matches
+        a, b = LEVELS[hi], LEVELS[lo]
+        check_setup(a, b, ruleset)
+        tasks = [MatchTask(a, b, ruleset.to_dict(), i, s) for i, s in enumerate(deal_seeds(args.seed, planned))]
+        start = saved = time.perf_counter()
+        results: list[MatchResult] = []
+        for task in tasks:  # one at a time: the first n matches are `xeri arena A B --matches n`'s, whatever n
+            results.append(play_duplicate_match(task))
+            now = time.perf_counter()
+            over = args.seconds is not None and now - start > args.seconds
+            if over or now - saved > 60 or len(results) == len(tasks):
+                save(path, data, name, hi, lo, results, planned, now - start, args)
+                saved = now
+            if over:
+                break
         s = summarize_matches(results)
-        data["pairs"][name] = {
-            "higher": hi, "lower": lo, **match_summary_dict(LEVELS[hi], LEVELS[lo], s),
-            "wins": sum(g.won for r in results for g in r.games),
-            "wall_seconds": time.perf_counter() - start,
-            "duplicates": [[[int(g.won), g.rounds, g.points_a, g.points_b] for g in r.games] for r in results],
-            "run": run_meta(args.seed),
-        }
-        data.update(run_meta(args.seed))
-        data["pairs"] = dict(sorted(data["pairs"].items(), key=lambda kv: list(LEVELS).index(kv[1]["lower"])))
-        path.write_text(json.dumps(data, indent=1) + "\n")
         w = s.win_rate
         print(f"{args.players}p {name}: {hi} wins {100 * w.mean:.1f}% [{100 * w.lo:.1f}, {100 * w.hi:.1f}] of "
               f"{s.games} matches ({s.rounds.mean:.2f} rounds, {time.perf_counter() - start:.0f}s)", flush=True)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    sub = parser.add_subparsers(dest="cmd", required=True)
-    m = sub.add_parser("measure", help="play the adjacent levels' duplicate matches")
-    m.add_argument("--players", type=int, choices=(2, 4), default=2)
-    m.add_argument("--matches", type=int, default=1000, help="duplicate matches per pair without the master")
-    m.add_argument("--master-matches", type=int, default=40, help="duplicate matches for the pair with the master")
-    m.add_argument("--pairs", nargs="*", default=None, help="HIGHER-LOWER names (default: every adjacent pair)")
-    m.add_argument("--jobs", type=int, default=1)
-    m.add_argument("--seed", type=int, default=2026)
-    m.add_argument("--out", default=str(OUT))
-    f = sub.add_parser("fit", help="fit the anchors from the result files, write them into the package")
-    f.add_argument("--out", default=str(OUT))
-    f.add_argument("--anchors", default=str(ANCHORS))
-    args = parser.parse_args()
-    if args.cmd == "measure":
-        measure(args)
-    else:
-        fit(args)
+def save(path: Path, data: dict[str, Any], name: str, hi: str, lo: str, results: list[MatchResult], planned: int,
+         seconds: float, args: argparse.Namespace) -> None:
+    """Write the file with this pair as measured so far (a run cut short keeps it)."""
+    s = summarize_matches(results)
+    a, b = LEVELS[hi], LEVELS[lo]
+    data["pairs"][name] = {
+        "higher": hi, "lower": lo, **match_summary_dict(a, b, s),
+        "planned_matches": planned, "stopped_at_time_budget": len(results) < planned,
+        "same_as": f"xeri arena {a} {b} --matches {len(results)} --target {TARGET} --seed {args.seed}"
+                   + (f" --players {args.players}" if args.players != 2 else ""),
+        "wall_seconds": seconds,
+        "duplicates": [[[int(g.won), g.rounds, g.points_a, g.points_b] for g in r.games] for r in results],
+        "run": run_meta(args.seed),
+    }
+    data.update(run_meta(args.seed))
+    data["pairs"] = dict(sorted(data["pairs"].items(), key=lambda kv: list(LEVELS).index(kv[1]["lower"])))
+    path.write_text(json.dumps(data, indent=1) + "\n")
 
 
 def pair_rates(data: dict[str, Any]) -> list[PairRate]:
@@ -149,6 +150,28 @@ def fit(args: argparse.Namespace) -> None:
                                    "date": data["date"]}
         print(fmt + ": " + ", ".join(f"{level} {r.display} ±{r.deviation}" for level, r in ratings.items()))
     Path(args.anchors).write_text(json.dumps(anchors, indent=1) + "\n")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="cmd", required=True)
+    m = sub.add_parser("measure", help="play the adjacent levels' duplicate matches")
+    m.add_argument("--players", type=int, choices=(2, 4), default=2)
+    m.add_argument("--matches", type=int, default=1000, help="duplicate matches per pair without the master")
+    m.add_argument("--master-matches", type=int, default=40, help="duplicate matches for the pair with the master")
+    m.add_argument("--pairs", nargs="*", default=None, help="HIGHER-LOWER names (default: every adjacent pair)")
+    m.add_argument("--seconds", type=float, default=None,
+                   help="stop a pair after this long (the matches played so far are kept and said so)")
+    m.add_argument("--seed", type=int, default=2026)
+    m.add_argument("--out", default=str(OUT))
+    f = sub.add_parser("fit", help="fit the anchors from the result files, write them into the package")
+    f.add_argument("--out", default=str(OUT))
+    f.add_argument("--anchors", default=str(ANCHORS))
+    args = parser.parse_args()
+    if args.cmd == "measure":
+        measure(args)
+    else:
+        fit(args)
 
 
 if __name__ == "__main__":
