@@ -129,3 +129,63 @@ def test_any_create_request_is_answered_with_a_table_or_a_clear_error(
         assert len(srv.lobby.tables) == before
     else:
         assert r.json()["table"]["players"] in (2, 3, 4)
+
+
+# --- the account bodies (docs/accounts.md) ----------------------------------------------------------
+
+odd_text = st.text(max_size=40) | st.sampled_from(["\u0391da", "Ada\u200d", "\ud800", "a\x00b", "Ada", "ADA",
+                                                  "\uff21\uff44\uff41", "x" * 300, ""])
+account_bodies = st.one_of(
+    json_values,
+    st.fixed_dictionaries({}, optional={
+        "name": odd_text | st.integers() | st.none(),
+        "password": odd_text | st.integers() | st.booleans(),
+        "new_password": odd_text | st.none(),
+        "hidden": st.booleans() | st.integers() | st.text(max_size=3),
+        "seats": st.lists(st.fixed_dictionaries({}, optional={"table_id": odd_text | st.integers(),
+                                                             "token": odd_text}) | json_values, max_size=4),
+        "extra": json_values,
+    }),
+)
+ACCOUNT_ROUTES = ["/api/account/signup", "/api/account/signin", "/api/account/password", "/api/account/delete",
+                  "/api/account/settings", "/api/account/claim"]
+
+
+@pytest.fixture(scope="module")
+def account() -> Iterator[tuple[ThreadServer, Any, Any]]:
+    import sqlite3
+    import tempfile
+    from dataclasses import replace
+    from pathlib import Path
+
+    from test_server_support import LIFTED, AccountClient
+
+    with tempfile.TemporaryDirectory() as tmp:
+        limits = replace(LIFTED, signins_per_address=10**6, signins_per_name=10**6, signups_per_address=10**6)
+        srv = ThreadServer(db_url(Path(tmp)), limits=limits).start()
+        client = AccountClient(srv.base)
+        client.sign_up("Fuzzer", "a good long password")
+
+        def count() -> int:
+            with sqlite3.connect(Path(tmp) / "server.sqlite3") as conn:
+                return int(conn.execute("SELECT count(*) FROM xeri_accounts").fetchone()[0])
+
+        yield srv, client, count
+        srv.stop()
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(route=st.sampled_from(ACCOUNT_ROUTES), body=account_bodies)
+def test_any_account_body_is_answered_or_refused_clearly_and_a_refusal_changes_nothing(
+        account: tuple[ThreadServer, Any, Any], route: str, body: Any) -> None:
+    srv, client, count = account
+    before, me = count(), client.get("/api/account").json()
+    r = client.http.post(route, content=json.dumps(body), headers={"Content-Type": "application/json",
+                                                                   "x-csrf-token": client.csrf})
+    assert r.status_code in (200, 201, 400, 401, 409), r.text
+    if r.status_code >= 400:
+        err = r.json()["error"]
+        assert isinstance(err["code"], str) and err["message"] and "Traceback" not in r.text
+        assert count() == before and client.get("/api/account").json() == me
+    elif route in ("/api/account/signup", "/api/account/signin"):
+        client.csrf = r.json()["csrf"]  # a new session: the client follows it, as the page does

@@ -8,6 +8,7 @@ face-down cards, and each round's seed and salt).
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -239,3 +240,34 @@ def test_a_redeal_rule_with_face_down_cards_is_refused(server: ThreadServer, rul
     r = httpx.post(f"{server.base}/api/tables", json={"ruleset": "pisti", "options": {"initial_pile": rule},
                                                         "name": "p0", "seats": [None, {"bot": "easy"}]})
     assert r.status_code == 400 and "would show the face-down cards" in r.json()["error"]["message"], r.text
+
+
+# --- accounts: their answers carry nothing secret, and a match in play nowhere ---------------------------
+
+
+def test_account_answers_leak_no_secret_nor_a_match_in_play(server: ThreadServer) -> None:
+    from test_server_support import AccountClient
+
+    password = "a good long password"
+    ada, bob = AccountClient(server.base), AccountClient(server.base)
+    ada.sign_up("Ada Leak", password)
+    bob.sign_up("Bob Leak", password)
+    playing = ada.post("/api/tables", {"name": "x", "options": {"rounds": 1}, "seats": [None, {"bot": "easy"}]}).json()
+    private = ada.post("/api/tables", {"name": "x", "private": True, "seats": [None, None]}).json()
+    answers = [ada.get("/api/account"), ada.get("/api/account/tables"), ada.get("/api/account/matches"),
+               ada.get("/api/profiles/Ada Leak"), bob.get("/api/profiles/Ada Leak"),
+               httpx.get(f"{server.base}/api/profiles/ada leak"), bob.get("/api/account/tables")]
+    text = " ".join(r.text for r in answers)
+    assert all(r.status_code == 200 for r in answers)
+    # No hash, no session cookie, no seat token, no card of the match in play, no seed.
+    for secret in ("$argon2", ada.cookie, bob.cookie, playing["token"], private["token"], "match_seed", "salt"):
+        assert secret and secret not in text, secret
+    hand = Player(server.ws_base, playing["table_id"], cookie=ada.cookie, query=f"token={playing['token']}")
+    assert hand.view is not None
+    profile = bob.get("/api/profiles/Ada Leak").json()
+    assert profile["matches"] == [] and profile["stats"]["games"] == 0  # nothing until a match is finished
+    assert not set(hand.view["hand"]) & set(json.dumps(profile).split('"'))
+    # Bob's session gets none of Ada's: his "who am I" is his, and Ada's tables are not listed to him.
+    assert bob.get("/api/account").json()["name"] == "Bob Leak"
+    assert bob.get("/api/account/tables").json()["tables"] == []
+    hand.close()

@@ -116,7 +116,7 @@ def test_the_baseline_revision_is_exactly_the_schema_main_made_on_sqlite(tmp_pat
     assert run_xeri(capsys, "db", "upgrade", "--db", str(by_revisions))[0] == 0
     in_one_go = tmp_path / "one-go.sqlite3"
     code, out, _err = run_xeri(capsys, "db", "upgrade", "--db", str(in_one_go))
-    assert code == 0 and "made the schema at revision 0002" in out
+    assert code == 0 and f"made the schema at revision {migrations.HEAD}" in out
     assert sqlite_schema(by_revisions) == sqlite_schema(in_one_go)
     # The head named in the code is the newest revision file.
     assert migrations.revisions()[-1][0] == migrations.HEAD and migrations.revisions()[0][0] == migrations.BASELINE
@@ -133,8 +133,43 @@ def test_the_baseline_revision_is_exactly_the_schema_main_made_on_postgresql(cap
         assert run_xeri(capsys, "db", "upgrade", migrations.BASELINE, "--db", by_revisions)[0] == 0
         assert run_xeri(capsys, "db", "upgrade", "--db", by_revisions)[0] == 0
         code, out, _err = run_xeri(capsys, "db", "upgrade", "--db", in_one_go)
-        assert code == 0 and "made the schema at revision 0002" in out
+        assert code == 0 and f"made the schema at revision {migrations.HEAD}" in out
         assert pg_schema(by_revisions) == pg_schema(in_one_go)
+
+
+ACCOUNT_TABLES = {"xeri_accounts", "xeri_sessions", "xeri_seat_accounts"}
+
+
+def table_names(db: str) -> set[str]:
+    from sqlalchemy import inspect
+
+    return migrations.run(db, lambda conn: set(inspect(conn).get_table_names()))  # type: ignore[no-any-return]
+
+
+def accounts_up_and_down(db: str, capsys: pytest.CaptureFixture[str], schema: Any) -> None:
+    """A database at 0002 takes the accounts' revision (its tables, empty), and gives it back on a downgrade."""
+    assert run_xeri(capsys, "db", "upgrade", "0002", "--db", db)[0] == 0
+    at_0002 = schema()
+    assert not table_names(db) & ACCOUNT_TABLES
+    code, out, err = run_xeri(capsys, "db", "upgrade", "--db", db)
+    assert code == 0 and "from revision 0002 to 0003_accounts" in out, out + err
+    assert table_names(db) >= ACCOUNT_TABLES
+    code, out, err = run_xeri(capsys, "db", "downgrade", "0002", "--db", db)
+    assert code == 0 and "from revision 0003_accounts to 0002" in out, out + err
+    assert schema() == at_0002
+
+
+def test_a_sqlite_database_at_0002_upgrades_to_the_accounts_and_downgrades(tmp_path: Path,
+                                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "at-0002.sqlite3"
+    accounts_up_and_down(str(db), capsys, lambda: sqlite_schema(db))
+
+
+@needs_pg
+def test_a_postgresql_database_at_0002_upgrades_to_the_accounts_and_downgrades(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    with fresh_database("xeri_mig") as url:
+        accounts_up_and_down(url, capsys, lambda: pg_schema(url))
 
 
 # --- xeri serve and an older schema --------------------------------------------------------
@@ -232,11 +267,11 @@ def upgrade_play_and_verify(db: str, tokens: dict[str, dict[str, str]], tmp: Pat
     before = stored_records(db)
     assert len(before) == 3
     code, out, _err = run_xeri(capsys, "db", "upgrade", "--db", db)
-    assert code == 0 and "from revision 0001 to 0002" in out, out
+    assert code == 0 and f"from revision 0001 to {migrations.HEAD}" in out, out
     assert "(head)" in run_xeri(capsys, "db", "current", "--db", db)[1]
     # Down to the baseline (an older xeri could run on it) and up again.
     code, out, _err = run_xeri(capsys, "db", "downgrade", migrations.BASELINE, "--db", db)
-    assert code == 0 and "from revision 0002 to 0001" in out
+    assert code == 0 and f"from revision {migrations.HEAD} to 0001" in out
     assert "revision 0001 (older" in run_xeri(capsys, "db", "current", "--db", db)[1]
     assert run_xeri(capsys, "db", "upgrade", "--db", db)[0] == 0
     assert "nothing to do" in run_xeri(capsys, "db", "upgrade", "--db", db)[1]
@@ -468,7 +503,7 @@ def bad_input_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (["admin", "actions", "--limit", "0"], "--limit"),
     (["admin", "frobnicate"], "invalid choice"),
     (["db", "downgrade", "9999"], "no schema revision"),
-    (["db", "upgrade", "0003"], "no schema revision"),
+    (["db", "upgrade", "0099"], "no schema revision"),
     (["db", "restore", "missing.backup"], "no backup"),
     (["serve", "--metrics-port", "0"], "--metrics-port"),
     (["serve", "--log-format", "xml"], "invalid choice"),

@@ -212,3 +212,65 @@ def test_the_database_keeps_no_seat_token(server: ThreadServer, tmp_path: Path) 
     stored = b"".join(p.read_bytes() for p in files)
     assert made["table_id"].encode() in stored  # the table is there, its seats' tokens are not
     assert token.encode() not in stored and token2.encode() not in stored
+
+
+# --- accounts (docs/accounts.md): what each route lets whom do ---------------------------------
+
+PASSWORD = "a good long password"
+#: every account route, with a body that would be good for it
+ACCOUNT_POSTS = {
+    "/api/account/password": {"password": PASSWORD, "new_password": "another good password"},
+    "/api/account/delete": {"password": PASSWORD},
+    "/api/account/settings": {"hidden": True},
+    "/api/account/claim": {"seats": []},
+}
+ACCOUNT_GETS = ("/api/account/tables", "/api/account/matches")
+
+
+def test_account_routes_are_listed_here_every_one() -> None:
+    """A new account route must be added to the authz checks below (this fails until it is)."""
+    from xeri.server.app import ROUTES
+
+    found = {getattr(r, "path", "") for r in ROUTES if getattr(r, "path", "").startswith(("/api/account",
+                                                                                         "/api/profiles"))}
+    assert found == {*ACCOUNT_POSTS, *ACCOUNT_GETS, "/api/account", "/api/account/signup", "/api/account/signin",
+                     "/api/account/signout", "/api/profiles/{name}"}
+
+
+def test_authz_of_the_account_routes(server: ThreadServer, tmp_path: Path) -> None:
+    from test_server_support import AccountClient
+
+    ada, eve = AccountClient(server.base), AccountClient(server.base)
+    ada.sign_up("Ada", PASSWORD)
+    eve.sign_up("Eve", PASSWORD)
+    private = ada.post("/api/tables", {"name": "Ada", "private": True, "seats": [None, None]}).json()
+    # A guest: every route of an account is 401, and changes nothing.
+    guest = httpx.Client(base_url=server.base)
+    for path, body in ACCOUNT_POSTS.items():
+        r = guest.post(path, json=body)
+        assert r.status_code == 401 and r.json()["error"]["code"] == "not_signed_in", path
+    for path in ACCOUNT_GETS:
+        assert guest.get(path).status_code == 401, path
+    # Another account sees its own tables only, and Ada's public profile without her private tables.
+    assert eve.get("/api/account/tables").json()["tables"] == []
+    assert ada.get("/api/account/tables").json()["tables"][0]["table_id"] == private["table_id"]
+    # Eve's password does not delete Ada, nor does Ada's password delete Eve from Eve's session ... each session
+    # acts on its own account only.
+    assert eve.post("/api/account/delete", {"password": PASSWORD}).status_code == 200
+    assert ada.get("/api/account").json()["name"] == "Ada"
+    # Ada's seat token, at the table's routes, from a guest: refused.
+    r = guest.post(f"/api/tables/{private['table_id']}/leave", json={"token": private["token"]})
+    assert r.status_code == 403 and r.json()["error"]["code"] == "bad_token"
+
+
+def test_the_database_keeps_no_password_nor_session_cookie(server: ThreadServer, tmp_path: Path) -> None:
+    from test_server_support import AccountClient
+
+    ada = AccountClient(server.base)
+    password = "Ada's very own password 1815"
+    ada.sign_up("Ada", password)
+    cookie, csrf = ada.cookie, ada.csrf
+    assert cookie and csrf
+    stored = b"".join(p.read_bytes() for p in tmp_path.iterdir() if p.name.startswith("server.sqlite3"))
+    assert b"$argon2id$" in stored  # the hash is there, not the password, nor the cookie's value
+    assert password.encode() not in stored and cookie.encode() not in stored

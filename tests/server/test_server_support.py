@@ -26,6 +26,7 @@ from websockets.sync.client import ClientConnection, connect
 import server_logs
 from xeri.server import create_app
 from xeri.server.limits import Limits
+from xeri.server.passwords import Passwords
 from xeri.server.ws_protocol import QuietWebSocketProtocol
 
 READY_TIMEOUT = 20.0
@@ -34,6 +35,9 @@ READY_TIMEOUT = 20.0
 LIFTED = Limits(waiting_per_address=10_000, playing_per_address=10_000, ws_per_address=10_000, ws_per_seat=1000,
                 ws_opens_per_second=10_000, hint_cooldown=0.0, lobby_per_address=10_000, max_rounds=99,
                 max_target=10_000)
+
+#: argon2id at its least work: the accounts' tests hash many passwords (test_server_accounts checks the real ones)
+CHEAP_PASSWORDS = Passwords(time_cost=1, memory_kib=64, lanes=1)
 
 
 def free_port() -> int:
@@ -67,7 +71,7 @@ class ThreadServer:
         self.ws_base = f"ws://127.0.0.1:{self.port}"
         self.app = create_app(db, bot_delay=bot_delay, rate=rate, burst=2 * rate, hint_level="medium",
                               broker=broker, http_rate=http_rate, http_burst=2 * http_rate,
-                              **{"limits": LIFTED, **options})
+                              **{"limits": LIFTED, "passwords": CHEAP_PASSWORDS, **options})
         config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning",
                                 ws_max_size=1 << 16, lifespan="on", ws=QuietWebSocketProtocol)
         self.server = uvicorn.Server(config)
@@ -114,9 +118,13 @@ def subprocess_server(db: str, port: int | None = None, bot_delay: float = 0.0,
 class Player:
     """A WebSocket client at a table; keeps every message it received."""
 
-    def __init__(self, ws_base: str, table_id: str, token: str | None = None) -> None:
-        url = f"{ws_base}/ws/tables/{table_id}" + (f"?token={token}" if token else "")
-        self.ws: ClientConnection = connect(url, max_size=None, open_timeout=10).__enter__()
+    def __init__(self, ws_base: str, table_id: str, token: str | None = None, cookie: str | None = None,
+                 query: str = "") -> None:
+        query = query or (f"token={token}" if token else "")
+        url = f"{ws_base}/ws/tables/{table_id}" + (f"?{query}" if query else "")
+        headers = {"Cookie": f"xeri_session={cookie}"} if cookie else None
+        self.ws: ClientConnection = connect(url, max_size=None, open_timeout=10,
+                                            additional_headers=headers).__enter__()
         self.messages: list[dict[str, Any]] = []
         self.state: dict[str, Any] = {}
         self.version = -1
@@ -200,3 +208,43 @@ def logging_server(db: str, handler: logging.Handler) -> Iterator[ThreadServer]:
         srv.stop()
         for lg in loggers:
             lg.removeHandler(handler)
+
+
+class AccountClient:
+    """An HTTP client that keeps a session cookie, as a browser does, and sends its CSRF token with each POST."""
+
+    def __init__(self, base: str, **headers: str) -> None:
+        self.http = httpx.Client(base_url=base, timeout=10, headers=headers)
+        self.csrf: str | None = None
+
+    def post(self, path: str, body: Any = None, **headers: str) -> httpx.Response:
+        sent = {"x-csrf-token": self.csrf, **headers} if self.csrf else headers
+        r = self.http.post(path, json=body if body is not None else {}, headers=sent)
+        if path.startswith("/api/account/") and r.status_code < 300 and "signed_in" in r.json():
+            self.csrf = r.json().get("csrf")
+        return r
+
+    def get(self, path: str, **headers: str) -> httpx.Response:
+        return self.http.get(path, headers=headers)
+
+    def sign_up(self, name: str, password: str = "a good long password") -> dict[str, Any]:
+        r = self.post("/api/account/signup", {"name": name, "password": password})
+        assert r.status_code == 201, r.text
+        return r.json()  # type: ignore[no-any-return]
+
+    def sign_in(self, name: str, password: str = "a good long password") -> dict[str, Any]:
+        r = self.post("/api/account/signin", {"name": name, "password": password})
+        assert r.status_code == 200, r.text
+        return r.json()  # type: ignore[no-any-return]
+
+    @property
+    def cookie(self) -> str | None:
+        return self.http.cookies.get("xeri_session")
+
+    def player(self, ws_base: str, table_id: str, token: str | None = None, account: bool = False) -> Player:
+        """A WebSocket at the table with this client's cookie (``account``: the account's seat, without a token)."""
+        query = "&".join(q for q in (f"token={token}" if token else "", "account=1" if account else "") if q)
+        return Player(ws_base, table_id, cookie=self.cookie, query=query)
+
+    def close(self) -> None:
+        self.http.close()

@@ -18,7 +18,7 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.middleware.gzip import GZipMiddleware
-from starlette.requests import ClientDisconnect, HTTPConnection, Request
+from starlette.requests import HTTPConnection, Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.websockets import WebSocket
@@ -30,8 +30,11 @@ from ..errors import XeriError
 from ..record import deal_from_dict, deal_to_dict
 from ..rules import PRESET_HELP, PRESETS, Ruleset, find_ruleset
 from ..scoring import point_items
-from . import inputs, messages, metrics, offline
+from . import account_routes, inputs, messages, metrics, offline, sessions
+from .account_limits import AccountLimits
+from .accounts import AccountService
 from .admin import install as install_operator
+from .bodies import read_body as _body
 from .caps import SharedCaps
 from .cluster import Cluster, make_cluster, refuse_mixed_modes
 from .connection import BURST, CLOSE_TOO_MANY, MAX_MESSAGE, RATE, TokenBucket, serve_socket
@@ -40,12 +43,13 @@ from .handle import TableHandle
 from .health import healthz, readyz
 from .history import summary
 from .limits import Limits
-from .lobby import NAME_LENGTH, Lobby, check_name, options_help, parse_json
+from .lobby import NAME_LENGTH, Lobby, check_name, options_help
+from .passwords import Passwords
 from .protocol import TAKEOVER_AFTER, TURN_TIMER, JoinTable, LeaveTable, VerifyRecord, VerifyRound
 from .pubsub import Broker, InProcessBroker
 from .replays import ReplayCache, ReplayTooLarge
 from .reviews import ReviewBusy, ReviewCache, ReviewFailed
-from .seats import hash_token
+from .seats import hash_token, may_use
 from .security import origin_allowed, secure
 from .static import PageFiles, page_response
 from .store import Store, StoreError, StoreUnavailable
@@ -55,7 +59,6 @@ from .workers import BotBudget, PoolBusy, Workers
 WEB_DIR = offline.WEB_DIR  # the package's page, or $XERI_WEB_DIR
 #: the close code of a WebSocket from an origin that is not allowed (sent as HTTP 403 before the handshake)
 CLOSE_BAD_ORIGIN = 4403
-MAX_BODY = 256 * 1024
 #: the bound of ``?seat=`` (a review then names the match's own seats)
 MAX_SEAT = 99
 
@@ -63,7 +66,8 @@ _STATUS = {"no_such_table": 404, "no_such_match": 404, "no_such_player": 404, "b
            "table_full": 409, "seat_taken": 409, "not_waiting": 409, "not_finished": 409, "too_large": 413,
            "rate_limited": 429,
            "unsupported_media_type": 415, "unavailable": 503, "too_many_tables": 429, "too_many_connections": 429,
-           "hint_cooldown": 429, "busy": 503, "private_match": 403, "game_over": 409}
+           "hint_cooldown": 429, "busy": 503, "private_match": 403, "game_over": 409,
+           "bad_credentials": 401, "not_signed_in": 401, "csrf": 403, "name_taken": 409, "tables_open": 409}
 
 #: HTTP requests per second (average, burst) from one client address
 HTTP_RATE, HTTP_BURST = 50.0, 200.0
@@ -113,37 +117,6 @@ def _error(exc: ProtocolError) -> JSONResponse:
     metrics.refused(exc.code, "http")
     return JSONResponse({"error": {"code": exc.code, "message": exc.message, **exc.extra}},
                         status_code=_STATUS.get(exc.code, 400))
-
-
-async def _body(request: Request) -> Any:
-    """The JSON body, read no further than MAX_BODY bytes.
-
-    It must be sent as ``application/json``: a cross-site form (``text/plain``) cannot create a table or join one,
-    since a browser sends that content type cross-site only after a CORS preflight, which this server never grants.
-    """
-    kind = request.headers.get("content-type", "").partition(";")[0].strip().lower()
-    if kind != "application/json":
-        raise ProtocolError("unsupported_media_type", "send the body as JSON, with Content-Type: application/json")
-    too_large = ProtocolError("too_large", f"request bodies are limited to {MAX_BODY} bytes")
-    declared = request.headers.get("content-length", "0")
-    if not declared.isdigit() or int(declared) > MAX_BODY:
-        raise too_large
-    chunks: list[bytes] = []
-    size = 0
-    try:
-        async for chunk in request.stream():
-            size += len(chunk)
-            if size > MAX_BODY:
-                raise too_large
-            chunks.append(chunk)
-    except ClientDisconnect:
-        # The client went away before its body was whole (or sent a broken chunked body): nothing to do,
-        # and nothing to log; the answer goes nowhere.
-        raise ProtocolError("bad_request", "the request body did not arrive whole") from None
-    raw = b"".join(chunks)
-    if not raw.strip():
-        return {}
-    return parse_json(raw)
 
 
 def _limit(request: Request, default: int = 50) -> int:
@@ -197,6 +170,8 @@ def api(handler: Handler) -> Handler:
             if not await _allowed(request):
                 raise ProtocolError("rate_limited", f"slow down: at most {ctx(request).http_rate:g} requests a second")
             _check_address(request)
+            if request.method == "POST":  # a POST made with the session cookie proves it came from this page
+                await sessions.check_csrf(request, ctx(request).store, request.app.state.security.allow_origins)
             return await handler(request)
         except ProtocolError as exc:
             return _error(exc)
@@ -217,13 +192,32 @@ async def _table_of(request: Request) -> TableHandle:
     return table
 
 
+async def _account_id(request: HTTPConnection) -> str | None:
+    """The signed-in account of the request (server.sessions), or None for a guest."""
+    me = await sessions.current(request, ctx(request).store)
+    return me.account.id if me is not None else None
+
+
+async def _seat_of(table: TableHandle, token: str, request: HTTPConnection) -> int | None:
+    """The seat ``token`` holds at ``table``, if this request may use it: a signed-in player's seat answers to
+    that account's session only (server.seats ``may_use``)."""
+    seat = table.seat_for_token(token)
+    if seat is not None and table.seat_account(seat) is not None:
+        if not may_use(table.seat_account(seat), await _account_id(request)):
+            return None
+    return seat
+
+
 async def _shown_table(request: Request) -> TableHandle:
-    """A table to describe: a finished private one only with one of its seats' tokens."""
+    """A table to describe: a finished private one only with one of its seats' tokens (or its account's session)."""
     table = await _table_of(request)
     if table.status == "finished" and table.info().private:
         token = _seat_token(request)
-        if token is None or table.seat_for_token(token) is None:
-            raise private_match()
+        if token is None or await _seat_of(table, token, request) is None:
+            account = await _account_id(request)
+            if account is None or account not in {a for a, _c in (await ctx(request).store.seat_accounts(
+                    table.id)).values()}:
+                raise private_match()
     return table
 
 
@@ -245,7 +239,14 @@ async def _open_match(request: Request) -> None:
     if private:
         token = _seat_token(request)
         digest = hash_token(token) if token is not None else None
-        if digest is None or not any(secrets.compare_digest(digest, h) for h in hashes):
+        account = await _account_id(request)
+        held = await ctx(request).store.seat_accounts(table_id)
+        proven = [seat for seat, h in hashes if digest is not None and secrets.compare_digest(digest, h)]
+        # A seat's token opens the match (one taken signed in only with its account's session), and so does the
+        # session of an account holding one of its seats.
+        bound = {seat: held_by for seat, (held_by, claimed) in held.items() if not claimed}
+        if not any(may_use(bound.get(seat), account) for seat in proven) \
+                and account not in {held_by for held_by, _claimed in held.values()}:
             raise private_match()
 
 
@@ -297,7 +298,10 @@ async def levels(_request: Request) -> Response:
 async def tables(request: Request) -> Response:
     lobby = ctx(request).lobby
     if request.method == "POST":
-        table, seat, token = await lobby.create(await _body(request), _client(request))
+        body = await _body(request)
+        me = await sessions.current(request, ctx(request).store)
+        holder = (me.account.id, me.account.name) if me is not None else None
+        table, seat, token = await lobby.create(body, _client(request), holder)
         out: dict[str, Any] = {"table_id": table.id, "table": table.info(), "invite": f"/#/t/{table.id}"}
         if token is not None:
             out.update(seat=seat, token=token)
@@ -312,13 +316,21 @@ async def table_info(request: Request) -> Response:
 async def join(request: Request) -> Response:
     table = await _table_of(request)
     body = JoinTable.read(await _body(request))
-    seat, token = await table.join(check_name(body.name), body.seat)
+    name = check_name(body.name)
+    me = await sessions.current(request, ctx(request).store)
+    if me is not None:  # signed in: the seat is the account's, under its name
+        seat, token = await table.join(me.account.name, body.seat, me.account.id)
+    else:
+        seat, token = await table.join(name, body.seat)
     return _answer(messages.Seated, {"table_id": table.id, "seat": seat, "token": token, "table": table.info()})
 
 
 async def leave(request: Request) -> Response:
     table = await _table_of(request)
-    await table.leave(LeaveTable.read(await _body(request)).token)
+    token = LeaveTable.read(await _body(request)).token
+    if table.seat_for_token(token) is not None and await _seat_of(table, token, request) is None:
+        raise ProtocolError("bad_token", "that seat is another account's: sign in as it to leave")
+    await table.leave(token)
     ctx(request).lobby.release(table)
     return _answer(messages.LeftTable, {"ok": True, "table": table.info()})
 
@@ -462,7 +474,8 @@ async def socket(ws: WebSocket) -> None:
         metrics.refused("too_many_connections", "socket")
         await ws.close(code=CLOSE_TOO_MANY)
         return
-    await serve_socket(ws, c.lobby, c.rate, c.burst)
+    me = await sessions.current(ws, c.store) if sessions.cookie_value(ws) is not None else None
+    await serve_socket(ws, c.lobby, c.rate, c.burst, account=me.account.id if me is not None else None)
 
 
 ROUTES = [
@@ -486,6 +499,18 @@ ROUTES = [
     Route("/api/players", api(players)),
     Route("/api/players/{name}/stats", api(player)),
     Route("/api/verify", api(verify), methods=["POST"]),
+    # Accounts (server.account_routes, docs/accounts.md).
+    Route("/api/account", api(account_routes.who_am_i)),
+    Route("/api/account/signup", api(account_routes.sign_up), methods=["POST"]),
+    Route("/api/account/signin", api(account_routes.sign_in), methods=["POST"]),
+    Route("/api/account/signout", api(account_routes.sign_out), methods=["POST"]),
+    Route("/api/account/password", api(account_routes.change_password), methods=["POST"]),
+    Route("/api/account/delete", api(account_routes.delete_account), methods=["POST"]),
+    Route("/api/account/settings", api(account_routes.settings), methods=["POST"]),
+    Route("/api/account/claim", api(account_routes.claim), methods=["POST"]),
+    Route("/api/account/tables", api(account_routes.my_tables)),
+    Route("/api/account/matches", api(account_routes.my_matches)),
+    Route("/api/profiles/{name}", api(account_routes.profile)),
     WebSocketRoute("/ws/tables/{table_id}", socket),
     # The installable page's service worker, and the offline pack (server.offline).
     Route("/sw.js", offline.service_worker),
@@ -504,11 +529,13 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
     await c.lobby.broker.start()
     await c.lobby.start()
     await app.state.operator.start()  # the operator's bars and requests (server.admin)
+    sweeping = asyncio.create_task(app.state.accounts.sweep())  # expired sessions (server.accounts)
     # The worker processes start in the background, so the first bot move does not wait for them.
     warming = asyncio.create_task(c.workers.warm())
     try:
         yield
     finally:
+        sweeping.cancel()
         await app.state.operator.stop()
         await c.lobby.close()
         if c.caps is not None:
@@ -525,7 +552,8 @@ def create_app(db: str | None = None, *, bot_delay: float = 0.4, broker: Broker 
                http_rate: float = HTTP_RATE, http_burst: float = HTTP_BURST, limits: Limits | None = None,
                workers: int | None = None, bot_queue: int | None = None, bot_budget: BotBudget | None = None,
                replay_cache_bytes: int = 64 << 20, lease: float | None = None, metrics_port: int | None = None,
-               admin_every: float = 2.0, offline_pack: str | Path | None = None) -> Starlette:
+               admin_every: float = 2.0, offline_pack: str | Path | None = None,
+               passwords: Passwords | None = None) -> Starlette:
     """The app, storing in ``db`` (a URL or path; default SQLite in the data directory).
 
     ``rate`` and ``burst`` set each connection's message limit (benchmarks raise it);
@@ -540,6 +568,7 @@ def create_app(db: str | None = None, *, bot_delay: float = 0.4, broker: Broker 
     it); ``admin_every``: how often the operator's bars and requests are read (server.admin).
     ``offline_pack`` is the folder of Pyodide's files the offline pack serves (default ``$XERI_OFFLINE_PACK``;
     none: no pack, server.offline).
+    ``passwords`` hashes the accounts' passwords (server.passwords; default argon2id at RFC 9106's parameters).
     """
     limits = limits or Limits()
     store = Store(db)
@@ -565,6 +594,8 @@ def create_app(db: str | None = None, *, bot_delay: float = 0.4, broker: Broker 
     app.state.cluster = cluster
     app.state.lobby = lobby
     app.state.store = store
+    app.state.accounts = AccountService(store, passwords or Passwords(),
+                                        AccountLimits(limits, caps.storage if caps is not None else None))
     app.state.service_worker = offline.ServiceWorker()
     folder = offline.pack_folder(str(offline_pack) if offline_pack is not None else None)
     app.state.offline_pack = offline.OfflinePack(folder) if folder is not None else None

@@ -19,6 +19,7 @@ from .limits import LimitExceeded
 from .lobby import Lobby, parse_json
 from .protocol import Hint, Move, Ping, Ready, Rematch, Sync
 from .pubsub import channel
+from .seats import may_use
 
 MAX_MESSAGE = 4096
 RATE = 20.0
@@ -251,8 +252,13 @@ async def refuse(ws: WebSocket, text: str, code: int) -> None:
         pass
 
 
-async def serve_socket(ws: WebSocket, lobby: Lobby, rate: float = RATE, burst: float = BURST) -> None:
-    """The WebSocket endpoint: find the table, check the token, then run the client."""
+async def serve_socket(ws: WebSocket, lobby: Lobby, rate: float = RATE, burst: float = BURST,
+                       account: str | None = None) -> None:
+    """The WebSocket endpoint: find the table, check the token, then run the client.
+
+    ``account`` is the signed-in account of the request: a seat bound to an account answers to its session only,
+    and that session opens the account's seat at the table without a token (the tables follow it to any device).
+    """
     await ws.accept()
     table_id = ws.path_params["table_id"]
     try:
@@ -267,9 +273,13 @@ async def serve_socket(ws: WebSocket, lobby: Lobby, rate: float = RATE, burst: f
     seat = None
     if token:
         seat = table.seat_for_token(token)
+        if seat is not None and not may_use(table.seat_account(seat), account):
+            seat = None  # another account's seat: its token alone is not enough
         if seat is None:
             await refuse(ws, error("bad_token", "that token holds no seat at this table"), 4003)
             return
+    elif account is not None and ws.query_params.get("account") == "1":
+        seat = next((s for s in range(len(table.info().seats)) if table.seat_account(s) == account), None)
     if seat is None and table.status == "finished" and table.info().private:
         refused = private_match()  # a finished private match: its seats only, never a spectator
         await refuse(ws, error(refused.code, refused.message), 4403)

@@ -36,6 +36,8 @@ from .table import Table, unavailable
 from .workers import Workers
 
 NAME_LENGTH = 32
+#: a signed-in player: (account id, account name)
+Holder = tuple[str, str]
 #: finished tables kept built in memory, the most recently used: a finished match never changes
 FINISHED_KEPT = 16
 
@@ -232,15 +234,17 @@ class Lobby:
         # A few tables per creating address, so one client cannot flood the others out of view.
         return [t.info() for t in self.book.listed(found, lambda t: t.id, 200)]
 
-    async def create(self, body: Any, address: str | None = None) -> tuple[Table, int | None, str | None]:
+    async def create(self, body: Any, address: str | None = None,
+                     account: Holder | None = None) -> tuple[Table, int | None, str | None]:
         """A new table from a create request (docs/protocol.md); joins its creator if a name is given.
 
         ``address`` is the creator's: it may hold only so many waiting and playing tables (server.limits).
+        ``account`` (id, name) is the creator's when signed in: the seat is bound to it, under its name.
         """
         if address is None:
-            return await self._create(body)
+            return await self._create(body, account=account)
         async with self._creating(address) as table_id:
-            table, joined, token = await self._create(body, table_id)
+            table, joined, token = await self._create(body, table_id, account)
             self.book.created(table.id, address)
             return table, joined, token
 
@@ -260,7 +264,8 @@ class Lobby:
                 with self.book.creating(address, self._status):
                     yield table_id
 
-    async def _create(self, body: Any, table_id: str | None = None) -> tuple[Table, int | None, str | None]:
+    async def _create(self, body: Any, table_id: str | None = None,
+                      account: Holder | None = None) -> tuple[Table, int | None, str | None]:
         req = CreateTable.read(body)  # the fields' types and bounds (server.protocol); the rest is checked here
         options = dict(req.options or {})
         if req.players is not msgspec.UNSET:
@@ -287,6 +292,8 @@ class Lobby:
         takeover_level = _level(req.takeover_level, "takeover_level")
         private, title = req.private, req.title
         name = check_name(req.name) if req.name is not None else None
+        if name is not None and account is not None:
+            name = account[1]  # signed in: the account's name, whatever was typed
         seat = req.seat
         if name is not None and not any(r["human"] for r in seat_rows):
             raise ProtocolError("bad_seats", "a name was given, but every seat is a bot")
@@ -308,6 +315,7 @@ class Lobby:
             joined = seat if seat is not None else next(r.seat for r in seats if r.human)
             token = new_token()
             seats[joined].name, seats[joined].token_hash = name, hash_token(token)
+            seats[joined].account_id = account[0] if account is not None else None
         start = None
         if all(not r.human or r.name is not None for r in seats):
             names = [r.name or f"Bot ({r.bot_level})" for r in seats]
@@ -350,12 +358,15 @@ class Lobby:
             "takeover_level": old.takeover_level, "private": old.private, "title": old.title,
         }
         players = [s for s in old.seats if s.human and not s.left and s.name]
+        holder: Holder | None = None
         if players:
             body["name"], body["seat"] = players[0].name, players[0].seat
-        new, first, token = await self._create(body, table_id)
+            if players[0].account is not None:
+                holder = (players[0].account, players[0].name or "")
+        new, first, token = await self._create(body, table_id, holder)
         tokens = {first: token} if first is not None and token is not None else {}
-        for s in players[1:]:
-            seat, tok = await new.join(s.name or "", s.seat)
+        for s in players[1:]:  # each seat stays its account's
+            seat, tok = await new.join(s.name or "", s.seat, s.account)
             tokens[seat] = tok
         old.rematch_table = new.id
         await table.publish(lambda seat: messages.RematchMessage(table_id=new.id, seat=seat,

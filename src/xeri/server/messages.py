@@ -618,6 +618,55 @@ class ReviewProgress(Model, frozen=True):
     review: Review | UnsetType = UNSET
 
 
+# --- accounts (server.accounts, docs/accounts.md) ------------------------------------------
+
+
+class Account(Model, frozen=True):
+    """GET /api/account (who am I), and the answer of a sign-up, sign-in, sign-out or change."""
+
+    signed_in: bool
+    name: str | None = None
+    #: the token every POST made with the session cookie sends as X-CSRF-Token
+    csrf: str | None = None
+    hidden: bool = False
+
+
+class AccountTable(Model, frozen=True):
+    """A table in play (or waiting) where the account holds a seat: it opens from any device."""
+
+    table_id: str
+    seat: int
+    status: str
+
+
+class AccountTables(Model, frozen=True):
+    """GET /api/account/tables."""
+
+    tables: list[AccountTable]
+
+
+class Claimed(Model, frozen=True):
+    """POST /api/account/claim: the seats now the account's (those already its own, or another's, are left out)."""
+
+    claimed: list[AccountTable]
+
+
+class ProfileMatch(Model, frozen=True):
+    """One of a profile's recent matches, with the player's seat (its replay and review)."""
+
+    seat: int
+    match: MatchSummary
+
+
+class Profile(Model, frozen=True):
+    """GET /api/profiles/{name}: an account's public page."""
+
+    name: str
+    created_at: str
+    stats: Stats
+    matches: list[ProfileMatch]
+
+
 #: every HTTP answer the page reads, by its route (the schema's ``answers``)
 ANSWERS: dict[str, type[Model]] = {
     "GET /api/meta": ServerMeta,
@@ -633,6 +682,16 @@ ANSWERS: dict[str, type[Model]] = {
     "GET /api/players": PlayerList,
     "GET /api/players/{name}/stats": Stats,
     "POST /api/verify": Verdict,
+    "GET /api/account": Account,
+    "POST /api/account/signup": Account,
+    "POST /api/account/signin": Account,
+    "POST /api/account/signout": Account,
+    "POST /api/account/password": Account,
+    "POST /api/account/delete": Account,
+    "POST /api/account/settings": Account,
+    "POST /api/account/claim": Claimed,
+    "GET /api/account/tables": AccountTables,
+    "GET /api/profiles/{name}": Profile,
 }
 
 

@@ -281,10 +281,81 @@ def read_message(data: Any) -> ClientMessage:
 
 # --- the JSON Schema (server.schema, with what the server sends) --------------------------------
 
+# --- accounts (server.accounts, docs/accounts.md) ------------------------------------------
+
+#: the bounds of a password, in characters
+PASSWORD_LENGTH = (10, 256)
+_ACCOUNT_NAME = Refuse("bad_name", "the name must be a string")
+_PASSWORD = Refuse("bad_password", f"a password is a string of {PASSWORD_LENGTH[0]} to {PASSWORD_LENGTH[1]} "
+                                   "characters")
+_ANY_PASSWORD = Refuse("bad_password", "the password must be a string")
+
+
+class SignUp(Body, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """POST /api/account/signup: a new account, signed in at once."""
+
+    name: Annotated[str, _ACCOUNT_NAME, Meta(description="the name as shown; unique (docs/accounts.md)")]
+    password: Annotated[Annotated[str, Meta(min_length=PASSWORD_LENGTH[0], max_length=PASSWORD_LENGTH[1])],
+                        _PASSWORD]
+
+
+class SignIn(Body, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """POST /api/account/signin."""
+
+    name: Annotated[Annotated[str, Meta(max_length=200)], _ACCOUNT_NAME]
+    password: Annotated[Annotated[str, Meta(max_length=PASSWORD_LENGTH[1])], _ANY_PASSWORD]
+
+
+class ChangePassword(Body, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """POST /api/account/password: the other sessions of the account end."""
+
+    password: Annotated[Annotated[str, Meta(max_length=PASSWORD_LENGTH[1])], _ANY_PASSWORD,
+                        Meta(description="the current password")]
+    new_password: Annotated[Annotated[str, Meta(min_length=PASSWORD_LENGTH[0], max_length=PASSWORD_LENGTH[1])],
+                            _PASSWORD]
+
+
+class DeleteAccount(Body, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """POST /api/account/delete: the matches stay, under an anonymous name."""
+
+    password: Annotated[Annotated[str, Meta(max_length=PASSWORD_LENGTH[1])], _ANY_PASSWORD]
+
+
+class AccountSettings(Body, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """POST /api/account/settings."""
+
+    hidden: Annotated[bool, Refuse("bad_request", "hidden must be true or false"),
+                      Meta(description="left out of the leaderboards")]
+
+
+class ClaimedSeat(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    table_id: Annotated[str, Meta(max_length=40)]
+    token: Annotated[str, Meta(min_length=1, max_length=100)]
+
+
+#: the most seats one claim may name
+CLAIM_SEATS = 200
+
+
+class ClaimSeats(Body, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """POST /api/account/claim: a guest's seats of this browser, each proven by its token, into the account."""
+
+    seats: Annotated[Annotated[list[ClaimedSeat], Meta(max_length=CLAIM_SEATS)],
+                     Refuse("bad_request", f"seats must be a list of at most {CLAIM_SEATS} "
+                                           '{{"table_id": ..., "token": ...}}',
+                            "seat {index} must be {{\"table_id\": ..., \"token\": ...}}")]
+
+
 REQUESTS: dict[str, type[Body]] = {
     "POST /api/tables": CreateTable,
     "POST /api/tables/{id}/join": JoinTable,
     "POST /api/tables/{id}/leave": LeaveTable,
     "POST /api/verify (a record)": VerifyRecord,
     "POST /api/verify (a round)": VerifyRound,
+    "POST /api/account/signup": SignUp,
+    "POST /api/account/signin": SignIn,
+    "POST /api/account/password": ChangePassword,
+    "POST /api/account/delete": DeleteAccount,
+    "POST /api/account/settings": AccountSettings,
+    "POST /api/account/claim": ClaimSeats,
 }

@@ -29,13 +29,15 @@ class Seat:
     name: str | None = None
     token_hash: str | None = None
     left: bool = False
+    #: the account holding the seat (taken signed in, or claimed), None for a guest's or a bot's
+    account: str | None = None
     connections: int = 0
     away_since: float = 0.0
 
     @classmethod
     def from_row(cls, row: SeatRow) -> Seat:
         return cls(row.seat, bool(row.human), row.bot_level, row.name, row.token_hash, bool(row.left),
-                   away_since=time.monotonic())
+                   account=row.account_id, away_since=time.monotonic())
 
     @property
     def taken(self) -> bool:
@@ -47,3 +49,9 @@ class Seat:
     def holds(self, token: str) -> bool:
         """Whether ``token`` is this seat's (compared in constant time)."""
         return self.token_hash is not None and secrets.compare_digest(self.token_hash, hash_token(token))
+
+
+def may_use(bound: str | None, account: str | None) -> bool:
+    """Whether a request signed in as ``account`` (None: a guest) may use the token of a seat bound to ``bound``:
+    a signed-in player's seat answers to that account's session only, never to another account's or to none."""
+    return bound is None or (account is not None and secrets.compare_digest(bound, account))

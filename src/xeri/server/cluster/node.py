@@ -517,8 +517,8 @@ class Cluster:
                 card, reason = await table.hint(seat)
                 to_json = getattr(reason, "to_json", None)
                 return Hinted(card=card, reason=str(reason), coded=to_json() if to_json is not None else None)
-            case JoinCall(name=name, seat=seat):
-                joined, token = await table.join(name, seat)
+            case JoinCall(name=name, seat=seat, account=account):
+                joined, token = await table.join(name, seat, account)
                 return Joined(seat=joined, token=token, described=describe(table))
             case LeaveCall(token=token):
                 return Left(seat=await table.leave(token), described=describe(table))
@@ -636,7 +636,8 @@ class Cluster:
 
 
 def describe(table: Table) -> Described:
-    return Described(info=table.info(), hashes=[s.token_hash for s in table.seats], fairness=table.fairness_report())
+    return Described(info=table.info(), hashes=[s.token_hash for s in table.seats], fairness=table.fairness_report(),
+                     accounts=[s.account for s in table.seats])
 
 
 def make_cluster(store: Store, broker: Any, lease: float | None) -> Cluster | None:

@@ -120,6 +120,7 @@ class RemoteTable:
         self.status: str = self._info.status
         self.version: int = self._info.version
         self._hashes: list[str | None] = described.hashes
+        self._accounts: list[str | None] = described.accounts
         self._fairness = described.fairness
 
     def info(self) -> messages.Table:
@@ -135,8 +136,11 @@ class RemoteTable:
                 return seat
         return None
 
-    async def join(self, name: str, seat: int | None) -> tuple[int, str]:
-        out = await self.forwarder.call(self.id, JoinCall(name=name, seat=seat), Joined)
+    def seat_account(self, seat: int) -> str | None:
+        return self._accounts[seat] if 0 <= seat < len(self._accounts) else None
+
+    async def join(self, name: str, seat: int | None, account: str | None = None) -> tuple[int, str]:
+        out = await self.forwarder.call(self.id, JoinCall(name=name, seat=seat, account=account), Joined)
         self._refresh(out.described)
         return out.seat, out.token
 

@@ -98,6 +98,8 @@ class HintCall(Call, frozen=True, tag="hint"):
 class JoinCall(Call, frozen=True, tag="join"):
     name: str
     seat: int | None
+    #: the account the seat is bound to (server.accounts), None for a guest
+    account: str | None = None
 
 
 class LeaveCall(Call, frozen=True, tag="leave"):
@@ -116,6 +118,8 @@ class Described(Struct, frozen=True):
     #: each seat's token hash (None: free or left), so a replica checks a token without asking
     hashes: list[str | None]
     fairness: messages.Fairness
+    #: each seat's account (None: a guest's, a bot's, free), so a replica checks a token's account too
+    accounts: list[str | None] = []
 
 
 class Joined(Struct, frozen=True):

@@ -3,12 +3,13 @@
 ``Store`` is one object with one part per concern, each in its own module: the
 connection and transactions (``database``), a game's writes and reads
 (``games``), the history's queries (``history``) and the cluster's leases
-(``leases``); the schema and rows are in ``schema``, the group commit in
+(``leases``), the accounts and sessions (``accounts``); the schema and rows are in ``schema``, the group commit in
 ``writer``, SQLite's lock in ``sqlite``, URL handling in ``urls``.
 """
 
 from __future__ import annotations
 
+from .accounts import Accounts
 from .errors import (
     DatabaseInUse,
     DatabaseURLError,
@@ -21,6 +22,7 @@ from .games import Games
 from .history import History
 from .leases import Leases
 from .schema import (
+    AccountRow,
     Finish,
     LoadedTable,
     MatchRow,
@@ -28,6 +30,7 @@ from .schema import (
     PlayerStats,
     ResultRow,
     SeatRow,
+    SessionRow,
     Start,
     TableRow,
     dumps,
@@ -36,12 +39,12 @@ from .sqlite import OwnerLock
 from .urls import display_url, normalize_url, sqlite_path
 
 
-class Store(Games, History, Leases):
+class Store(Games, History, Leases, Accounts):
     """Async access to the database; ``open()`` before use, ``close()`` after."""
 
 
 __all__ = [
-    "DatabaseInUse", "DatabaseURLError", "Finish", "LoadedTable", "MatchRow", "MoveRow", "OwnerLock", "PlayerStats",
-    "ResultRow", "SeatRow", "StaleMove", "Start", "Store", "StoreConflict", "StoreError", "StoreUnavailable",
-    "TableRow", "display_url", "dumps", "normalize_url", "sqlite_path",
+    "AccountRow", "DatabaseInUse", "DatabaseURLError", "Finish", "LoadedTable", "MatchRow", "MoveRow", "OwnerLock",
+    "PlayerStats", "ResultRow", "SeatRow", "SessionRow", "StaleMove", "Start", "Store", "StoreConflict", "StoreError",
+    "StoreUnavailable", "TableRow", "display_url", "dumps", "normalize_url", "sqlite_path",
 ]

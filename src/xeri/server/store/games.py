@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import delete, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from .. import metrics
@@ -25,6 +25,7 @@ from .schema import (
     moves_t,
     results_t,
     row_of,
+    seat_accounts_t,
     seats_t,
     tables_t,
 )
@@ -53,13 +54,25 @@ class Games(Database):
             stmts.append((insert(results_t), [row_of(r) for r in finish.results]))
         return stmts
 
-    async def create_table(self, table: TableRow, seats: Sequence[SeatRow]) -> None:
-        """A new table and its seats (a creator's seat may be taken already, and the match started)."""
-        await self.write((insert(tables_t), row_of(table)), (insert(seats_t), [row_of(s) for s in seats]))
+    @staticmethod
+    def _bind(table_id: str, seat: int, account_id: str, at: float) -> tuple[Any, Any]:
+        return (insert(seat_accounts_t), {"table_id": table_id, "seat": seat, "account_id": account_id,
+                                          "bound_at": at, "claimed": False})
 
-    async def take_seat(self, table_id: str, seat: int, name: str, token_hash: str, start: Start | None) -> None:
-        """A person joins ``seat``; with ``start``, the table that is now full starts in the same transaction."""
+    async def create_table(self, table: TableRow, seats: Sequence[SeatRow]) -> None:
+        """A new table and its seats (a creator's seat may be taken already, bound to an account, and the match
+        started)."""
+        stmts = [(insert(tables_t), row_of(table)), (insert(seats_t), [_seat_columns(s) for s in seats])]
+        stmts += [self._bind(table.id, s.seat, s.account_id, table.created_at) for s in seats if s.account_id]
+        await self.write(*stmts)
+
+    async def take_seat(self, table_id: str, seat: int, name: str, token_hash: str, start: Start | None,
+                        account_id: str | None = None, at: float = 0.0) -> None:
+        """A person joins ``seat`` (signed in: bound to ``account_id``); with ``start``, the table that is now full
+        starts in the same transaction."""
         stmts = [self._seat(table_id, seat, name=name, token_hash=token_hash)]
+        if account_id is not None:
+            stmts.append(self._bind(table_id, seat, account_id, at))
         if start is not None:
             stmts.append(self._table(table_id, status="playing", started_at=start.started_at, names=start.names))
         await self.write(*stmts)
@@ -69,7 +82,9 @@ class Games(Database):
 
     async def free_seat(self, table_id: str, seat: int, close: bool) -> None:
         """A seat given up before the start; ``close`` closes the table too (nobody is left at it)."""
-        stmts = [self._seat(table_id, seat, name=None, token_hash=None)]
+        stmts = [self._seat(table_id, seat, name=None, token_hash=None),
+                 (delete(seat_accounts_t).where(seat_accounts_t.c.table_id == table_id,
+                                                seat_accounts_t.c.seat == seat), None)]
         if close:
             stmts.append(self._table(table_id, status="closed"))
         await self.write(*stmts)
@@ -120,14 +135,22 @@ class Games(Database):
         rows = await self._rows(select(tables_t.c.status, tables_t.c.record).where(tables_t.c.id == table_id))
         return (rows[0]["status"], rows[0]["record"]) if rows else None
 
-    async def access(self, table_id: str) -> tuple[str, bool, list[str]] | None:
-        """(status, private, its seats' token hashes) of a table; None if there is no such table."""
+    async def access(self, table_id: str) -> tuple[str, bool, list[tuple[int, str]]] | None:
+        """(status, private, (seat, token hash) of its seats holding one) of a table; None if there is no such
+        table."""
         rows = await self._rows(select(tables_t.c.status, tables_t.c.private).where(tables_t.c.id == table_id))
         if not rows:
             return None
-        hashes = await self._rows(select(seats_t.c.token_hash).where(seats_t.c.table_id == table_id,
-                                                                     seats_t.c.token_hash.is_not(None)))
-        return rows[0]["status"], bool(rows[0]["private"]), [h["token_hash"] for h in hashes]
+        hashes = await self._rows(select(seats_t.c.seat, seats_t.c.token_hash).where(
+            seats_t.c.table_id == table_id, seats_t.c.token_hash.is_not(None)))
+        return rows[0]["status"], bool(rows[0]["private"]), [(int(h["seat"]), h["token_hash"]) for h in hashes]
+
+    async def seat_accounts(self, table_id: str) -> dict[int, tuple[str, bool]]:
+        """Which account holds which seat of a table, and whether it claimed it later (server.accounts); guests'
+        and bots' seats are not there."""
+        c = seat_accounts_t.c
+        rows = await self._rows(select(c.seat, c.account_id, c.claimed).where(c.table_id == table_id))
+        return {int(r["seat"]): (r["account_id"], bool(r["claimed"])) for r in rows}
 
     async def listed_tables(self, statuses: Sequence[str], limit: int) -> list[tuple[TableRow, list[SeatRow]]]:
         """Public unfinished tables, the newest first, with their seats: the lobby of every process."""
@@ -151,5 +174,16 @@ async def _load(conn: AsyncConnection, table_id: str) -> LoadedTable | None:
         return None
     seats = (await conn.execute(select(seats_t).where(seats_t.c.table_id == table_id).order_by(seats_t.c.seat))).all()
     moves = (await conn.execute(select(moves_t).where(moves_t.c.table_id == table_id).order_by(moves_t.c.idx))).all()
-    return LoadedTable(TableRow(**rows[0]._mapping), [SeatRow(**s._mapping) for s in seats],
+    bound = {r[0]: r[1] for r in await conn.execute(select(seat_accounts_t.c.seat, seat_accounts_t.c.account_id)
+                                                    .where(seat_accounts_t.c.table_id == table_id,
+                                                           seat_accounts_t.c.claimed.is_(False)))}
+    return LoadedTable(TableRow(**rows[0]._mapping),
+                       [SeatRow(**s._mapping, account_id=bound.get(s._mapping["seat"])) for s in seats],
                        [MoveRow(**m._mapping) for m in moves])
+
+
+def _seat_columns(seat: SeatRow) -> dict[str, Any]:
+    """A seat's row of xeri_seats (its account, if any, is a row of xeri_seat_accounts)."""
+    out = row_of(seat)
+    del out["account_id"]
+    return out

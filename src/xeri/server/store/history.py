@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from sqlalchemy import Integer, func, select
+from sqlalchemy import Integer, exists, func, select
 
 from .database import Database
-from .schema import MatchRow, PlayerStats, results_t, tables_t
+from .schema import MatchRow, PlayerStats, results_t, seat_accounts_t, tables_t
 
 
 class History(Database):
@@ -26,11 +26,14 @@ class History(Database):
         r = results_t.c
         key = func.lower(r.name)
         public = select(tables_t.c.id).where(tables_t.c.private.is_(False))
+        b = seat_accounts_t.c
+        # An account's seats count for the account (its profile), never for whoever types its name.
+        of_accounts = exists().where(b.table_id == r.table_id, b.seat == r.seat)
         stmt = (
             select(func.min(r.name).label("name"), func.count().label("games"),
                    func.sum(func.cast(r.won, Integer)).label("wins"), func.sum(r.points).label("points"),
                    func.sum(r.xeris).label("xeris"), func.sum(r.jack_xeris).label("jack_xeris"))
-            .where(r.human.is_(True), r.table_id.in_(public)).group_by(key)
+            .where(r.human.is_(True), r.table_id.in_(public), ~of_accounts).group_by(key)
         )
         if name is not None:
             stmt = stmt.where(key == name.lower())

@@ -119,6 +119,49 @@ actions_t = Table(
 )
 
 
+# Accounts (server.accounts, schema revision 0003_accounts): optional, a guest plays without one. A session is kept
+# by the hash of its cookie's value only; which account holds a seat is a table of its own, so that the seat and
+# result tables stay as they were (a revision adds tables, it changes none).
+accounts_t = Table(
+    "xeri_accounts", metadata,
+    Column("id", String(32), primary_key=True),
+    #: the name as shown (NFKC, spaces folded)
+    Column("name", String(64), nullable=False),
+    #: the name's key: NFKC, casefolded, each confusable character replaced by its representative (unique)
+    Column("name_key", String(128), nullable=False),
+    #: argon2id (PHC string); NULL once the account is deleted
+    Column("password_hash", String(255)),
+    Column("created_at", Float, nullable=False),
+    #: deleted: its name anonymised everywhere, its sessions gone, its matches kept
+    Column("deleted", Boolean, nullable=False, default=False),
+    #: left out of the leaderboards by the player's own choice
+    Column("hidden", Boolean, nullable=False, default=False),
+    Index("ux_xeri_accounts_name_key", "name_key", unique=True),
+)
+sessions_t = Table(
+    "xeri_sessions", metadata,
+    #: SHA-256 of the cookie's value (the database alone signs nobody in)
+    Column("id", String(64), primary_key=True),
+    Column("account_id", String(32), nullable=False, index=True),
+    #: the token a POST with the cookie sends in X-CSRF-Token
+    Column("csrf", String(64), nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("seen_at", Float, nullable=False),
+    Column("expires_at", Float, nullable=False, index=True),
+)
+seat_accounts_t = Table(
+    "xeri_seat_accounts", metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("account_id", String(32), nullable=False, index=True),
+    #: when the seat was taken signed in, or claimed into the account
+    Column("bound_at", Float, nullable=False),
+    #: a guest's finished match claimed later (its token still opens it); else taken signed in (the token answers
+    #: to the account's session only)
+    Column("claimed", Boolean, nullable=False, default=False),
+)
+
+
 # --- typed rows -----------------------------------------------------------------
 
 
@@ -156,6 +199,8 @@ class SeatRow:
     name: str | None = None
     token_hash: str | None = None
     left: bool = False
+    #: the account holding the seat (xeri_seat_accounts), None for a guest's or a bot's
+    account_id: str | None = None
 
 
 @dataclass
@@ -229,6 +274,31 @@ class PlayerStats:
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
+
+
+@dataclass
+class AccountRow:
+    """One account as stored."""
+
+    id: str
+    name: str
+    name_key: str
+    password_hash: str | None
+    created_at: float
+    deleted: bool = False
+    hidden: bool = False
+
+
+@dataclass
+class SessionRow:
+    """One session as stored (``id`` is the hash of the cookie's value)."""
+
+    id: str
+    account_id: str
+    csrf: str
+    created_at: float
+    seen_at: float
+    expires_at: float
 
 
 @dataclass

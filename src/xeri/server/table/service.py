@@ -142,6 +142,9 @@ class Table:
     def seat_for_token(self, token: str) -> int | None:
         return self.state.seat_for_token(token)
 
+    def seat_account(self, seat: int) -> str | None:
+        return self.seats[seat].account if 0 <= seat < len(self.seats) else None
+
     # --- sending --------------------------------------------------------------
 
     async def publish(self, build: Callable[[int | None], messages.Message], kind: Kind = "plain") -> None:
@@ -172,8 +175,9 @@ class Table:
 
     # --- seats ---------------------------------------------------------------
 
-    async def join(self, name: str, seat: int | None) -> tuple[int, str]:
-        """Take a free seat; the table starts once full. A failed write leaves the seat free and nothing changed."""
+    async def join(self, name: str, seat: int | None, account: str | None = None) -> tuple[int, str]:
+        """Take a free seat (bound to ``account`` when signed in); the table starts once full. A failed write leaves
+        the seat free and nothing changed."""
         async with self.lock:
             if not self.owned:
                 raise moved()
@@ -182,10 +186,10 @@ class Table:
             digest = hash_token(token)
             start = self.state.start_row(name_of={chosen.seat: name}) if self.state.fills(chosen) else None
             try:
-                await self.store.take_seat(self.id, chosen.seat, name, digest, start)
+                await self.store.take_seat(self.id, chosen.seat, name, digest, start, account, time.time())
             except StoreError as exc:
                 raise unavailable(exc, "the join") from None
-            chosen.name, chosen.token_hash = name, digest
+            chosen.name, chosen.token_hash, chosen.account = name, digest, account
             chosen.away_since = time.monotonic()
             if start is not None:
                 await self._started(start)
@@ -226,7 +230,7 @@ class Table:
                 if self.status == "waiting":
                     close = self.state.last_human(seat)
                     await self.store.free_seat(self.id, seat, close)
-                    s.name, s.token_hash = None, None
+                    s.name, s.token_hash, s.account = None, None, None
                     if close:
                         self.state.status = "closed"
                         self._idle()

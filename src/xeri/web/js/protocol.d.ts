@@ -41,6 +41,12 @@ export interface Protocol {
     "POST /api/tables/{id}/leave"?: LeaveTable;
     "POST /api/verify (a record)"?: VerifyRecord;
     "POST /api/verify (a round)"?: VerifyRound;
+    "POST /api/account/signup"?: SignUp;
+    "POST /api/account/signin"?: SignIn;
+    "POST /api/account/password"?: ChangePassword;
+    "POST /api/account/delete"?: DeleteAccount;
+    "POST /api/account/settings"?: AccountSettings;
+    "POST /api/account/claim"?: ClaimSeats;
   };
   ClientMessage?: ClientMessage;
   ServerMessage?: ServerMessage;
@@ -62,6 +68,16 @@ export interface Protocol {
     "GET /api/players"?: PlayerList;
     "GET /api/players/{name}/stats"?: Stats;
     "POST /api/verify"?: Verdict;
+    "GET /api/account"?: Account;
+    "POST /api/account/signup"?: Account;
+    "POST /api/account/signin"?: Account;
+    "POST /api/account/signout"?: Account;
+    "POST /api/account/password"?: Account;
+    "POST /api/account/delete"?: Account;
+    "POST /api/account/settings"?: Account;
+    "POST /api/account/claim"?: Claimed;
+    "GET /api/account/tables"?: AccountTables;
+    "GET /api/profiles/{name}"?: Profile;
   };
 }
 /**
@@ -213,6 +229,83 @@ export interface VerifyRound {
   } | null;
   round?: number | null;
   [k: string]: unknown;
+}
+/**
+ * POST /api/account/signup: a new account, signed in at once.
+ *
+ * This interface was referenced by `Protocol`'s JSON-Schema
+ * via the `definition` "SignUp".
+ */
+export interface SignUp {
+  /**
+   * the name as shown; unique (docs/accounts.md)
+   */
+  name: string;
+  password: string;
+}
+/**
+ * POST /api/account/signin.
+ *
+ * This interface was referenced by `Protocol`'s JSON-Schema
+ * via the `definition` "SignIn".
+ */
+export interface SignIn {
+  name: string;
+  password: string;
+}
+/**
+ * POST /api/account/password: the other sessions of the account end.
+ *
+ * This interface was referenced by `Protocol`'s JSON-Schema
+ * via the `definition` "ChangePassword".
+ */
+export interface ChangePassword {
+  /**
+   * the current password
+   */
+  password: string;
+  new_password: string;
+}
+/**
+ * POST /api/account/delete: the matches stay, under an anonymous name.
+ *
+ * This interface was referenced by `Protocol`'s JSON-Schema
+ * via the `definition` "DeleteAccount".
+ */
+export interface DeleteAccount {
+  password: string;
+}
+/**
+ * POST /api/account/settings.
+ *
+ * This interface was referenced by `Protocol`'s JSON-Schema
+ * via the `definition` "AccountSettings".
+ */
+export interface AccountSettings {
+  /**
+   * left out of the leaderboards
+   */
+  hidden: boolean;
+}
+/**
+ * POST /api/account/claim: a guest's seats of this browser, each proven by its token, into the account.
+ *
+ * This interface was referenced by `Protocol`'s JSON-Schema
+ * via the `definition` "ClaimSeats".
+ */
+export interface ClaimSeats {
+  /**
+   * @maxItems 200
+   */
+  seats: ClaimedSeat[];
+}
+/**
+ * This interface was referenced by `Protocol`'s JSON-Schema
+ * via the `definition` "ClaimedSeat".
+ */
+export interface ClaimedSeat {
+  table_id: string;
+  token: string;
 }
 /**
  * Play a card; a successful move is answered by the update every client receives.
@@ -1184,4 +1277,67 @@ export interface VerdictRound {
   round: number | null;
   ok: boolean;
   detail: string;
+}
+/**
+ * GET /api/account (who am I), and the answer of a sign-up, sign-in, sign-out or change.
+ *
+ * This interface was referenced by `Protocol`'s JSON-Schema
+ * via the `definition` "Account".
+ */
+export interface Account {
+  signed_in: boolean;
+  name?: string | null;
+  csrf?: string | null;
+  hidden?: boolean;
+}
+/**
+ * POST /api/account/claim: the seats now the account's (those already its own, or another's, are left out).
+ *
+ * This interface was referenced by `Protocol`'s JSON-Schema
+ * via the `definition` "Claimed".
+ */
+export interface Claimed {
+  claimed: AccountTable[];
+}
+/**
+ * A table in play (or waiting) where the account holds a seat: it opens from any device.
+ *
+ * This interface was referenced by `Protocol`'s JSON-Schema
+ * via the `definition` "AccountTable".
+ */
+export interface AccountTable {
+  table_id: string;
+  seat: number;
+  status: string;
+}
+/**
+ * GET /api/account/tables.
+ *
+ * This interface was referenced by `Protocol`'s JSON-Schema
+ * via the `definition` "AccountTables".
+ */
+export interface AccountTables {
+  tables: AccountTable[];
+}
+/**
+ * GET /api/profiles/{name}: an account's public page.
+ *
+ * This interface was referenced by `Protocol`'s JSON-Schema
+ * via the `definition` "Profile".
+ */
+export interface Profile {
+  name: string;
+  created_at: string;
+  stats: Stats;
+  matches: ProfileMatch[];
+}
+/**
+ * One of a profile's recent matches, with the player's seat (its replay and review).
+ *
+ * This interface was referenced by `Protocol`'s JSON-Schema
+ * via the `definition` "ProfileMatch".
+ */
+export interface ProfileMatch {
+  seat: number;
+  match: MatchSummary;
 }

@@ -1,0 +1,81 @@
+"""Accounts in a cluster (docs/accounts.md): the sessions live in the database every process shares, a seat bound
+to an account is so at every process (a replica checks a token's account too), and the sign-in counts are one
+count in Redis. PostgreSQL and Redis come from scripts/test.sh."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import secrets
+
+import httpx
+import pytest
+from test_server_cluster import REDIS_URL, Cluster, database  # noqa: F401 (the fixture)
+from test_server_support import AccountClient, Player
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
+
+from xeri.server.account_limits import AccountLimits
+from xeri.server.limits import LimitExceeded, Limits
+
+PASSWORD = "a good long password"
+
+
+def test_two_processes_share_sessions_and_seat_bindings(database: str) -> None:  # noqa: F811
+    assert REDIS_URL
+    cluster = Cluster(database, REDIS_URL, n=2)
+    a, b = cluster.nodes
+    try:
+        ada = AccountClient(a.base)
+        ada.sign_up("Ada", PASSWORD)
+        # The cookie made by one process signs in at the other: the session is a row of the shared database.
+        at_b = httpx.Client(base_url=b.base, cookies={"xeri_session": ada.cookie or ""})
+        assert at_b.get("/api/account").json()["name"] == "Ada"
+        made = ada.post("/api/tables", {"name": "Ada", "seats": [None, None]}).json()
+        tid, token = made["table_id"], made["token"]
+        # Bob, signed in at the other process, joins: the owner (a) binds the seat to him.
+        bob = AccountClient(b.base)
+        bob.sign_up("Bob", PASSWORD)
+        joined = bob.post(f"/api/tables/{tid}/join", {"name": "typed"}).json()
+        assert joined["seat"] == 1 and joined["table"]["seats"][1]["name"] == "Bob"
+        bob_at_a = AccountClient(a.base)
+        bob_at_a.http.cookies.set("xeri_session", bob.cookie or "")
+        assert [(t["table_id"], t["seat"]) for t in bob_at_a.get("/api/account/tables").json()["tables"]] == [(tid, 1)]
+        # At the process that does not own the table, Ada's token with Bob's session is refused...
+        with connect(f"{b.ws}/ws/tables/{tid}?token={token}",
+                     additional_headers={"Cookie": f"xeri_session={bob.cookie}"}) as ws:
+            assert json.loads(ws.recv(timeout=10))["code"] == "bad_token"
+            with pytest.raises(ConnectionClosed):
+                ws.recv(timeout=10)
+        # ... and her own session there opens her seat without the token (another device).
+        there = Player(b.ws, tid, cookie=ada.cookie, query="account=1")
+        assert there.sync["seat"] == 0
+        there.close()
+        # Signing out at one process ends the session at both.
+        assert at_b.post("/api/account/signout", headers={"x-csrf-token": ada.csrf or ""}).status_code == 200
+        assert ada.get("/api/account").json()["signed_in"] is False
+    finally:
+        cluster.stop()
+
+
+def test_sign_in_counts_are_one_count_across_processes_in_redis() -> None:
+    assert REDIS_URL
+    from limits.storage import storage_from_string
+
+    prefix = f"xeri-test-{secrets.token_hex(4)}"
+    limits = Limits(signins_per_name=3)
+
+    async def run() -> list[bool]:
+        storages = [storage_from_string(f"async+{REDIS_URL}", implementation="redispy", key_prefix=prefix)
+                    for _ in range(2)]
+        processes = [AccountLimits(limits, s) for s in storages]
+        out = []
+        for i in range(4):  # alternating between the two "processes", from four addresses
+            try:
+                await processes[i % 2].signin(f"203.0.113.{i}", "ada")
+                out.append(True)
+            except LimitExceeded:
+                out.append(False)
+        return out
+
+    assert asyncio.run(run()) == [True, True, True, False]
