@@ -70,7 +70,7 @@ cleanup_server_services() {
 }
 trap cleanup_server_services EXIT
 
-# --- PostgreSQL for the server tests (tests/server/test_server_pg.py) ---------------------
+# --- PostgreSQL for the server tests (tests/server/store/test_server_pg.py) ---------------------
 # Debian's postgresql, then a throwaway cluster on loopback owned by the postgres
 # user, removed at exit. The tests read XERI_TEST_PG_URL and fail if it is set but
 # the database cannot be reached.
@@ -90,7 +90,7 @@ if [ "$(id -u)" = 0 ] && [ -z "${XERI_TEST_PG_URL:-}" ]; then
   export XERI_TEST_PG_URL="postgresql://postgres@127.0.0.1:$PG_PORT/postgres"
 fi
 
-# --- Redis for the server's pub/sub tests (tests/server/test_server_redis.py) ------------
+# --- Redis for the server's pub/sub tests (tests/server/cluster/test_server_redis.py) ------------
 # Debian's redis-server on a free loopback port, no persistence, stopped at exit.
 if [ -z "${XERI_TEST_REDIS_URL:-}" ]; then
   if ! command -v redis-server >/dev/null && [ "$(id -u)" = 0 ]; then
@@ -106,14 +106,14 @@ if [ -z "${XERI_TEST_REDIS_URL:-}" ]; then
   fi
 fi
 
-# --- HAProxy for the cluster tests (tests/server/test_server_cluster.py runs deploy/haproxy.cfg) ---
+# --- HAProxy for the cluster tests (tests/server/cluster/test_server_cluster.py runs deploy/haproxy.cfg) ---
 # Debian's haproxy; the tests start and stop their own instances on free ports.
 if ! command -v haproxy >/dev/null && [ ! -x /usr/sbin/haproxy ] && [ "$(id -u)" = 0 ]; then
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq haproxy >/dev/null
 fi
 
-# --- systemd's checker for the units of deploy/systemd (tests/server/test_server_operations.py runs systemd-analyze) ---
+# --- systemd's checker for the units of deploy/systemd (tests/server/operations/test_server_operations.py runs systemd-analyze) ---
 # Nothing is started by systemd here: the test only verifies the unit files.
 if ! command -v systemd-analyze >/dev/null && [ "$(id -u)" = 0 ]; then
   apt-get update -qq

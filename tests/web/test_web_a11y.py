@@ -11,7 +11,6 @@ review (its answer stubbed: a blunder, a mistake and an inaccuracy), stats and o
 stubbed, for the chart and the win rates).
 """
 
-# ruff: noqa: F811  (the fixtures imported from test_web are parameters by name)
 from __future__ import annotations
 
 import json
@@ -24,19 +23,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page
-from test_web import (  # noqa: F401  (fixtures are used by name)
-    DESKTOP,
-    PHONE,
-    Console,
-    Server,
-    browser,
-    console,
-    contexts,
-    new_page,
-    play_until,
-    playwright,
-    server,
-)
+from test_web import DESKTOP, PHONE, Console, Server, new_page, play_until
 
 ROOT = Path(__file__).resolve().parents[2]
 AXE_PIN = re.search(r"^AXE_VERSION=(\S+)$", (ROOT / "scripts/test.sh").read_text(), flags=re.M)

@@ -13,18 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Browser, BrowserContext
-from test_web import (  # noqa: F401  (fixtures are used by name)
-    PHONE,
-    Console,
-    Server,
-    browser,
-    console,
-    contexts,
-    new_page,
-    play_until,
-    playwright,
-    server,
-)
+from test_web import PHONE, Console, Server, new_page, play_until
 from test_web_a11y import finished, post, seat, stub_player_matches  # noqa: F401  (finished is a fixture)
 
 ROOT = Path(__file__).resolve().parents[2]

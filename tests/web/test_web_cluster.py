@@ -8,7 +8,6 @@ One cluster and one browser for the module (test_server_cluster's processes, tes
 order, the kill last but one.
 """
 
-# ruff: noqa: F811  (the fixtures imported from test_web are parameters by name)
 from __future__ import annotations
 
 import json
@@ -28,17 +27,7 @@ from playwright.sync_api import Browser, BrowserContext, Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from test_server_cluster import PG_URL, REDIS_URL, Cluster, fresh_database, node_id, poll
 from test_server_cluster import lease_owner as read_lease_owner
-from test_web import (  # noqa: F401  (fixtures are used by name)
-    RECORD_ANNOUNCEMENTS,
-    TURN,
-    Console,
-    browser,
-    console,
-    contexts,
-    new_page,
-    playwright,
-    record_frames,
-)
+from test_web import RECORD_ANNOUNCEMENTS, TURN, Console, new_page, record_frames
 from test_web_play import seat_page, vs_computer
 
 pytestmark = pytest.mark.skipif(not (PG_URL and REDIS_URL), reason="needs XERI_TEST_PG_URL and XERI_TEST_REDIS_URL")

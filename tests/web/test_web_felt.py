@@ -10,7 +10,6 @@ sizes are compared with the committed baselines in tests/web/visual/ at a tolera
 writes the baselines anew (after a deliberate change to the look: look at them before committing).
 """
 
-# ruff: noqa: F811  (the fixtures imported from test_web are parameters by name)
 from __future__ import annotations
 
 import itertools
@@ -23,17 +22,7 @@ from typing import Any
 import pytest
 from PIL import Image, ImageChops
 from playwright.sync_api import Browser, BrowserContext, Page, WebSocketRoute
-from test_web import (  # noqa: F401  (fixtures are used by name)
-    ARTIFACTS,
-    Console,
-    Server,
-    browser,
-    console,
-    contexts,
-    new_page,
-    playwright,
-    server,
-)
+from test_web import ARTIFACTS, Console, Server, new_page
 
 VISUAL = Path(__file__).resolve().parent / "visual"
 UPDATE = os.environ.get("XERI_UPDATE_SNAPSHOTS") == "1"

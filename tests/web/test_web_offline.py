@@ -7,7 +7,6 @@ the two records byte for byte, and update the page to a new version cleanly. The
 Content-Security-Policy (not bypassed), so the worker's policy is tested too.
 """
 
-# ruff: noqa: F811  (the fixtures imported from test_web are parameters by name)
 from __future__ import annotations
 
 import json
@@ -24,17 +23,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page
 from test_server_support import Player
-from test_web import (  # noqa: F401  (fixtures are used by name)
-    DESKTOP,
-    TURN,
-    Console,
-    Server,
-    browser,
-    console,
-    contexts,
-    hand,
-    playwright,
-)
+from test_web import DESKTOP, TURN, Console, Server, hand
 
 ROOT = Path(__file__).resolve().parents[2]
 PYODIDE = Path(os.environ.get("XERI_TEST_PYODIDE")

@@ -5,7 +5,6 @@ Each bug test fails on the page before the fix. Driven in Debian's Chromium thro
 real ``xeri serve`` (the fixtures and helpers of test_web.py); one server and one browser for the module.
 """
 
-# ruff: noqa: F811  (the fixtures imported from test_web are parameters by name)
 from __future__ import annotations
 
 import gzip
@@ -17,21 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Browser, BrowserContext, Page
-from test_web import (  # noqa: F401  (fixtures are used by name)
-    ARTIFACTS,
-    PHONE,
-    RECORD_ANNOUNCEMENTS,
-    TURN,
-    Console,
-    Server,
-    browser,
-    console,
-    contexts,
-    hand,
-    new_page,
-    playwright,
-    server,
-)
+from test_web import ARTIFACTS, PHONE, RECORD_ANNOUNCEMENTS, TURN, Console, Server, hand, new_page
 
 SUITS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 

@@ -6,7 +6,6 @@ Real Chromium against a real ``xeri serve`` (test_web's fixtures), with Playwrig
 between them to refuse or cut a socket, or to answer one move as the server does when its database is away.
 """
 
-# ruff: noqa: F811  (the fixtures imported from test_web are parameters by name)
 from __future__ import annotations
 
 import itertools
@@ -15,18 +14,7 @@ import time
 from typing import Any
 
 from playwright.sync_api import Browser, BrowserContext, Page, WebSocketRoute
-from test_web import (  # noqa: F401  (fixtures are used by name)
-    TURN,
-    Console,
-    Server,
-    browser,
-    console,
-    contexts,
-    new_page,
-    playwright,
-    server,
-    weakest_level,
-)
+from test_web import TURN, Console, Server, new_page, weakest_level
 from test_web_play import api, friends_table, seat_page
 
 

@@ -11,17 +11,7 @@ import random
 from playwright.sync_api import Browser, BrowserContext
 from test_server import play_out
 from test_server_support import Player, create
-from test_web import (  # noqa: F401  (fixtures are used by name)
-    ARTIFACTS,
-    Console,
-    Server,
-    browser,
-    console,
-    contexts,
-    new_page,
-    playwright,
-    server,
-)
+from test_web import ARTIFACTS, Console, Server, new_page
 
 SUITS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 
@@ -31,8 +21,8 @@ def label(code: str) -> str:
     return ("10" if code[0] == "T" else code[0]) + SUITS[code[1]]
 
 
-def test_the_replay_shows_the_review(server: Server, browser: Browser, contexts: list[BrowserContext],  # noqa: F811
-                                     console: Console) -> None:  # noqa: F811
+def test_the_replay_shows_the_review(server: Server, browser: Browser, contexts: list[BrowserContext],
+                                     console: Console) -> None:
     made = create(server.url, name="Zoe", seats=[None, {"bot": "easy"}], options={"rounds": 1})
     table_id = made["table_id"]
     play_out([Player(server.url.replace("http", "ws"), table_id, made["token"])], random.Random(8))

@@ -235,23 +235,9 @@ class Solver:
         beta = min(beta, hi)
         self.nodes += 1
         maximise = t % 2 == root
-        values = self.values
-        moves: list[tuple[int, int]] = []
-        tried: set[tuple[int, int]] = set()
-        for c in hands[t]:
-            kind = (c % 13, values[c])
-            if kind in tried:
-                continue
-            tried.add(kind)
-            r = c % 13
-            if plen and (r == top or r == JACK):
-                order = 1000 + pval + values[c]
-            else:
-                order = -values[c] - (50 if r == JACK else 0)
-            moves.append((order, c))
-        moves.sort(reverse=True)
+        moves = self._ordered(hands[t], top, plen, pval)
         best = -1.0 if maximise else 2.0
-        for _, c in moves:
+        for c in moves:
             gain, args = self._move(hands, t, c, top, plen, pval, last, cnt)
             v = self._chance(root, *args, self._add(pts, gain), alpha, beta)
             if maximise:
@@ -265,13 +251,39 @@ class Solver:
                     beta = best
             if alpha >= beta:
                 break
+        self._store(key, best, a0, b0, lo, hi)
+        return best
+
+    def _ordered(self, hand: tuple[int, ...], top: int, plen: int, pval: int) -> list[int]:
+        """One card of each (rank, value) kind: captures first, the richest first, then the cheapest discards.
+
+        Good moves first make the alpha-beta cuts come early.
+        """
+        values = self.values
+        moves: list[tuple[int, int]] = []
+        tried: set[tuple[int, int]] = set()
+        for c in hand:
+            kind = (c % 13, values[c])
+            if kind in tried:
+                continue
+            tried.add(kind)
+            r = c % 13
+            if plen and (r == top or r == JACK):
+                order = 1000 + pval + values[c]
+            else:
+                order = -values[c] - (50 if r == JACK else 0)
+            moves.append((order, c))
+        moves.sort(reverse=True)
+        return [c for _, c in moves]
+
+    def _store(self, key: tuple[object, ...], best: float, a0: float, b0: float, lo: float, hi: float) -> None:
+        """Keep what the search proved of ``key``'s value: an upper bound, a lower bound, or the value itself."""
         if best <= a0:
             self.table[key] = (lo, best)
         elif best >= b0:
             self.table[key] = (best, hi)
         else:
             self.table[key] = (best, best)
-        return best
 
     def _set_horizon(self, st: SimState) -> None:
         """The next deal's leader and, per top rank, its chance of holding a card that takes the pile."""
@@ -378,36 +390,16 @@ class Solver:
         beta = min(beta, hi)
         self.nodes += 1
         maximise = t % self.sides == root
-        values = self.values
         if not maximise and self.policy_seen is not None:
             c = self._policy(hands[t], top, plen, pval)
             gain, args = self._move(hands, t, c, top, plen, pval, last, cnt)
             g = self._gain(gain, root)
             v = g + self._value(root, *args, alpha - g, beta - g)
-            if v <= a0:
-                self.table[key] = (lo, v)
-            elif v >= b0:
-                self.table[key] = (v, hi)
-            else:
-                self.table[key] = (v, v)
+            self._store(key, v, a0, b0, lo, hi)
             return v
-        # Try captures first, the richest first, then discards of the cheapest cards: good moves cut early.
-        moves: list[tuple[int, int]] = []
-        tried: set[tuple[int, int]] = set()
-        for c in hands[t]:
-            kind = (c % 13, values[c])
-            if kind in tried:
-                continue
-            tried.add(kind)
-            r = c % 13
-            if plen and (r == top or r == JACK):
-                order = 1000 + pval + values[c]
-            else:
-                order = -values[c] - (50 if r == JACK else 0)
-            moves.append((order, c))
-        moves.sort(reverse=True)
+        moves = self._ordered(hands[t], top, plen, pval)
         best = -1e9 if maximise else 1e9
-        for _, c in moves:
+        for c in moves:
             gain, args = self._move(hands, t, c, top, plen, pval, last, cnt)
             g = self._gain(gain, root)
             v = g + self._value(root, *args, alpha - g, beta - g)
@@ -422,10 +414,5 @@ class Solver:
                     beta = best
             if alpha >= beta:
                 break
-        if best <= a0:
-            self.table[key] = (lo, best)
-        elif best >= b0:
-            self.table[key] = (best, hi)
-        else:
-            self.table[key] = (best, best)
+        self._store(key, best, a0, b0, lo, hi)
         return best

@@ -91,7 +91,7 @@ def to_text(message: Any) -> str:
     kept).
 
     msgspec writes the same text as ``json.dumps(message, ensure_ascii=False, separators=(",", ":"))``
-    (tests/server/test_server_envelope.py compares them) in a fifth of the time: every move builds one per seat.
+    (tests/server/cluster/test_server_envelope.py compares them) in a fifth of the time: every move builds one per seat.
     """
     return _ENCODER.encode(message).decode()
 

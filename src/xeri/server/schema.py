@@ -3,7 +3,8 @@ the server sends (server.messages), from their models.
 
 ``python scripts/protocol_schema.py --write`` writes it to docs/protocol.schema.json, and the TypeScript
 declarations made from it (json-schema-to-typescript) to src/xeri/web/js/protocol.d.ts, which the page's modules
-import and ``tsc`` checks them against; tests/server/test_server_protocol.py fails when either drifts from the models.
+import and ``tsc`` checks them against; tests/server/messages/test_server_protocol.py fails when either drifts from
+the models.
 """
 
 from __future__ import annotations

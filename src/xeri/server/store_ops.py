@@ -2,7 +2,7 @@
 behind ``admin tables`` and ``admin stats``.
 
 Beside ``store.py`` and on its engine (this module and the store are the only ones that speak SQL; see
-tests/server/test_server_store.py). Its two tables came with schema revision 0002 (server/migrations):
+tests/server/store/test_server_store.py). Its two tables came with schema revision 0002 (server/migrations):
 
 - ``xeri_bars``: an address or network (``203.0.113.7/32``) barred until a time (or until unbarred). Every
   process reads them every few seconds (server.admin), so a bar holds on every process of a cluster.

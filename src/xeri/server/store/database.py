@@ -5,7 +5,7 @@ gives its parts (games, history, leases) their transactions: reads, the group
 commit of writes (server.store.writer), and the lease loop's own connection.
 
 This package is the only part of the server that imports SQLAlchemy
-(tests/server/test_server_store.py checks it): the rest sees typed rows (dataclasses)
+(tests/server/store/test_server_store.py checks it): the rest sees typed rows (dataclasses)
 and typed errors (``StoreError``: ``StaleMove``, ``StoreUnavailable``).
 """
 

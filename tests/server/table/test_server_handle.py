@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 SERVER = ROOT / "src" / "xeri" / "server"
 #: the modules where a table is made, found, forwarded to or used
 USERS = ["handle", "table/service", "table/state", "table/views", "table/autoplay", "cluster/node", "cluster/remote",

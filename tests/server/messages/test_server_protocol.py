@@ -27,7 +27,7 @@ from xeri.server.protocol import (
 )
 from xeri.server.schema import schema, schema_text
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 MODELS = [*protocol.REQUESTS.values(), *protocol.MESSAGES]
 
 

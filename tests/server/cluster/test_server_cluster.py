@@ -37,7 +37,7 @@ from xeri.server.store import MoveRow, SeatRow, StaleMove, Store, TableRow
 
 PG_URL = os.environ.get("XERI_TEST_PG_URL")
 REDIS_URL = os.environ.get("XERI_TEST_REDIS_URL")
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 HAPROXY_CFG = ROOT / "deploy" / "haproxy.cfg"
 LEASE = 1.5
 pytestmark = pytest.mark.skipif(

@@ -26,7 +26,7 @@ from xeri.server.store import (
 )
 from xeri.server.table.autoplay import SEED_DOMAIN, server_bot
 
-SRC = Path(__file__).resolve().parents[2] / "src" / "xeri"
+SRC = Path(__file__).resolve().parents[3] / "src" / "xeri"
 
 
 def _imports(path: Path) -> set[str]:

@@ -1,4 +1,5 @@
-"""The databases of tests/server/test_server_migrations.py: what `xeri serve` of main made before migrations existed.
+"""The databases of tests/server/migrations/test_server_migrations.py: what `xeri serve` of main made before
+migrations existed.
 
 The schema then was made by ``metadata.create_all`` (no ``alembic_version`` table). This script plays, with the
 server's own code (its ``Lobby`` and ``Store``), three finished one-round matches of bots (one of them private), a
@@ -13,7 +14,7 @@ match of a person against a bot left in play after a few moves, and a table wait
 It must be run on the code it is meant to capture, the commit named in ``README.md`` beside it:
 
     git worktree add /tmp/xeri-main COMMIT
-    PYTHONPATH=/tmp/xeri-main/src python tests/server/data/schema_main/make_fixture.py --pg postgresql://postgres@HOST/postgres
+    PYTHONPATH=/tmp/xeri-main/src python tests/server/migrations/data/schema_main/make_fixture.py --pg postgresql://postgres@HOST/postgres
 """
 
 from __future__ import annotations
