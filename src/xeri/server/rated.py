@@ -33,12 +33,15 @@ class LeaderboardRules:
     size: int = LEADERBOARD_SIZE
 
 
-def rated_format(rated: bool, ruleset: Ruleset, signed_in: bool, humans: Sequence[bool]) -> str | None:
+def rated_format(rated: bool, ruleset: Ruleset, signed_in: bool, humans: Sequence[bool],
+                 private: bool = False) -> str | None:
     """The format a new table is rated in (None: casual), or the refusal of a ``rated`` that cannot be."""
     if not rated:
         return None
     if not signed_in:
         raise ProtocolError("rated_needs_account", "a rated table is made by a signed-in player: sign in first")
+    if private:
+        raise ProtocolError("rated_private", "a rated table is listed: its result moves a public rating")
     fmt = classic_format(ruleset)
     if fmt is None:
         raise ProtocolError("not_ratable", "rated tables play classic with 2 players or 4 in partnerships, with "
@@ -48,10 +51,15 @@ def rated_format(rated: bool, ruleset: Ruleset, signed_in: bool, humans: Sequenc
     return fmt
 
 
-def check_join(fmt: str | None, signed_in: bool) -> None:
-    """A guest cannot take a seat at a rated table: every person's rating is moved by its end."""
-    if fmt is not None and not signed_in:
+def check_join(fmt: str | None, account: str | None, seated: Sequence[str | None]) -> None:
+    """A guest cannot take a seat at a rated table (every person's rating is moved by its end), and an account
+    takes one seat at it (a player is not their own opponent, nor their own partner)."""
+    if fmt is None:
+        return
+    if account is None:
         raise ProtocolError("rated_needs_account", "this table is rated: sign in to sit at it")
+    if account in seated:
+        raise ProtocolError("seat_taken", "you have a seat at this rated table already: one account, one seat")
 
 
 def check_hint(fmt: str | None) -> None:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy import and_, insert, select, update
@@ -37,11 +36,6 @@ from .schema import (
 
 class Ratings(Database):
     """The rated tables' marks, the ratings' update at a match's end, and what the profile and leaderboard read."""
-
-    @staticmethod
-    def rated_table(table_id: str, fmt: str) -> tuple[Any, Any]:
-        """The statement that marks a new table as rated in ``fmt`` (written with the table, one transaction)."""
-        return (insert(rated_tables_t), {"table_id": table_id, "format": fmt, "rated_at": None})
 
     async def rated_format(self, table_id: str) -> str | None:
         """The format a table is rated in, or None for a casual one."""
@@ -111,7 +105,7 @@ async def _rate(conn: AsyncConnection, table_id: str, now: float, sqlite: bool) 
                                 .where(seats_t.c.table_id == table_id).order_by(seats_t.c.seat))).all()
     held = {s.seat: s.account_id for s in (await conn.execute(
         select(seat_accounts_t.c.seat, seat_accounts_t.c.account_id)
-        .where(seat_accounts_t.c.table_id == table_id))).all()}
+        .where(seat_accounts_t.c.table_id == table_id, seat_accounts_t.c.claimed.is_(False)))).all()}
     accounts = [held.get(s.seat) for s in seats if s.human]
     if (format_of(ruleset, [not s.human or s.seat in held for s in seats]) != fmt
             or len(set(accounts)) != len(accounts) or None in accounts):
@@ -157,5 +151,3 @@ async def _store(conn: AsyncConnection, account: str, fmt: str, old: Any, new: R
     await conn.execute(update(ratings_t).where(and_(r.account_id == account, r.format == fmt)).values(
         mu=new.mu, sigma=new.sigma, games=r.games + 1, wins=r.wins + int(won), updated_at=now))
 
-
-__all__: Sequence[str] = ["Ratings"]

@@ -308,6 +308,8 @@ class LoadedTable:
     table: TableRow
     seats: list[SeatRow]
     moves: list[MoveRow]
+    #: the format the table is rated in (xeri_rated_tables), None for a casual one
+    rated: str | None = None
 
 def row_of(value: Any) -> dict[str, Any]:
     """A row's columns (its fields are plain values: no deep copy as ``dataclasses.asdict`` makes, per move)."""

@@ -62,7 +62,8 @@ class Applied:
 class TableState:
     """A table's runtime state, built from its database rows."""
 
-    def __init__(self, row: TableRow, seats: Sequence[SeatRow], bot_delay: float = 0.4) -> None:
+    def __init__(self, row: TableRow, seats: Sequence[SeatRow], bot_delay: float = 0.4,
+                 rated: str | None = None) -> None:
         self.id: str = row.id
         self.title: str = row.title or ""
         self.status: Status = status_of(row.status)
@@ -77,6 +78,8 @@ class TableState:
         self.started_at: float | None = row.started_at
         self.finished_at: float | None = row.finished_at
         self.seats = [Seat.from_row(s) for s in seats]
+        #: the format the table is rated in (server.rated), None for a casual table
+        self.rated: str | None = rated
         self.match: Match | None = None
         #: the moves applied so far, (seat, card code), to rebuild the match after a failed write
         self.moves: list[tuple[int, str]] = []

@@ -86,6 +86,7 @@ def table_info(table: TableState) -> m.Table:
         winner=match.winner if match else None,
         pause=table.pause_state(),
         rematch=m.RematchState(seats=sorted(table.rematch), table_id=table.rematch_table) if table.rematch else None,
+        rated=table.rated,
     )
 
 
