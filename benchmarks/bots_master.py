@@ -1,18 +1,20 @@
 """The master level's table (issue 10): its margin over every bot, the oracle gap, and its time per move.
 
     nice -n 19 python benchmarks/bots_master.py pairs NAME... [--deals 1000] [--jobs 2] [--seed 2026]
-        [--master SPEC --tag _candidate]
-    nice -n 19 python benchmarks/bots_master.py timing [--rounds 40] [--preset P --players N --target T --tag _x]
+        [--master SPEC --tag .candidate]
+    nice -n 19 python benchmarks/bots_master.py timing [--rounds 40] [--preset P --players N --target T --tag .x]
     nice -n 19 python benchmarks/bots_master.py openspiel --seconds 0.1 [--deals 100] [--jobs 2]
-    python benchmarks/bots_master.py table [--tag _k2048_300]
+    python benchmarks/bots_master.py table [--tag .candidate]
 
 ``pairs`` plays duplicate deals (each deal twice, seats swapped) and writes
-``benchmarks/results/master_<name>.json`` (the ``xeri arena --json`` object
+``benchmarks/results/<name>.json``, the name saying what it measures and at which table
+(``master_vs_expert.classic.2p.json``; the ``xeri arena --json`` object
 plus seed, ruleset, deals and wall time); ``timing`` plays whole rounds of the
 master level in interactive mode (``make_bot(..., interactive=True)``) against
 the expert, on whatever else the machine is doing (the compiled rollouts loaded first,
 their load time reported apart), and writes
-``master_timing<tag>.json``: wall-clock p50/p95/p99/max and mean CPU per decision. Its rounds are
+``master_timing.<preset>.<players>p.json`` (or ``master_timing<tag>.json``): wall-clock p50/p95/p99/max and mean
+CPU per decision. Its rounds are
 the first rounds of matches (the master sees the match: with ``match_end=rounds`` it plays for the
 round won), or with ``--target`` whole matches to that score; ``--preset``/``--players`` pick the table
 (with 4 players the master plays with a master partner).
@@ -22,7 +24,7 @@ OpenSpiel's ``ISMCTSBot`` (random rollouts, UCT c = 14, as in
 ``research_ismcts.py``) on ``python_xeri`` at equal time per move: OpenSpiel's
 iterations are calibrated to ``--seconds`` a move on this machine, and the
 master's wall-clock cap at each move is the mean time OpenSpiel's bot has
-needed so far in that round; writes ``master_openspiel_<seconds>s.json``.
+needed so far in that round; writes ``master_vs_openspiel.classic.2p.<seconds>s.json``.
 """
 
 from __future__ import annotations
@@ -46,23 +48,21 @@ from xeri.bots.registry import partnered
 from xeri.commands.arena import summary_dict
 from xeri.match import Match
 
-#: name -> (bot A, bot B, preset, players)
+#: name (the result file's, without ``.json``: what it measures, at which table) -> (bot A, bot B, preset, players)
 PAIRS: dict[str, tuple[str, str, str, int]] = {
-    "master-expert": ("master", "expert", "classic", 2),
-    "master-greedy": ("master", "greedy", "classic", 2),
-    "master-random": ("master", "random", "classic", 2),
-    "master-playout": ("master", "playout", "classic", 2),
-    "master-pimc": ("master", "pimc:iterations=500", "classic", 2),
-    "master-ismcts": ("master", "ismcts:iterations=500", "classic", 2),
-    "master-learned": ("master", "learned", "classic", 2),
-    "master-pimcmaster": ("master", "master:early=pimc,iterations=400", "classic", 2),
-    "oracle-master": ("oracle-cheater:iterations=500", "master", "classic", 2),
-    "master-expert-4p": ("master", "expert", "classic", 4),
-    "master-greedy-4p": ("master", "greedy", "classic", 4),
-    "master-expert-pisti": ("master", "expert", "pisti", 2),
-    "master-greedy-pisti": ("master", "greedy", "pisti", 2),
-    "expert-greedy-4p": ("expert", "greedy", "classic", 4),
-    "expert-greedy-pisti": ("expert", "greedy", "pisti", 2),
+    "master_vs_expert.classic.2p": ("master", "expert", "classic", 2),
+    "master_vs_greedy.classic.2p": ("master", "greedy", "classic", 2),
+    "master_vs_random.classic.2p": ("master", "random", "classic", 2),
+    "master_vs_playout.classic.2p": ("master", "playout", "classic", 2),
+    "master_vs_pimc.classic.2p": ("master", "pimc:iterations=500", "classic", 2),
+    "master_vs_ismcts.classic.2p": ("master", "ismcts:iterations=500", "classic", 2),
+    "master_vs_learned.classic.2p": ("master", "learned", "classic", 2),
+    "master_vs_pimcmaster.classic.2p": ("master", "master:early=pimc,iterations=400", "classic", 2),
+    "oracle_vs_master.classic.2p": ("oracle-cheater:iterations=500", "master", "classic", 2),
+    "master_vs_expert.classic.4p": ("master", "expert", "classic", 4),
+    "master_vs_greedy.classic.4p": ("master", "greedy", "classic", 4),
+    "master_vs_expert.pisti.2p": ("master", "expert", "pisti", 2),
+    "master_vs_greedy.pisti.2p": ("master", "greedy", "pisti", 2),
 }
 
 OUT = Path(__file__).parent / "results"
@@ -71,7 +71,7 @@ OUT = Path(__file__).parent / "results"
 def run_pairs(names: list[str], deals: int, jobs: int, seed: int, out: Path, master: str = "master",
               tag: str = "") -> None:
     """Each pair over ``deals`` duplicate deals; ``master`` replaces the plain ``master`` spec (a candidate),
-    and ``tag`` goes into the JSON file's name (``master_<name><tag>.json``) so a candidate keeps the level's files."""
+    and ``tag`` goes into the JSON file's name (``<name><tag>.json``) so a candidate keeps the level's files."""
     for name in names:
         a, b, preset, players = PAIRS[name]
         a, b = (master if x == "master" else x for x in (a, b))
@@ -80,8 +80,8 @@ def run_pairs(names: list[str], deals: int, jobs: int, seed: int, out: Path, mas
         results = run_deals(a, b, ruleset, deals, seed, jobs)
         data = {**summary_dict(a, b, summarize(results)), "seed": seed, "deals": deals, "preset": preset,
                 "players": players, "ruleset": ruleset.to_dict(), "jobs": jobs,
-                "wall_seconds": time.perf_counter() - start}
-        (out / f"master_{name}{tag}.json").write_text(json.dumps(data, indent=2) + "\n")
+                "wall_seconds": time.perf_counter() - start, **run_meta(seed)}
+        (out / f"{name}{tag}.json").write_text(json.dumps(data, indent=2) + "\n")
         m = data["margin"]
         print(f"{name}: {m['mean']:+.2f} [{m['ci95'][0]:+.2f}, {m['ci95'][1]:+.2f}] over {deals} deals "
               f"({data['wall_seconds']:.0f}s)", flush=True)
@@ -139,6 +139,7 @@ def run_timing(rounds: int, seed: int, out: Path, preset: str = "classic", playe
             "cpu_mean_s": statistics.fmean(cpus), "cpu_max_s": max(cpus), "wall_mean_s": statistics.fmean(walls),
             "load_average_1min": [load_before, os.getloadavg()[0]], "cpus": os.cpu_count(), "nice": os.nice(0),
             **run_meta(seed)}
+    tag = tag or f".{preset}.{players}p" + (f".to{target}" if target else "")
     (out / f"master_timing{tag}.json").write_text(json.dumps(data, indent=2) + "\n")
     print(json.dumps(data, indent=2))
 
@@ -242,18 +243,18 @@ def run_openspiel(seconds: float, deals: int, jobs: int, seed: int, out: Path) -
             "win_rate": {"mean": sum(m > 0 for m in margins) / len(margins)},
             "master_seconds_per_move": per_move("master"), "openspiel_seconds_per_move": per_move("openspiel"),
             "master_cpu_per_move": per_move("master", "cpu"), "openspiel_cpu_per_move": per_move("openspiel", "cpu"),
-            "jobs": jobs, "wall_seconds": time.perf_counter() - start}
-    (out / f"master_openspiel_{seconds:g}s.json").write_text(json.dumps(data, indent=2) + "\n")
+            "jobs": jobs, "wall_seconds": time.perf_counter() - start, **run_meta(seed)}
+    (out / f"master_vs_openspiel.classic.2p.{seconds:g}s.json").write_text(json.dumps(data, indent=2) + "\n")
     print(json.dumps(data, indent=2))
 
 
 def print_table(out: Path, tag: str = "") -> None:
-    """The markdown table of every pair measured so far (docs/bots.md), each row tagged for
+    """The markdown table of every pair measured so far (docs/reference/bots-measurements.md), each row tagged for
     ``benchmarks/figures.py``; ``tag``: the runs saved with that tag."""
     print("| pair | table | deals | margin a round | 95% CI | rounds won |")
     print("| --- | --- | --- | --- | --- | --- |")
     for name, (a, b, preset, players) in PAIRS.items():
-        path = out / f"master_{name}{tag}.json"
+        path = out / f"{name}{tag}.json"
         if not path.exists():
             continue
         d = json.loads(path.read_text())
@@ -261,7 +262,7 @@ def print_table(out: Path, tag: str = "") -> None:
         fig = f"<!-- fig: {path.name}: deals, margin.mean, margin.ci95[0], margin.ci95[1], win_rate.mean * 100 -->"
         print(f"| {a} vs {b} | {preset}, {players}p | {d['deals']:,} | {m['mean']:+.2f} | "
               f"[{m['ci95'][0]:+.2f}, {m['ci95'][1]:+.2f}] | {100 * w['mean']:.1f}%{fig} |")
-    for path in sorted(out.glob("master_openspiel_*s.json")):  # the latest runs, whatever the tag
+    for path in sorted(out.glob("master_vs_openspiel.classic.2p.*s.json")):  # the latest runs, whatever the tag
         d = json.loads(path.read_text())
         m, w = d["margin"], d["win_rate"]
         fig = (f"<!-- fig: {path.name}: target_seconds, deals, margin.mean, margin.ci95[0], margin.ci95[1], "
@@ -279,14 +280,14 @@ def main() -> None:
     pairs.add_argument("--jobs", type=int, default=2)
     pairs.add_argument("--seed", type=int, default=2026)
     pairs.add_argument("--master", default="master", help="the spec played where a pair names the master level")
-    pairs.add_argument("--tag", default="", help="added to the JSON file names (candidates)")
+    pairs.add_argument("--tag", default="", help="added to the JSON file names (candidates: .candidate)")
     timing = sub.add_parser("timing")
     timing.add_argument("--rounds", type=int, default=40)
     timing.add_argument("--seed", type=int, default=5)
     timing.add_argument("--preset", default="classic")
     timing.add_argument("--players", type=int, default=2)
     timing.add_argument("--target", type=int, default=None, help="whole matches to this score")
-    timing.add_argument("--tag", default="", help="added to the file name: master_timing<tag>.json")
+    timing.add_argument("--tag", default="", help="the file is master_timing<tag>.json (default: .PRESET.Np)")
     timing.add_argument("--master", default="master", help="the master's spec (today's: see bots_variants.TODAY)")
     spiel = sub.add_parser("openspiel")
     spiel.add_argument("--seconds", type=float, default=0.1)
@@ -294,7 +295,7 @@ def main() -> None:
     spiel.add_argument("--jobs", type=int, default=2)
     spiel.add_argument("--seed", type=int, default=2026)
     table = sub.add_parser("table")
-    table.add_argument("--tag", default="", help="the runs saved with this tag (e.g. _k2048_300)")
+    table.add_argument("--tag", default="", help="the runs saved with this tag (e.g. .candidate)")
     for p in (pairs, timing, spiel, table):
         p.add_argument("--out", default=str(OUT))
     args = parser.parse_args()

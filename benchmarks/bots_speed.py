@@ -19,6 +19,8 @@ import statistics
 import time
 from pathlib import Path
 
+from run_meta import run_meta
+
 from xeri import find_ruleset
 from xeri.bench import search_iterations_per_second
 from xeri.bots import LEVELS, make_bot
@@ -86,7 +88,8 @@ def main() -> None:
     levels = {level: per_move_times(level, args.rounds, seed=1) for level in LEVELS}
     for level, figures in levels.items():
         print(level, figures, flush=True)
-    (out / "bots_speed.json").write_text(json.dumps({"speed": speed, "levels": levels}, indent=2) + "\n")
+    record = {"speed": speed, "levels": levels, **run_meta(None)}  # each measure seeds its own rounds
+    (out / "bots_speed.json").write_text(json.dumps(record, indent=2) + "\n")
     (out / "bots_profile.txt").write_text(profile_search())
     print((out / "bots_profile.txt").read_text())
 

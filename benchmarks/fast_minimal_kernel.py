@@ -10,7 +10,7 @@ and their ratios (target: ``xeri.fast`` at least 0.8 of the minimal kernel).
     python benchmarks/fast_minimal_kernel.py --threads 1 --repeats 7
 
 It writes the result, with the run's record (``benchmarks/run_meta.py``: command, commit, date, load, seed),
-to ``benchmarks/results/fast_minimal_kernel[_Tthreads][.TAG].json`` (one thread: no ``_1threads``), or to
+to ``benchmarks/results/fast_minimal_kernel[.Tthreads][.TAG].json`` (one thread: no ``.1threads``), or to
 ``--out PATH``; about 10 s at the defaults, plus numba's first compile.
 """
 
@@ -155,7 +155,7 @@ def main() -> int:
     result["xeri_fast_best"] = max(times["xeri_fast"])
     result["ratio_best"] = result["xeri_fast_best"] / result["minimal_best"]
     result |= run_meta(0)  # repeat k plays seed k
-    stem = "fast_minimal_kernel" + (f"_{threads}threads" if threads != 1 else "") + (f".{args.tag}" if args.tag else "")
+    stem = "fast_minimal_kernel" + (f".{threads}threads" if threads != 1 else "") + (f".{args.tag}" if args.tag else "")
     out_path = Path(args.out) if args.out else Path(__file__).resolve().parent / "results" / f"{stem}.json"
     out_path.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
     print(json.dumps(result) if args.json else "\n".join(f"{k:>24}: {v}" for k, v in result.items()))

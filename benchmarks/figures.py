@@ -4,7 +4,7 @@ A figure in the Markdown is written as a reader wants it (``11,400 rounds/s``, `
 ``54.6%``, ``×2.3``) and followed, on the same line, by a tag naming where its value lives::
 
     10,300 rounds/s<!-- fig: research_throughput.json: engine.rounds_per_s -->
-    +3.27 [+2.62, +3.93]<!-- fig: master_master-expert.json: margin, ci95[0], ci95[1] -->
+    +3.27 [+2.62, +3.93]<!-- fig: archive/master_vs_expert.classic.2p.256worlds.json: margin, ci95[0], ci95[1] -->
 
 The file is in ``benchmarks/results/``; each comma-separated expression is a path into its JSON
 (``a.b``, ``a["key-with-dash"]``, ``a[0]``) with plain arithmetic (``won * 100``, ``p99_s * 1000``,
@@ -51,16 +51,15 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
 ALLOWED: set[tuple[str, str]] = {
     ("README.md", "The target is 10,000"),
     ("docs/play.md", "A♠ (+10.0)"),
-    ("docs/protocol.md", "[0, 2]"),
-    ("docs/protocol.md", "the p99 target of 100 ms"),
-    ("docs/scaling.md", "keeps p99 under 100 ms"),
-    ("docs/research.md", "52 × 52"),
+    ("docs/reference/protocol-messages.md", "[0, 2]"),
+    ("docs/reference/scaling-measurements.md", "the p99 target of 100 ms"),
+    ("docs/reference/scaling-measurements.md", "keeps p99 under 100 ms"),
+    ("docs/reference/observation.md", "52 × 52"),
     ("docs/research.md", "suit × 13"),
-    ("docs/research.md", "500,000 random 2-player rounds/s"),
-    ("docs/research.md", "1M steps/s"),
-    ("docs/bots.md", "the 10,000/s target"),
+    ("docs/reference/research-figures.md", "500,000 random 2-player rounds/s"),
+    ("docs/reference/research-figures.md", "1M steps/s"),
+    ("docs/reference/bots-measurements.md", "the 10,000/s target"),
     ("docs/bots.md", "5 presets × 2/3/4 players × 4 option variants × 40"),
-    ("docs/bots.md", "varies by ~20%"),
     ("docs/web.md", "4×13"),
     ("docs/web.md", "44×44"),
     ("docs/web.md", "no task runs 50 ms"),
@@ -104,8 +103,9 @@ class Figure:
 
 
 def documents() -> list[Path]:
-    """README.md and every docs/*.md, the files whose figures readers see."""
-    return [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+    """README.md, every docs/*.md and docs/reference/*.md: the files whose figures readers see."""
+    return [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")),
+            *sorted((ROOT / "docs" / "reference").glob("*.md"))]
 
 
 CODE_SPAN = re.compile(r"`[^`]*`")

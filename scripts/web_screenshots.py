@@ -14,6 +14,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+# The tests' helper modules, by name, as pytest's `pythonpath` (pyproject.toml) puts them: tests/web's and tests/'s.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "web"))
 
 from PIL import Image

@@ -137,7 +137,7 @@ def _threshold_raised(e: ThresholdRaised) -> dict[str, Any]:
     return {"kind": "threshold_raised", "target": e.target}
 
 
-#: each event type's EVENT object (docs/protocol.md)
+#: each event type's EVENT object (docs/reference/protocol-messages.md)
 WIRE_FORM: Aspect[[], dict[str, Any]] = Aspect("wire form", {
     Played: _played,
     Captured: _captured,

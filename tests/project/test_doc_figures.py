@@ -123,7 +123,8 @@ def test_plain_numbers_and_tagged_figures_are_not_flagged(tmp_path: Path, text: 
 
 def test_the_documents_have_tagged_figures() -> None:
     quoted = {f.doc for f in figures.figures()}
-    assert {"README.md", "docs/research.md", "docs/bots.md", "docs/scaling.md"} <= quoted
+    assert {"README.md", "docs/research.md", "docs/bots.md", "docs/reference/bots-measurements.md",
+            "docs/reference/research-figures.md", "docs/reference/scaling-measurements.md"} <= quoted
 
 
 def test_every_tagged_figure_matches_its_benchmark_json() -> None:
@@ -147,8 +148,8 @@ def test_the_level_margins_that_xeri_rules_prints_match_their_json(tmp_path: Pat
     """``LEVEL_MARGINS`` (printed by ``xeri rules`` and ``xeri play --help``) quote the same runs as docs/bots.md."""
     from xeri.bots.registry import LEVEL_MARGINS
 
-    sources = {"medium": "bots_pair_greedy-random.json", "hard": "bots_pair_expert-greedy.json",
-               "strong": "learned_vs_expert.json", "master": "master_master-learned_mw.json"}
+    sources = {"medium": "greedy_vs_random.classic.2p.json", "hard": "expert_vs_greedy.classic.2p.json",
+               "strong": "learned_vs_expert.classic.2p.json", "master": "master_vs_learned.classic.2p.json"}
     assert set(LEVEL_MARGINS) == set(sources)
     doc = tmp_path / "levels.md"
     doc.write_text("\n".join(

@@ -13,15 +13,13 @@ duplicate matches (the mean of their games), which share their deals.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..bots import Bot, is_cheater, make_bot, make_cheater
 from ..match import Match
 from ..rules import Ruleset
-from .play import BACKENDS, ArenaError, arena_bot_seed, check_setup, deal_seeds, map_work, seat_spec
+from .play import ArenaError, DealTask, PairClock, check_run, deal_seeds, map_work, seat_bots
 from .stats import Estimate, mean_ci
 
 #: a match that has not ended after this many rounds is a bug (or a rule that never ends): stop with an error
@@ -51,45 +49,26 @@ class MatchResult:
     games: tuple[MatchGame, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class MatchTask:
-    """What a worker needs to play one duplicate match (plain values: it crosses processes)."""
-
-    a: str
-    b: str
-    ruleset: dict[str, Any]
-    index: int
-    seed: int
-
-
-def _bot(spec: str, seed: int, match: Match) -> Bot:
-    return make_cheater(spec, match, seed) if is_cheater(spec) else make_bot(spec, seed)
+#: What a worker needs to play one duplicate match: what it needs for a deal (the pair, the rules, the index, the
+#: match's seed).
+MatchTask = DealTask
 
 
 def play_match(a: str, b: str, ruleset: Ruleset, first_dealer: int, match_seed: int, a_side: int) -> MatchGame:
     """Play one match from ``match_seed`` with bot A on ``a_side``; each bot sees only its seat's view."""
     match = Match(ruleset, seed=match_seed, first_dealer=first_dealer)
-    is_a = [ruleset.side_of(seat) == a_side for seat in range(ruleset.players)]
-    bots = [_bot(seat_spec(a if mine else b, ruleset), arena_bot_seed(match_seed, seat, a_side), match)
-            for seat, mine in enumerate(is_a)]
-    spent = [0.0, 0.0]
-    moves = [0, 0]
+    bots, is_a = seat_bots(a, b, ruleset, match_seed, a_side, match)
+    clock = PairClock()
     while not match.is_over:
         if len(match.rounds) > MAX_ROUNDS:
             raise ArenaError(f"a match went past {MAX_ROUNDS} rounds without a winner")
         turn = match.turn
         assert turn is not None
-        view, history = match.view(turn), match.round.log_for(turn)
-        start = time.perf_counter()
-        card = bots[turn].choose(view, history)
-        k = 0 if is_a[turn] else 1
-        spent[k] += time.perf_counter() - start
-        moves[k] += 1
-        match.play(card, turn)
+        match.play(clock.choose(bots[turn], is_a[turn], match.view(turn), match.round.log_for(turn)), turn)
     others = [match.scores[s] for s in range(ruleset.sides) if s != a_side]
     return MatchGame(
         match.winner == a_side, match.scores[a_side], others[0] if len(others) == 1 else sum(others) / len(others),
-        len(match.rounds), match.round_wins[a_side], spent[0], moves[0], spent[1], moves[1],
+        len(match.rounds), match.round_wins[a_side], clock.spent[0], clock.moves[0], clock.spent[1], clock.moves[1],
     )
 
 
@@ -113,13 +92,7 @@ def run_matches(
     progress: Callable[[int], None] | None = None,
 ) -> list[MatchResult]:
     """Play ``matches`` duplicate matches; ``progress(k)`` is called as k more finish. In match order."""
-    if matches < 1:
-        raise ArenaError("--matches must be at least 1")
-    if jobs < 1:
-        raise ArenaError("--jobs must be at least 1")
-    if backend not in BACKENDS:
-        raise ArenaError(f"unknown backend {backend!r}; backends are: {', '.join(BACKENDS)}")
-    check_setup(a, b, ruleset)
+    check_run(a, b, ruleset, ("matches", matches), jobs, backend)
     tasks = [MatchTask(a, b, ruleset.to_dict(), i, s) for i, s in enumerate(deal_seeds(seed, matches))]
     return map_work(play_duplicate_match, tasks, jobs, backend, address, progress)
 

@@ -20,8 +20,11 @@ from typing import Any, TypeVar
 
 from ..bots import Bot, is_cheater, make_bot, make_cheater
 from ..bots.registry import partnered
-from ..engine import Round
+from ..cards import Card
+from ..engine import Round, SeatView
 from ..errors import XeriError
+from ..events import Event
+from ..match import Match
 from ..rules import Ruleset
 from ..seeds import bot_seed
 
@@ -71,7 +74,8 @@ class DealResult:
 
 @dataclass(frozen=True, slots=True)
 class DealTask:
-    """Everything a worker needs to play one duplicate deal (plain values: it crosses processes)."""
+    """Everything a worker needs to play one duplicate deal, or match (``arena.matches``): plain values, it crosses
+    processes."""
 
     a: str
     b: str
@@ -96,31 +100,46 @@ def seat_spec(spec: str, ruleset: Ruleset) -> str:
     return partnered(spec, spec) if ruleset.players == 4 and not is_cheater(spec) else spec
 
 
-def _bot(spec: str, seed: int, rnd: Round) -> Bot:
-    return make_cheater(spec, rnd, seed) if is_cheater(spec) else make_bot(spec, seed)
+def _bot(spec: str, seed: int, game: Round | Match) -> Bot:
+    return make_cheater(spec, game, seed) if is_cheater(spec) else make_bot(spec, seed)
+
+
+def seat_bots(a: str, b: str, ruleset: Ruleset, seed: int, a_side: int,
+              game: Round | Match) -> tuple[list[Bot], list[bool]]:
+    """Each seat's bot in one game of a duplicate pair (a deal or a match), A's on ``a_side`` and B's elsewhere,
+    seeded one-way from the game's seed; and which seats are A's."""
+    is_a = [ruleset.side_of(seat) == a_side for seat in range(ruleset.players)]
+    bots = [_bot(seat_spec(a if mine else b, ruleset), arena_bot_seed(seed, seat, a_side), game)
+            for seat, mine in enumerate(is_a)]
+    return bots, is_a
+
+
+@dataclass(slots=True)
+class PairClock:
+    """The thinking time and the moves of bot A (index 0) and bot B (index 1) in one game."""
+
+    spent: list[float] = field(default_factory=lambda: [0.0, 0.0])
+    moves: list[int] = field(default_factory=lambda: [0, 0])
+
+    def choose(self, bot: Bot, is_a: bool, view: SeatView, history: Sequence[Event]) -> Card:
+        """The bot's card, its time counted for its side."""
+        start = time.perf_counter()
+        card = bot.choose(view, history)
+        k = 0 if is_a else 1
+        self.spent[k] += time.perf_counter() - start
+        self.moves[k] += 1
+        return card
 
 
 def play_game(a: str, b: str, ruleset: Ruleset, dealer: int, deal_seed: int, a_side: int) -> GameResult:
     """Play one round from ``deal_seed`` with bot A on ``a_side``; bots see only their seat's view."""
     rnd = Round.new(ruleset, dealer, deal_seed)
-    bots: list[Bot] = []
-    is_a: list[bool] = []
-    for seat in range(ruleset.players):
-        mine = ruleset.side_of(seat) == a_side
-        is_a.append(mine)
-        bots.append(_bot(seat_spec(a if mine else b, ruleset), arena_bot_seed(deal_seed, seat, a_side), rnd))
-    spent = [0.0, 0.0]
-    moves = [0, 0]
+    bots, is_a = seat_bots(a, b, ruleset, deal_seed, a_side, rnd)
+    clock = PairClock()
     while not rnd.is_over:
         turn = rnd.turn
         assert turn is not None
-        view, history = rnd.view(turn), rnd.log_for(turn)
-        start = time.perf_counter()
-        card = bots[turn].choose(view, history)
-        k = 0 if is_a[turn] else 1
-        spent[k] += time.perf_counter() - start
-        moves[k] += 1
-        rnd.play(card, turn)
+        rnd.play(clock.choose(bots[turn], is_a[turn], rnd.view(turn), rnd.log_for(turn)), turn)
     scores = rnd.scores
     assert scores is not None
     sa = scores[a_side]
@@ -128,7 +147,7 @@ def play_game(a: str, b: str, ruleset: Ruleset, dealer: int, deal_seed: int, a_s
     return GameResult(
         sa.total, _mean([s.total for s in others]), sa.xeris + sa.jack_xeris,
         _mean([s.xeris + s.jack_xeris for s in others]), sa.cards, _mean([s.cards for s in others]),
-        spent[0], moves[0], spent[1], moves[1],
+        clock.spent[0], clock.moves[0], clock.spent[1], clock.moves[1],
     )
 
 
@@ -152,6 +171,19 @@ def check_setup(a: str, b: str, ruleset: Ruleset) -> None:
         _bot(spec, 0, probe)
 
 
+def check_run(a: str, b: str, ruleset: Ruleset, count: tuple[str, int], jobs: int, backend: str) -> None:
+    """Fail early, in this process, on bad arena input: ``count`` (its option and value: ``("deals", 100)``),
+    the jobs, the backend, a bot spec."""
+    option, n = count
+    if n < 1:
+        raise ArenaError(f"--{option} must be at least 1")
+    if jobs < 1:
+        raise ArenaError("--jobs must be at least 1")
+    if backend not in BACKENDS:
+        raise ArenaError(f"unknown backend {backend!r}; backends are: {', '.join(BACKENDS)}")
+    check_setup(a, b, ruleset)
+
+
 def run_deals(
     a: str,
     b: str,
@@ -164,13 +196,7 @@ def run_deals(
     progress: Callable[[int], None] | None = None,
 ) -> list[DealResult]:
     """Play ``deals`` duplicate deals; ``progress(k)`` is called as k more deals finish. In deal order."""
-    if deals < 1:
-        raise ArenaError("--deals must be at least 1")
-    if jobs < 1:
-        raise ArenaError("--jobs must be at least 1")
-    if backend not in BACKENDS:
-        raise ArenaError(f"unknown backend {backend!r}; backends are: {', '.join(BACKENDS)}")
-    check_setup(a, b, ruleset)
+    check_run(a, b, ruleset, ("deals", deals), jobs, backend)
     tasks = [DealTask(a, b, ruleset.to_dict(), i, s) for i, s in enumerate(deal_seeds(seed, deals))]
     return map_tasks(tasks, jobs, backend, address, progress)
 

@@ -2,7 +2,7 @@
 
 Seats and sides are relative to the observer (index 0 is the observer, 1 the
 next seat to play, ...), so one network can play every seat. The layout is in
-``docs/research.md``; ``PIECES`` and ``INFO_PIECES`` name its parts in order.
+``docs/reference/observation.md``; ``PIECES`` and ``INFO_PIECES`` name its parts in order.
 """
 
 from __future__ import annotations

@@ -124,7 +124,8 @@ def rollout_playout(rollout: str) -> tuple[Playout, bool]:
     """The playout function and policy flag for a ``rollout=`` parameter.
 
     ``compiled`` finishes rounds in the numba simulator (``xeri.fast``, the
-    ``fast`` extra): more iterations per second than the Python playout (docs/bots.md has the figures).
+    ``fast`` extra): more iterations per second than the Python playout (docs/reference/bots-measurements.md has
+    the figures).
     """
     if rollout not in ROLLOUTS:
         raise ValueError(f"rollout must be one of {', '.join(ROLLOUTS)}")

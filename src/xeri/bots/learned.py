@@ -103,7 +103,8 @@ def default_policy() -> NumpyPolicy:
 class LearnedBot:
     """Plays the shipped policy's best legal card; at 3 or 4 players, or with face-down pile cards, it plays the
     counting master (``master:early=expert``: the expert's rules with inference, then the exact endgame), a level
-    above the expert there as the network is in 2-player classic (docs/bots.md, "Levels everywhere")."""
+    above the expert there as the network is in 2-player classic (docs/reference/bots-measurements.md, "Levels
+    everywhere")."""
 
     name = "learned"
 

@@ -11,7 +11,7 @@ players every unseen card is then in the other hand, one world is all there
 is, and the play is perfect. ``early=pimc`` uses determinized Monte Carlo
 playouts instead of the counting rules (measured weaker, kept for research).
 ``search=N`` (research, off by default: measured no better than the counting
-rules, docs/bots.md) searches each sampled world to the end of the current
+rules, docs/reference/bots-measurements.md) searches each sampled world to the end of the current
 deal once at most N cards are in the hands, against opponents that play a
 fixed policy (``opponents=policy``; ``minimax`` opponents would know our hand
 in each world and were measured worse still), with worlds dealt to fit the

@@ -66,13 +66,13 @@ LEVELS: dict[str, str] = {
 
 #: Each level's measured margin over the level below it, in points a round, with its 95% interval
 #: (2-player classic, 1,000 duplicate deals: ``benchmarks/bots_strength.py`` for medium and hard, seed 2026;
-#: ``xeri arena learned expert --deals 1000 --seed 0 --json`` for strong, ``learned_vs_expert.json``;
-#: ``benchmarks/bots_master.py pairs master-learned --tag _mw`` for master, seed 2026,
-#: ``master_master-learned_mw.json`` (without numba: ``--master master:early=expert --tag _counting``,
-#: ``master_master-learned_counting.json``);
+#: ``xeri arena learned expert --deals 1000 --seed 0 --json`` for strong, ``learned_vs_expert.classic.2p.json``;
+#: ``benchmarks/bots_master.py pairs master_vs_learned.classic.2p`` for master, seed 2026,
+#: ``master_vs_learned.classic.2p.json`` (without numba: ``--master master:early=expert --tag .counting``,
+#: ``master_vs_learned.classic.2p.counting.json``);
 #: docs/bots.md, ``tests/project/test_doc_figures.py``).
 LEVEL_MARGINS: dict[str, str] = {
-    "medium": "+20.2 [+19.4, +21.0] over easy",
+    "medium": "+20.0 [+19.2, +20.8] over easy",
     "hard": "+15.8 [+14.9, +16.7] over medium",
     "strong": "+1.2 [+0.5, +1.9] over hard (2 players; at 3 or 4, or on face-down cards, it plays the counting "
               "master)",
@@ -82,8 +82,9 @@ LEVEL_MARGINS: dict[str, str] = {
 
 #: The ladder at the other tables (issue 28): table -> level -> its margin over the level below there, in points a
 #: round with its 95% interval (``benchmarks/bots_variants.py PAIR.TABLE``, seed 2026: ``greedy_vs_random``,
-#: ``expert_vs_greedy``, ``strong_vs_expert``, ``master_vs_strong``; the runs' sizes are in docs/bots.md, "Levels
-#: everywhere"; ``tests/project/test_doc_figures.py`` checks each against its JSON). 3 players: one seat against two.
+#: ``expert_vs_greedy``, ``strong_vs_expert``, ``master_vs_strong``; the runs' sizes are in
+#: docs/reference/bots-measurements.md, "Levels everywhere"; ``tests/project/test_doc_figures.py`` checks each
+#: against its JSON). 3 players: one seat against two.
 LEVEL_MARGINS_AT: dict[str, dict[str, str]] = {
     # medium and hard over 1,000 deals, strong over 300, master over 150
     "Pişti, 2 players": {"medium": "+9.3 [+8.7, +9.9]", "hard": "+5.3 [+4.6, +5.9]", "strong": "+1.3 [+0.3, +2.4]",

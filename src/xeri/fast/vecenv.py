@@ -151,7 +151,7 @@ class XeriVectorEnv(gymnasium.vector.VectorEnv):
         kernels give the same results whatever the number of threads
         (``tests/fast/test_fast_vec.py``). Threads pay off on an idle multi-core
         machine; on a busy one each step waits for the slowest thread, so the
-        default is one thread (``docs/research.md`` has both measured).
+        default is one thread (``docs/reference/research-figures.md`` has both measured).
         """
         return vk.vec_step_parallel if self.parallel else vk.vec_step
 

@@ -186,7 +186,7 @@ class Round(Model, frozen=True):
     salt: str
 
 
-# --- events: docs/protocol.md's EVENT, told apart by ``kind`` ------------------------------------
+# --- events: docs/reference/protocol-messages.md's EVENT, told apart by ``kind`` ------------------------------------
 
 
 class Event(Model, frozen=True, tag_field="kind"):

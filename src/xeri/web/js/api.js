@@ -19,7 +19,8 @@
 /** @typedef {import("./protocol.js").View} View docs/protocol.md's VIEW; a replay's STATE adds `hands` */
 /** @typedef {import("./protocol.js").Breakdown} Breakdown one side's score of a round */
 /** @typedef {import("./protocol.js").Round} Round a finished round (ROUND) */
-/** @typedef {import("./protocol.js").GameEvent} GameEvent docs/protocol.md's EVENTs, told apart by `kind` */
+/** @typedef {import("./protocol.js").GameEvent} GameEvent an EVENT, told apart by `kind`
+ * (docs/reference/protocol-messages.md) */
 /** @typedef {import("./protocol.js").PlayedEvent} PlayedEvent */
 /** @typedef {Omit<import("./protocol.js").HintMessage, "type" | "ref">} Hint a card and why (`code`, `params`) */
 /** @typedef {import("./protocol.js").ServerMessage} ServerMessage every message on a table's socket */

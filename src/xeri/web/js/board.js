@@ -1,7 +1,7 @@
 // @ts-check
-// Draws one view of the table (docs/protocol.md's VIEW) as a felt: the seats around it (you at the bottom), the
-// talon and the fanned pile in the middle, the hand, the captured stacks and the score bar. It holds no state and
-// starts nothing: the table's controller and the replay both call it, and draw again on every change.
+// Draws one view of the table (docs/reference/protocol-messages.md's VIEW) as a felt: the seats around it (you at the
+// bottom), the talon and the fanned pile in the middle, the hand, the captured stacks and the score bar. It holds no
+// state and starts nothing: the table's controller and the replay both call it, and draw again on every change.
 
 import { cardElement, cardLabel, RANKS, SUITS, rankValue } from "./cards.js";
 import { h } from "./dom.js";

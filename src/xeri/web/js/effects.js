@@ -6,7 +6,7 @@
 
 import { announce, fly, rectOf, scaled } from "./fx.js";
 import { t } from "./i18n.js";
-import { sound } from "./sound.js";
+import { motion, sound } from "./sound.js";
 
 /** @typedef {import("./fx.js").Rect} Rect */
 /** @typedef {import("./api.js").GameEvent} GameEvent */
@@ -183,6 +183,22 @@ function sweep(root, cards, side) {
  * @returns {Promise<void>}
  */
 export async function playEffects(root, before, events, ctx) {
+  motion(true);
+  try {
+    await play(root, before, events, ctx);
+  } finally {
+    motion(false);
+  }
+}
+
+/**
+ * playEffects' steps, while the audio output knows that cards move.
+ * @param {ParentNode} root
+ * @param {Snapshot} before
+ * @param {GameEvent[]} events
+ * @param {EffectContext} ctx
+ */
+async function play(root, before, events, ctx) {
   const quiet = () => Boolean(document.querySelector(".modal-back"));
   targets = new Map();
   for (let side = 0; side < ctx.sides; side++) {

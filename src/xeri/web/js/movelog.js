@@ -20,7 +20,7 @@ function list(cards) {
 }
 
 /**
- * Lines for `events` (docs/protocol.md's EVENTs, oldest first). `nameOf(seat)` names a seat,
+ * Lines for `events` (docs/reference/protocol-messages.md's EVENTs, oldest first). `nameOf(seat)` names a seat,
  * `sideText(side)` a side. Each line is {text, seat, kind}: kind "move" for a card played.
  * @param {import("./api.js").GameEvent[]} events
  * @param {(seat: number) => string} nameOf

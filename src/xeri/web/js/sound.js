@@ -1,7 +1,8 @@
 // @ts-check
 // The table's sounds, made by the page with the Web Audio API: nothing is downloaded, so they add no byte to the
 // first visit. Each sound is a few short notes or a burst of filtered noise; the Settings' sound switch (prefs
-// "sound") turns them all off. Browsers start audio only after a gesture, so the context is made on the first one.
+// "sound") turns them all off. Browsers start audio only after a gesture, so the context is made on the first one,
+// or, when that gesture falls while cards move, as soon as they stop: never in the middle of a flight.
 
 import { prefs } from "./prefs.js";
 
@@ -45,12 +46,38 @@ function warm(c) {
   return warming;
 }
 
-// A gesture lets the context run (autoplay policy); until then sounds are skipped, not queued.
+/** Effects playing now (effects.js says when cards start and stop moving). */
+let moving = 0;
+/** A gesture came: the audio output may start, at the first moment no card moves. */
+let wanted = false;
+
+/**
+ * Make the context and start the audio output, once: in Chromium the first AudioContext of a browser starts its
+ * audio service, a main-thread task of 50 to 180 ms, so it is made only while no card moves.
+ */
+function start() {
+  if (moving || warming || !wanted || !prefs.get("sound")) return;
+  const c = context();
+  if (c) void warm(c);
+}
+
+/**
+ * Cards start moving (`true`) or stop (`false`); a gesture that came while they moved starts the audio output
+ * once they stop, in a task of its own.
+ * @param {boolean} on
+ */
+export function motion(on) {
+  moving = Math.max(0, moving + (on ? 1 : -1));
+  if (!moving && wanted && !warming) setTimeout(start, 0);
+}
+
+// A gesture lets the context run (autoplay policy, which remembers the page's first gesture); until then sounds
+// are skipped, not queued, and no sound makes the context: only a gesture does, at a still moment.
 for (const type of ["pointerdown", "keydown"]) {
   window.addEventListener(type, () => {
     if (!prefs.get("sound")) return;
-    const c = context();
-    if (c) void warm(c);
+    wanted = true;
+    start();
   }, { capture: true, passive: true });
 }
 
@@ -124,7 +151,7 @@ export function sound(name) {
   if (!prefs.get("sound")) return;
   played.push(name);
   if (played.length > 50) played.shift();
-  const c = context();
+  const c = ctx;
   if (!c || c.state !== "running") return;
   switch (name) {
     case "play":

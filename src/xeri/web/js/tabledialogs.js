@@ -1,0 +1,216 @@
+// @ts-check
+// The table's dialogs: the round's summary (the next round waits until it is closed, as the server does), every
+// round's breakdown, Leave's question, the end of the match, and the end's buttons (New match, Rematch), which
+// also take the hand's place on the board. Each reads the shown state when it opens.
+
+import { api } from "./api.js";
+import {
+  breakdownTable, fairnessBlock, folded, matchHeadline, matchResult, modal, roundHeadline, roundOverBody, roundsTable,
+} from "./dialogs.js";
+import { h } from "./dom.js";
+import { seatName, t } from "./i18n.js";
+import { say } from "./movelog.js";
+import { nameOf } from "./tableview.js";
+
+/** @typedef {import("./tablestate.js").TableState} TableState */
+/** @typedef {import("./dialogs.js").Action} Action */
+
+/**
+ * What the dialogs ask of the controller.
+ * @typedef {object} DialogHooks
+ * @property {string} tableId
+ * @property {() => TableState} shown the state the board shows
+ * @property {(msg: import("./api.js").ClientMessage) => void} send to the table's socket, if there is one
+ * @property {() => void} render draws the board again
+ * @property {() => void} newMatch the same table again
+ * @property {() => HTMLElement | null} resultTarget what to do next, on the board, once the match is over
+ */
+
+export class TableDialogs {
+  /** @param {DialogHooks} hooks */
+  constructor(hooks) {
+    this.hooks = hooks;
+    /** @type {(() => void) | null} closes the round's dialog */
+    this.round = null;
+    /** @type {(() => void) | null} closes the match's dialog */
+    this.match = null;
+    this.matchShown = false;
+    /** @type {Promise<void>} resolves once the round's dialog is closed */
+    this.closed = Promise.resolve();
+  }
+
+  showAllRounds() {
+    const s = this.hooks.shown();
+    const v = s.view;
+    const table = s.table;
+    if (!table) return;
+    const names = (v && v.names) || table.seats.map((seat) => seatName(seat));
+    const players = table.players;
+    const sides = v ? v.sides : players === 4 ? 2 : players;
+    const body = h(
+      "div",
+      roundsTable(s.history, names, players, sides),
+      s.history.map((r) => h("section", breakdownTable(r, names, players, sides), fairnessBlock(r, table.ruleset))),
+    );
+    modal(t("breakdown"), body, [{ label: t("close"), primary: true }], { id: "rounds-dialog" });
+  }
+
+  /** @param {import("./api.js").Round} round */
+  showRoundOver(round) {
+    const s = this.hooks.shown();
+    const v = s.view;
+    const table = s.table;
+    if (!v || !table) return;
+    const body = roundOverBody(round, v, s.history, table.ruleset);
+    if (this.round) this.round();
+    /** @type {() => void} */
+    let release = () => {};
+    this.closed = new Promise((resolve) => (release = resolve));
+    this.round = modal(roundHeadline(round, v), body, [{ label: t("next"), primary: true }], {
+      id: "round-dialog",
+      onClose: () => {
+        this.round = null;
+        // Tell the server this player has seen the round: the next round waits for everyone (or a timeout).
+        if (this.hooks.shown().seat != null) this.hooks.send({ type: "ready", round: round.round });
+        release();
+        this.hooks.render();
+      },
+    });
+  }
+
+  /**
+   * Leaving asks first, in the page's own dialog: the computer plays the seat to the end.
+   * @param {() => void} leave
+   */
+  askLeave(leave) {
+    modal(t("leave"), h("p", t("leave_confirm")), [
+      { label: t("leave"), cls: "leave-confirm", onClick: (close) => { close(); leave(); } },
+      { label: t("stay"), primary: true, cls: "leave-cancel" },
+    ], { id: "leave-dialog" });
+  }
+
+  /** @returns {Action[]} the end of the match's buttons, as a dialog's actions */
+  endDialogActions() {
+    /** @type {Action[]} */
+    const out = [];
+    const s = this.hooks.shown();
+    if (s.seat == null) return out;
+    const rematch = this.rematchOffer();
+    if (rematch) out.push({ label: rematch.label, cls: "rematch-btn", onClick: () => this.offerRematch() });
+    else {
+      out.push({
+        label: t("new_match"), cls: "new-match", onClick: (close) => { close(); this.hooks.newMatch(); },
+      });
+    }
+    return out;
+  }
+
+  /** @returns {HTMLElement[]} the end of the match's buttons on the board, in the hand's place */
+  endButtons() {
+    /** @type {HTMLElement[]} */
+    const out = [];
+    if (this.hooks.shown().seat != null) {
+      const rematch = this.rematchOffer();
+      out.push(rematch
+        ? h("button.rematch-btn", { type: "button", disabled: rematch.mine, onclick: () => this.offerRematch() },
+          rematch.mine ? t("rematch_wait") : rematch.label)
+        : h("button.new-match", { type: "button", onclick: () => this.hooks.newMatch() }, t("new_match")));
+    }
+    out.push(h("a.btn.back-lobby", { href: "#/" }, t("back_lobby")));
+    return out;
+  }
+
+  /**
+   * At a friends' table, the rematch: "Rematch", or "Accept" once another player offered; null at a table against
+   * the computer (New match instead).
+   * @returns {{ label: string, mine: boolean } | null}
+   */
+  rematchOffer() {
+    const s = this.hooks.shown();
+    const table = s.table;
+    const friends = table && table.seats.filter((seat) => seat.human).length > 1;
+    if (!table || !friends) return null;
+    const offers = (table.rematch && table.rematch.seats) || [];
+    const mine = s.seat != null && offers.includes(s.seat);
+    return { label: offers.length && !mine ? t("accept") : t("rematch"), mine };
+  }
+
+  offerRematch() {
+    this.hooks.send({ type: "rematch" });
+  }
+
+  /** The rematch button says "Accept" once another player offered, and waits once this one has. */
+  refreshRematch() {
+    const s = this.hooks.shown();
+    const offers = (s.table && s.table.rematch && s.table.rematch.seats) || [];
+    const mine = s.seat != null && offers.includes(s.seat);
+    for (const btn of /** @type {NodeListOf<HTMLButtonElement>} */ (document.querySelectorAll(".modal .rematch-btn"))) {
+      btn.textContent = mine ? t("rematch_wait") : offers.length ? t("accept") : t("rematch");
+      btn.disabled = mine;
+    }
+    const offered = offers.filter((seat) => seat !== s.seat);
+    if (offered.length && !mine) say(t("rematch_offered", { name: offered.map((seat) => nameOf(s, seat)).join(", ") }));
+  }
+
+  /** The end of the match: the winner and the final score lead, then what to do next; the tables are folded. */
+  showMatchOver() {
+    const s = this.hooks.shown();
+    const v = s.view;
+    const table = s.table;
+    const tableId = this.hooks.tableId;
+    if (this.matchShown || !v || !table) return;
+    this.matchShown = true;
+    if (this.round) this.round();
+    const last = s.history[s.history.length - 1];
+    const byRounds = Boolean(table.ruleset && table.ruleset.match_end === "rounds");
+    const next = this.endDialogActions().map(({ label, cls, onClick }, i) =>
+      h(`button${i ? "" : ".primary"}${cls ? "." + cls : ""}`, {
+        type: "button",
+        onclick: () => onClick && onClick(close),
+      }, label),
+    );
+    const body = h(
+      "div",
+      matchResult(v, byRounds),
+      h(
+        "div.lead-actions",
+        next,
+        h("button.lobby-btn", { type: "button", onclick: () => { close(); location.hash = "#/"; } }, t("back_lobby")),
+      ),
+      folded(
+        roundsTable(s.history, v.names, v.players, v.sides, v.round_wins),
+        last ? breakdownTable(last, v.names, v.players, v.sides) : null,
+        last ? fairnessBlock(last, table.ruleset) : null,
+        s.commitment
+          ? h(
+              "p.commitment",
+              `${t("match_commitment")}: `,
+              h("code", s.commitment),
+              h("br"),
+              t("commitment_note", { hash: s.commitment }),
+            )
+          : null,
+      ),
+    );
+    const close = modal(matchHeadline(v, byRounds), body, [
+      { label: t("download_record"), href: api.recordUrl(tableId), download: `xeri-${tableId}.json` },
+      { label: t("close"), cls: "close-btn" },
+    ], {
+      id: "match-dialog",
+      onClose: () => {
+        this.match = null;
+        this.hooks.render();
+        // What to do next has the focus; an empty hand is not drawn any more.
+        const target = this.hooks.resultTarget();
+        if (target) target.focus({ preventScroll: true });
+      },
+    });
+    this.match = close;
+  }
+
+  /** Close what is open, when the table is left. */
+  closeAll() {
+    if (this.round) this.round();
+    if (this.match) this.match();
+  }
+}
