@@ -38,8 +38,8 @@ def test_anchors_are_ordered_weakest_first(fmt: str) -> None:
 
 
 def test_a_win_against_master_moves_a_new_player_up_more_than_one_against_easy() -> None:
-    [[vs_master], [master]] = rate("classic-2p", [[initial()], ["master"]], winner=0)
-    [[vs_easy], [easy]] = rate("classic-2p", [[initial()], ["easy"]], winner=0)
+    [[vs_master], [_master]] = rate("classic-2p", [[initial()], ["master"]], winner=0)
+    [[vs_easy], [_easy]] = rate("classic-2p", [[initial()], ["easy"]], winner=0)
     assert vs_master.mu > vs_easy.mu > initial().mu
     # and a loss to easy costs more than a loss to master
     [[lost_easy], _] = rate("classic-2p", [[initial()], ["easy"]], winner=1)

@@ -178,7 +178,7 @@ def account() -> Iterator[tuple[ThreadServer, Any, Any]]:
 @given(route=st.sampled_from(ACCOUNT_ROUTES), body=account_bodies)
 def test_any_account_body_is_answered_or_refused_clearly_and_a_refusal_changes_nothing(
         account: tuple[ThreadServer, Any, Any], route: str, body: Any) -> None:
-    srv, client, count = account
+    _srv, client, count = account
     before, me = count(), client.get("/api/account").json()
     r = client.http.post(route, content=json.dumps(body), headers={"Content-Type": "application/json",
                                                                    "x-csrf-token": client.csrf})
