@@ -156,21 +156,6 @@ const STRINGS = {
     bot_seat: "Computer {n}",
     bot_seat_short: "CPU {n}", turn_short: "to play", move_sending: "Playing your card…", stay: "Stay",
     fairness_panel: "Fairness",
-    // Ratings (issue 29, docs/ratings.md): the rated option, a profile's ratings and chart, the leaderboards.
-    rated_option: "Rated", rated_option_sub: "Moves your rating (signed in only): no hints, no takebacks",
-    rated_table: "Rated", casual_table: "Casual", ratings: "Ratings", no_ratings: "No rated matches yet.",
-    rating_format: "Format", rating: "Rating", rating_deviation: "Deviation", deviation_is: "deviation {deviation}",
-    rated_matches: "Rated matches", format_classic_2p: "Classic, 2 players",
-    format_classic_4p: "Classic, 4 players in partnerships", rating_chart_title: "Rating over time: {format}",
-    rating_chart_summary: "{n} rated matches: from {first} to {last} (±{deviation}); lowest {low}, highest {high}",
-    rating_date: "Date", rating_result: "Result", rating_won: "won", rating_lost: "lost", leaderboard: "Leaderboard",
-    leaderboard_title: "Leaderboard: {format}", rating_formats: "Formats",
-    leaderboard_rules: "Players with at least {games} rated matches and a deviation of at most ±{deviation}. " +
-      "You can leave it in your account's settings.",
-    leaderboard_empty: "Nobody is on this leaderboard yet.",
-    err_rated_needs_account: "Rated tables are for signed-in players: sign in first.",
-    err_not_ratable: "Only classic with 2 players, or 4 in partnerships, can be rated.",
-    err_rated_no_hints: "There are no hints at a rated table.", err_no_such_format: "There is no such rated format.",
   },
   el: {
     title: "Ξερή",
@@ -336,25 +321,6 @@ const STRINGS = {
     bot_seat: "Υπολογιστής {n}",
     bot_seat_short: "Υπολ. {n}", turn_short: "παίζει", move_sending: "Παίζεται το φύλλο σου…", stay: "Μένω",
     fairness_panel: "Διαφάνεια",
-    // Βαθμολογίες (issue 29).
-    rated_option: "Με βαθμολογία",
-    rated_option_sub: "Αλλάζει τη βαθμολογία σου (μόνο με λογαριασμό): χωρίς βοήθειες, χωρίς αναιρέσεις",
-    rated_table: "Με βαθμολογία", casual_table: "Φιλική", ratings: "Βαθμολογίες",
-    no_ratings: "Καμία παρτίδα με βαθμολογία ακόμη.", rating_format: "Μορφή", rating: "Βαθμολογία",
-    rating_deviation: "Απόκλιση", deviation_is: "απόκλιση {deviation}", rated_matches: "Παρτίδες με βαθμολογία",
-    format_classic_2p: "Κλασική, 2 παίκτες", format_classic_4p: "Κλασική, 4 παίκτες σε ζευγάρια",
-    rating_chart_title: "Η βαθμολογία στον χρόνο: {format}",
-    rating_chart_summary: "{n} παρτίδες με βαθμολογία: από {first} σε {last} (±{deviation})· χαμηλότερη {low}, " +
-      "υψηλότερη {high}",
-    rating_date: "Ημερομηνία", rating_result: "Αποτέλεσμα", rating_won: "νίκη", rating_lost: "ήττα",
-    leaderboard: "Κατάταξη", leaderboard_title: "Κατάταξη: {format}", rating_formats: "Μορφές",
-    leaderboard_rules: "Παίκτες με τουλάχιστον {games} παρτίδες με βαθμολογία και απόκλιση το πολύ ±{deviation}. " +
-      "Μπορείς να βγεις από αυτήν στις ρυθμίσεις του λογαριασμού σου.",
-    leaderboard_empty: "Κανείς δεν είναι ακόμη σε αυτήν την κατάταξη.",
-    err_rated_needs_account: "Τα τραπέζια με βαθμολογία είναι για συνδεδεμένους παίκτες: συνδέσου πρώτα.",
-    err_not_ratable: "Βαθμολογία έχει μόνο η κλασική με 2 παίκτες ή με 4 σε ζευγάρια.",
-    err_rated_no_hints: "Σε τραπέζι με βαθμολογία δεν υπάρχουν βοήθειες.",
-    err_no_such_format: "Δεν υπάρχει τέτοια μορφή βαθμολογίας.",
   },
   tr: {
     title: "Pişti",
@@ -511,22 +477,6 @@ const STRINGS = {
     bot_seat: "Bilgisayar {n}",
     bot_seat_short: "Bilg. {n}", turn_short: "oynuyor", move_sending: "Kâğıdın oynanıyor…", stay: "Kal",
     fairness_panel: "Adillik",
-    // Puanlar (issue 29).
-    rated_option: "Puanlı", rated_option_sub: "Puanını değiştirir (yalnızca hesapla): ipucu yok, geri alma yok",
-    rated_table: "Puanlı", casual_table: "Dostça", ratings: "Puanlar", no_ratings: "Henüz puanlı oyun yok.",
-    rating_format: "Biçim", rating: "Puan", rating_deviation: "Sapma", deviation_is: "sapma {deviation}",
-    rated_matches: "Puanlı oyunlar", format_classic_2p: "Klasik, 2 oyuncu",
-    format_classic_4p: "Klasik, eşli 4 oyuncu", rating_chart_title: "Zaman içinde puan: {format}",
-    rating_chart_summary: "{n} puanlı oyun: {first} puandan {last} puana (±{deviation}); en düşük {low}, " +
-      "en yüksek {high}",
-    rating_date: "Tarih", rating_result: "Sonuç", rating_won: "kazandı", rating_lost: "kaybetti",
-    leaderboard: "Sıralama", leaderboard_title: "Sıralama: {format}", rating_formats: "Biçimler",
-    leaderboard_rules: "En az {games} puanlı oyunu ve en çok ±{deviation} sapması olan oyuncular. " +
-      "Hesap ayarlarından sıralamadan çıkabilirsin.",
-    leaderboard_empty: "Bu sıralamada henüz kimse yok.",
-    err_rated_needs_account: "Puanlı masalar giriş yapmış oyuncular içindir: önce giriş yap.",
-    err_not_ratable: "Yalnızca 2 oyunculu ya da eşli 4 oyunculu klasik puanlı olabilir.",
-    err_rated_no_hints: "Puanlı masada ipucu yoktur.", err_no_such_format: "Böyle bir puan biçimi yok.",
   },
 };
 
