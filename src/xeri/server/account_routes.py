@@ -19,6 +19,7 @@ from .bodies import read_body
 from .errors import ProtocolError
 from .history import summary
 from .protocol import AccountSettings, ChangePassword, ClaimSeats, DeleteAccount, SignIn, SignUp
+from .rating_routes import profile_ratings
 from .sessions import Current, clear_cookie, cookie_value, current, forget, same_origin, session_id, set_cookie
 
 #: the matches a profile lists
@@ -158,4 +159,5 @@ async def profile(request: Request) -> Response:
     stats = await store.account_stats(account.id, account.name, include_private=own)
     return _answer(messages.Profile, {
         "name": account.name, "created_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(account.created_at)),
-        "stats": stats.to_dict(), "matches": [{"seat": seat, "match": summary(r)} for r, seat in rows]})
+        "stats": stats.to_dict(), "matches": [{"seat": seat, "match": summary(r)} for r, seat in rows],
+        **await profile_ratings(store, account.id)})

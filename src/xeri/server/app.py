@@ -30,7 +30,7 @@ from ..errors import XeriError
 from ..record import deal_from_dict, deal_to_dict
 from ..rules import PRESET_HELP, PRESETS, Ruleset, find_ruleset
 from ..scoring import point_items
-from . import account_routes, inputs, messages, metrics, offline, sessions
+from . import account_routes, inputs, messages, metrics, offline, rating_routes, sessions
 from .account_limits import AccountLimits
 from .accounts import AccountService
 from .admin import install as install_operator
@@ -47,6 +47,7 @@ from .lobby import NAME_LENGTH, Lobby, check_name, options_help
 from .passwords import Passwords
 from .protocol import TAKEOVER_AFTER, TURN_TIMER, JoinTable, LeaveTable, VerifyRecord, VerifyRound
 from .pubsub import Broker, InProcessBroker
+from .rated import LeaderboardRules
 from .replays import ReplayCache, ReplayTooLarge
 from .reviews import ReviewBusy, ReviewCache, ReviewFailed
 from .seats import hash_token, may_use
@@ -67,7 +68,8 @@ _STATUS = {"no_such_table": 404, "no_such_match": 404, "no_such_player": 404, "b
            "rate_limited": 429,
            "unsupported_media_type": 415, "unavailable": 503, "too_many_tables": 429, "too_many_connections": 429,
            "hint_cooldown": 429, "busy": 503, "private_match": 403, "game_over": 409,
-           "bad_credentials": 401, "not_signed_in": 401, "csrf": 403, "name_taken": 409, "tables_open": 409}
+           "bad_credentials": 401, "not_signed_in": 401, "csrf": 403, "name_taken": 409, "tables_open": 409,
+           "rated_needs_account": 401, "no_such_format": 404}
 
 #: HTTP requests per second (average, burst) from one client address
 HTTP_RATE, HTTP_BURST = 50.0, 200.0
@@ -511,6 +513,7 @@ ROUTES = [
     Route("/api/account/tables", api(account_routes.my_tables)),
     Route("/api/account/matches", api(account_routes.my_matches)),
     Route("/api/profiles/{name}", api(account_routes.profile)),
+    Route("/api/leaderboards/{format}", api(rating_routes.leaderboard)),
     WebSocketRoute("/ws/tables/{table_id}", socket),
     # The installable page's service worker, and the offline pack (server.offline).
     Route("/sw.js", offline.service_worker),
@@ -553,7 +556,7 @@ def create_app(db: str | None = None, *, bot_delay: float = 0.4, broker: Broker 
                workers: int | None = None, bot_queue: int | None = None, bot_budget: BotBudget | None = None,
                replay_cache_bytes: int = 64 << 20, lease: float | None = None, metrics_port: int | None = None,
                admin_every: float = 2.0, offline_pack: str | Path | None = None,
-               passwords: Passwords | None = None) -> Starlette:
+               passwords: Passwords | None = None, leaderboard: LeaderboardRules | None = None) -> Starlette:
     """The app, storing in ``db`` (a URL or path; default SQLite in the data directory).
 
     ``rate`` and ``burst`` set each connection's message limit (benchmarks raise it);
@@ -568,6 +571,7 @@ def create_app(db: str | None = None, *, bot_delay: float = 0.4, broker: Broker 
     it); ``admin_every``: how often the operator's bars and requests are read (server.admin).
     ``offline_pack`` is the folder of Pyodide's files the offline pack serves (default ``$XERI_OFFLINE_PACK``;
     none: no pack, server.offline).
+    ``leaderboard``: who the leaderboards list (server.rated; default 10 rated matches, a deviation of 300).
     ``passwords`` hashes the accounts' passwords (server.passwords; default argon2id at RFC 9106's parameters).
     """
     limits = limits or Limits()
@@ -594,6 +598,7 @@ def create_app(db: str | None = None, *, bot_delay: float = 0.4, broker: Broker 
     app.state.cluster = cluster
     app.state.lobby = lobby
     app.state.store = store
+    app.state.leaderboard = leaderboard or LeaderboardRules()
     app.state.accounts = AccountService(store, passwords or Passwords(),
                                         AccountLimits(limits, caps.storage if caps is not None else None))
     app.state.service_worker = offline.ServiceWorker()

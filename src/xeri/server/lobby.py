@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import secrets
 import time
 import unicodedata
@@ -30,10 +31,13 @@ from .limits import AddressBook, Connections, Limits, check_match_size, expired
 from .locator import LocalLocator, Locator
 from .protocol import CreateTable
 from .pubsub import Broker
+from .rated import rated_format
 from .seats import hash_token, new_token
 from .store import SeatRow, Start, Store, StoreError, TableRow, dumps
 from .table import Table, unavailable
 from .workers import Workers
+
+log = logging.getLogger("xeri.server")
 
 NAME_LENGTH = 32
 #: a signed-in player: (account id, account name)
@@ -101,6 +105,7 @@ class Lobby:
         In a cluster, a process loads only the tables whose leases it takes (server.cluster adopts them).
         """
         await self.locator.start(self)
+        await self.rate_pending()
         self._sweeper = asyncio.create_task(self._sweep())
 
     async def close(self) -> None:
@@ -124,6 +129,19 @@ class Lobby:
                 await self.expire(time.time())
             except ProtocolError:
                 pass  # the database refused: try again next time
+            await self.rate_pending()
+
+    async def rate_pending(self) -> int:
+        """Rate the finished rated matches whose end has not moved the ratings yet (a crash, or a refused write,
+        between the two; in a cluster any process may: each match is rated once). Returns how many."""
+        try:
+            done = 0
+            for table_id in await self.store.pending_ratings():
+                done += await self.store.rate_match(table_id)
+            return done
+        except StoreError as exc:
+            log.warning("cannot rate the finished matches yet: %s", exc)
+            return 0
 
     async def expire(self, now: float) -> list[str]:
         """Close every table still waiting ``waiting_ttl`` seconds after its creation; returns their ids."""
@@ -158,7 +176,7 @@ class Lobby:
         if loaded is None:
             return None
         table = Table(loaded.table, loaded.seats, store=self.store, broker=self.broker, bot_delay=self.bot_delay,
-                      hint_level=self.hint_level)
+                      hint_level=self.hint_level, rated=loaded.rated)
         if table.status == "finished":
             # A long match takes tens of milliseconds to replay: in a thread, not on the event loop (a worker
             # process would gain nothing, since sending the built match back costs as much as building it).
@@ -299,6 +317,7 @@ class Lobby:
             raise ProtocolError("bad_seats", "a name was given, but every seat is a bot")
         if seat is not None and (name is None or not 0 <= seat < n or not seat_rows[seat]["human"]):
             raise ProtocolError("bad_seat", "seat must be a human seat of the table, given with a name")
+        rated = rated_format(req.rated, ruleset, account is not None, [r["human"] for r in seat_rows], private)
 
         table_id = table_id or secrets.token_urlsafe(9)
         match_seed = secrets.randbits(64)
@@ -323,11 +342,11 @@ class Lobby:
             row.status, row.started_at, row.names = "playing", start.started_at, start.names
         await self.locator.claim(table_id)  # in a cluster the lease first: nobody may adopt the new table
         try:
-            await self.store.create_table(row, seats)
+            await self.store.create_table(row, seats, rated)
         except StoreError as exc:
             raise unavailable(exc, "the table") from None
         table = Table(row, seats, store=self.store, broker=self.broker, bot_delay=self.bot_delay,
-                      hint_level=self.hint_level)
+                      hint_level=self.hint_level, rated=rated)
         self._keep(table)
         if start is not None:
             await table.open_started(start)
@@ -356,6 +375,7 @@ class Lobby:
             "seats": [None if s.human else {"bot": s.bot_level} for s in old.seats],
             "turn_timer": old.turn_timer, "takeover_after": old.takeover_after,
             "takeover_level": old.takeover_level, "private": old.private, "title": old.title,
+            "rated": old.rated is not None,  # a rated table's rematch is rated
         }
         players = [s for s in old.seats if s.human and not s.left and s.name]
         holder: Holder | None = None

@@ -119,6 +119,8 @@ class Table(Model, frozen=True):
     rematch: RematchState | None
     #: whether the table allows takebacks: a casual game of one person against the computer (docs/play.md)
     takebacks: bool = False
+    #: the format the table is rated in, "classic-2p" or "classic-4p" (docs/ratings.md); null: a casual table
+    rated: str | None = None
 
 
 class View(Model, frozen=True):
@@ -666,6 +668,26 @@ class ProfileMatch(Model, frozen=True):
     match: MatchSummary
 
 
+class ProfileRating(Model, frozen=True):
+    """An account's rating in one rated format (docs/ratings.md): shown as whole points."""
+
+    format: str
+    rating: int
+    deviation: int
+    games: int
+    wins: int
+
+
+class RatingPoint(Model, frozen=True):
+    """An account's rating after one rated match (the profile's chart): its time and result, nothing else."""
+
+    format: str
+    at: str
+    rating: int
+    deviation: int
+    won: bool
+
+
 class Profile(Model, frozen=True):
     """GET /api/profiles/{name}: an account's public page."""
 
@@ -673,6 +695,31 @@ class Profile(Model, frozen=True):
     created_at: str
     stats: Stats
     matches: list[ProfileMatch]
+    #: the ratings per rated format, and the rating after each of its latest rated matches (oldest first)
+    ratings: list[ProfileRating] = []
+    rating_history: list[RatingPoint] = []
+
+
+class LeaderboardPlayer(Model, frozen=True):
+    """One line of a leaderboard: a name and its rating, nothing that is not on the player's profile."""
+
+    rank: int
+    name: str
+    rating: int
+    deviation: int
+    games: int
+    wins: int
+
+
+class Leaderboard(Model, frozen=True):
+    """GET /api/leaderboards/{format}: the format's players with enough rated matches and a low enough
+    deviation, the highest first (the players who hide themselves left out)."""
+
+    format: str
+    formats: list[str]
+    min_games: int
+    max_deviation: int
+    players: list[LeaderboardPlayer]
 
 
 #: every HTTP answer the page reads, by its route (the schema's ``answers``)
@@ -700,6 +747,7 @@ ANSWERS: dict[str, type[Model]] = {
     "POST /api/account/claim": Claimed,
     "GET /api/account/tables": AccountTables,
     "GET /api/profiles/{name}": Profile,
+    "GET /api/leaderboards/{format}": Leaderboard,
 }
 
 

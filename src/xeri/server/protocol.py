@@ -135,6 +135,9 @@ class CreateTable(Body, frozen=True, kw_only=True, forbid_unknown_fields=True):
     takeover_level: Annotated[str, Refuse("bad_level", f"takeover_level must be a bot level: {_LEVELS}"),
                               Meta(description="the bot that plays timed-out or abandoned seats")] = next(iter(LEVELS))
     private: Annotated[bool, _TITLE, Meta(description="not listed; joined by the invite link")] = False
+    rated: Annotated[bool, Refuse("bad_request", "rated must be true or false"),
+                     Meta(description="a rated table (signed in; classic, 2 players or 4 in partnerships): its end "
+                                      "moves the accounts' ratings (docs/ratings.md)")] = False
     title: Annotated[Annotated[str, Meta(max_length=100)], _TITLE] = ""
     name: Annotated[str | None, Refuse("bad_name", "the name must be a string"),
                     Meta(description="also join a human seat under this name")] = None

@@ -152,7 +152,7 @@ def accounts_up_and_down(db: str, capsys: pytest.CaptureFixture[str], schema: An
     assert run_xeri(capsys, "db", "upgrade", "0002", "--db", db)[0] == 0
     at_0002 = schema()
     assert not table_names(db) & ACCOUNT_TABLES
-    code, out, err = run_xeri(capsys, "db", "upgrade", "--db", db)
+    code, out, err = run_xeri(capsys, "db", "upgrade", "0003_accounts", "--db", db)
     assert code == 0 and "from revision 0002 to 0003_accounts" in out, out + err
     assert table_names(db) >= ACCOUNT_TABLES
     code, out, err = run_xeri(capsys, "db", "downgrade", "0002", "--db", db)
@@ -171,6 +171,35 @@ def test_a_postgresql_database_at_0002_upgrades_to_the_accounts_and_downgrades(
         capsys: pytest.CaptureFixture[str]) -> None:
     with fresh_database("xeri_mig") as url:
         accounts_up_and_down(url, capsys, lambda: pg_schema(url))
+
+
+RATING_TABLES = {"xeri_rated_tables", "xeri_ratings", "xeri_rating_history"}
+
+
+def ratings_up_and_down(db: str, capsys: pytest.CaptureFixture[str], schema: Any) -> None:
+    """A database at 0003_accounts takes the ratings' revision (its tables, empty), and gives it back."""
+    assert run_xeri(capsys, "db", "upgrade", "0003_accounts", "--db", db)[0] == 0
+    at_accounts = schema()
+    assert not table_names(db) & RATING_TABLES
+    code, out, err = run_xeri(capsys, "db", "upgrade", "--db", db)
+    assert code == 0 and "from revision 0003_accounts to 0004_ratings" in out, out + err
+    assert table_names(db) >= RATING_TABLES
+    code, out, err = run_xeri(capsys, "db", "downgrade", "0003_accounts", "--db", db)
+    assert code == 0 and "from revision 0004_ratings to 0003_accounts" in out, out + err
+    assert schema() == at_accounts
+
+
+def test_a_sqlite_database_at_0003_upgrades_to_the_ratings_and_downgrades(tmp_path: Path,
+                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "at-0003.sqlite3"
+    ratings_up_and_down(str(db), capsys, lambda: sqlite_schema(db))
+
+
+@needs_pg
+def test_a_postgresql_database_at_0003_upgrades_to_the_ratings_and_downgrades(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    with fresh_database("xeri_mig") as url:
+        ratings_up_and_down(url, capsys, lambda: pg_schema(url))
 
 
 # --- xeri serve and an older schema --------------------------------------------------------

@@ -633,9 +633,9 @@ class Cluster:
         """The public unfinished tables as every process sees them: from the database."""
         host = self._host()
         out = []
-        for row, seats in await self.store.listed_tables(list(statuses), limit):
+        for row, seats, rated in await self.store.listed_tables(list(statuses), limit):
             held = host.tables.get(row.id)
-            out.append(held.info() if held is not None else listed_info(row, seats))
+            out.append(held.info() if held is not None else listed_info(row, seats, rated))
         return out
 
 

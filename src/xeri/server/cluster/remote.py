@@ -197,7 +197,7 @@ class RemoteTable:
             self._replica = None
 
 
-def listed_info(row: TableRow, seats: list[SeatRow]) -> messages.Table:
+def listed_info(row: TableRow, seats: list[SeatRow], rated: str | None = None) -> messages.Table:
     """A lobby entry built from the database rows alone (a table another process owns).
 
     What only the owner knows (who is connected, the scores, the version) is as for a table just loaded: the
@@ -216,6 +216,6 @@ def listed_info(row: TableRow, seats: list[SeatRow]) -> messages.Table:
         free_seats=[s.seat for s in places if not s.taken],
         turn_timer=row.turn_timer, takeover_after=row.takeover_after, takeover_level=row.takeover_level,
         private=bool(row.private), version=0, created_at=iso(row.created_at), finished_at=iso(row.finished_at),
-        invite=f"/#/t/{row.id}", scores=[0] * ruleset.sides, winner=None, pause=None, rematch=None,
-        takebacks=takeback_allowed(places),
+        invite=f"/#/t/{row.id}", scores=[0] * ruleset.sides, winner=None, pause=None, rematch=None, rated=rated,
+        takebacks=takeback_allowed(places) and rated is None,
     )

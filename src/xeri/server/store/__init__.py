@@ -21,14 +21,18 @@ from .errors import (
 from .games import Games
 from .history import History
 from .leases import Leases
+from .ratings import Ratings
 from .schema import (
     TAKEBACK,
     AccountRow,
     Finish,
+    LeaderRow,
     LoadedTable,
     MatchRow,
     MoveRow,
     PlayerStats,
+    RatingPoint,
+    RatingRow,
     ResultRow,
     SeatRow,
     SessionRow,
@@ -40,13 +44,14 @@ from .sqlite import OwnerLock
 from .urls import display_url, normalize_url, sqlite_path
 
 
-class Store(Games, History, Leases, Accounts):
+class Store(Games, History, Leases, Accounts, Ratings):
     """Async access to the database; ``open()`` before use, ``close()`` after."""
 
 
 __all__ = [
-    "TAKEBACK", "AccountRow", "DatabaseInUse", "DatabaseURLError", "Finish", "LoadedTable", "MatchRow", "MoveRow",
-    "OwnerLock", "PlayerStats", "ResultRow", "SeatRow", "SessionRow", "StaleMove", "Start", "Store", "StoreConflict",
-    "StoreError",
-    "StoreUnavailable", "TableRow", "display_url", "dumps", "normalize_url", "sqlite_path",
+    "TAKEBACK",
+    "AccountRow", "DatabaseInUse", "DatabaseURLError", "Finish", "LeaderRow", "LoadedTable", "MatchRow", "MoveRow",
+    "OwnerLock", "PlayerStats", "RatingPoint", "RatingRow", "ResultRow", "SeatRow", "SessionRow", "StaleMove", "Start",
+    "Store", "StoreConflict", "StoreError", "StoreUnavailable", "TableRow", "display_url", "dumps", "normalize_url",
+    "sqlite_path",
 ]

@@ -23,6 +23,7 @@ from .schema import (
     Start,
     TableRow,
     moves_t,
+    rated_tables_t,
     results_t,
     row_of,
     seat_accounts_t,
@@ -59,11 +60,13 @@ class Games(Database):
         return (insert(seat_accounts_t), {"table_id": table_id, "seat": seat, "account_id": account_id,
                                           "bound_at": at, "claimed": False})
 
-    async def create_table(self, table: TableRow, seats: Sequence[SeatRow]) -> None:
+    async def create_table(self, table: TableRow, seats: Sequence[SeatRow], rated: str | None = None) -> None:
         """A new table and its seats (a creator's seat may be taken already, bound to an account, and the match
-        started)."""
+        started); ``rated``: the format it is rated in (xeri_rated_tables, server.store.ratings)."""
         stmts = [(insert(tables_t), row_of(table)), (insert(seats_t), [_seat_columns(s) for s in seats])]
         stmts += [self._bind(table.id, s.seat, s.account_id, table.created_at) for s in seats if s.account_id]
+        if rated is not None:
+            stmts.append((insert(rated_tables_t), {"table_id": table.id, "format": rated, "rated_at": None}))
         await self.write(*stmts)
 
     async def take_seat(self, table_id: str, seat: int, name: str, token_hash: str, start: Start | None,
@@ -152,8 +155,10 @@ class Games(Database):
         rows = await self._rows(select(c.seat, c.account_id, c.claimed).where(c.table_id == table_id))
         return {int(r["seat"]): (r["account_id"], bool(r["claimed"])) for r in rows}
 
-    async def listed_tables(self, statuses: Sequence[str], limit: int) -> list[tuple[TableRow, list[SeatRow]]]:
-        """Public unfinished tables, the newest first, with their seats: the lobby of every process."""
+    async def listed_tables(self, statuses: Sequence[str],
+                            limit: int) -> list[tuple[TableRow, list[SeatRow], str | None]]:
+        """Public unfinished tables, the newest first, with their seats and the format each is rated in (None:
+        casual): the lobby of every process."""
         t = tables_t.c
         async with self._reading() as conn:
             rows = (await conn.execute(select(tables_t).where(t.status.in_(list(statuses)), t.private.is_(False))
@@ -165,7 +170,12 @@ class Games(Database):
                                            .order_by(seats_t.c.table_id, seats_t.c.seat))
                 for s in found:
                     seats[s._mapping["table_id"]].append(SeatRow(**s._mapping))
-        return [(TableRow(**r._mapping), seats[r._mapping["id"]]) for r in rows]
+            rated: dict[str, str] = {}
+            if ids:
+                rated = {r[0]: r[1] for r in await conn.execute(
+                    select(rated_tables_t.c.table_id, rated_tables_t.c.format)
+                    .where(rated_tables_t.c.table_id.in_(ids)))}
+        return [(TableRow(**r._mapping), seats[r._mapping["id"]], rated.get(r._mapping["id"])) for r in rows]
 
 
 async def _load(conn: AsyncConnection, table_id: str) -> LoadedTable | None:
@@ -177,9 +187,10 @@ async def _load(conn: AsyncConnection, table_id: str) -> LoadedTable | None:
     bound = {r[0]: r[1] for r in await conn.execute(select(seat_accounts_t.c.seat, seat_accounts_t.c.account_id)
                                                     .where(seat_accounts_t.c.table_id == table_id,
                                                            seat_accounts_t.c.claimed.is_(False)))}
+    rated = (await conn.execute(select(rated_tables_t.c.format).where(rated_tables_t.c.table_id == table_id))).first()
     return LoadedTable(TableRow(**rows[0]._mapping),
                        [SeatRow(**s._mapping, account_id=bound.get(s._mapping["seat"])) for s in seats],
-                       [MoveRow(**m._mapping) for m in moves])
+                       [MoveRow(**m._mapping) for m in moves], rated=rated[0] if rated is not None else None)
 
 
 def _seat_columns(seat: SeatRow) -> dict[str, Any]:

@@ -314,6 +314,8 @@ class LoadedTable:
     table: TableRow
     seats: list[SeatRow]
     moves: list[MoveRow]
+    #: the format the table is rated in (xeri_rated_tables), None for a casual one
+    rated: str | None = None
 
 def row_of(value: Any) -> dict[str, Any]:
     """A row's columns (its fields are plain values: no deep copy as ``dataclasses.asdict`` makes, per move)."""
@@ -322,3 +324,72 @@ def row_of(value: Any) -> dict[str, Any]:
 
 def dumps(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+# Ratings (server.store.ratings, schema revision 0004_ratings; docs/ratings.md). A rated table is a row of its own
+# (the tables' table stays as it was), which also marks, with ``rated_at``, that its match has moved the ratings:
+# the update and that mark are one transaction, so a restart or another process never rates a match twice.
+rated_tables_t = Table(
+    "xeri_rated_tables", metadata,
+    Column("table_id", String(32), primary_key=True),
+    #: classic-2p or classic-4p (xeri.ratings.FORMATS)
+    Column("format", String(16), nullable=False),
+    #: when the finished match moved the ratings; NULL until then (xeri_rated_tables_pending finds those)
+    Column("rated_at", Float, index=True),
+)
+ratings_t = Table(
+    "xeri_ratings", metadata,
+    Column("account_id", String(32), primary_key=True),
+    Column("format", String(16), primary_key=True),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("games", Integer, nullable=False),
+    Column("wins", Integer, nullable=False),
+    Column("updated_at", Float, nullable=False),
+)
+rating_history_t = Table(
+    "xeri_rating_history", metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("account_id", String(32), primary_key=True),
+    Column("format", String(16), nullable=False),
+    Column("mu_before", Float, nullable=False),
+    Column("sigma_before", Float, nullable=False),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("won", Boolean, nullable=False),
+    Column("at", Float, nullable=False),
+    Index("ix_xeri_rating_history_account", "account_id", "format", "at"),
+)
+
+
+@dataclass(frozen=True)
+class RatingRow:
+    """An account's rating in one format, with its counts."""
+
+    format: str
+    mu: float
+    sigma: float
+    games: int
+    wins: int
+
+
+@dataclass(frozen=True)
+class RatingPoint:
+    """An account's rating after one rated match (the profile's chart)."""
+
+    format: str
+    at: float
+    mu: float
+    sigma: float
+    won: bool
+
+
+@dataclass(frozen=True)
+class LeaderRow:
+    """One line of a format's leaderboard: the shown name only, never the account's id."""
+
+    name: str
+    mu: float
+    sigma: float
+    games: int
+    wins: int

@@ -25,6 +25,7 @@ from .. import messages, metrics
 from ..envelope import Envelope, Kind, to_text
 from ..errors import ProtocolError
 from ..pubsub import Broker, channel
+from ..rated import check_hint, check_join
 from ..seats import Seat, hash_token, new_token
 from ..store import MoveRow, SeatRow, StaleMove, Start, Store, StoreError, StoreUnavailable, TableRow
 from . import views
@@ -50,8 +51,8 @@ class Table:
     """A table this process holds: the authority over its match while it owns it (a ``TableHandle``)."""
 
     def __init__(self, row: TableRow, seats: Sequence[SeatRow], *, store: Store, broker: Broker,
-                 bot_delay: float, hint_level: str | None = None) -> None:
-        self.state = TableState(row, seats, bot_delay)
+                 bot_delay: float, hint_level: str | None = None, rated: str | None = None) -> None:
+        self.state = TableState(row, seats, bot_delay, rated)
         self.lock = asyncio.Lock()
         self.store = store
         self.broker = broker
@@ -182,6 +183,7 @@ class Table:
             if not self.owned:
                 raise moved()
             chosen = self.state.free_seat(seat)
+            check_join(self.state.rated, account, [s.account for s in self.seats])
             token = new_token()
             digest = hash_token(token)
             start = self.state.start_row(name_of={chosen.seat: name}) if self.state.fills(chosen) else None
@@ -383,6 +385,8 @@ class Table:
                 log.error("cannot store a move of table %s: %s", self.id, exc)
                 raise unavailable(exc, "the move") from None
             self.state.commit(applied)
+            if applied.finish is not None:
+                await self.rate_finished()  # before the end is told, so the players' new ratings are there
             await self._announce(applied)
             self._idle()
 
@@ -411,6 +415,16 @@ class Table:
             await self.publish_sync()
             self.reschedule()
 
+    async def rate_finished(self) -> None:
+        """A finished rated match moves its accounts' ratings (once: server.store.ratings). A database that
+        refuses leaves it to the lobby's sweep (``pending_ratings``), which tries again."""
+        if self.state.rated is None:
+            return
+        try:
+            await self.store.rate_match(self.id)
+        except StoreError as exc:
+            log.warning("cannot rate table %s yet: %s", self.id, exc)
+
     async def _announce(self, applied: Applied) -> None:
         s = self.state
         m = s.match
@@ -433,6 +447,7 @@ class Table:
             if not self.owned:
                 raise moved()
             self.state.can_move(seat, "ask for hints")
+            check_hint(self.state.rated)
             await self.autoplay.take_hint(self.id, seat)
             m = self.state.match
             assert m is not None  # can_move refuses a table not started
@@ -452,6 +467,7 @@ class Table:
             s.status, s.finished_at = "finished", finish.finished_at
             s.epoch += 1
             self.autoplay.stop()
+            await self.rate_finished()
             return True
 
     # --- who plays when no person does -------------------------------------------------

@@ -77,7 +77,8 @@ def takeback_allowed(seats: Sequence[Seat]) -> bool:
 class TableState:
     """A table's runtime state, built from its database rows."""
 
-    def __init__(self, row: TableRow, seats: Sequence[SeatRow], bot_delay: float = 0.4) -> None:
+    def __init__(self, row: TableRow, seats: Sequence[SeatRow], bot_delay: float = 0.4,
+                 rated: str | None = None) -> None:
         self.id: str = row.id
         self.title: str = row.title or ""
         self.status: Status = status_of(row.status)
@@ -92,6 +93,8 @@ class TableState:
         self.started_at: float | None = row.started_at
         self.finished_at: float | None = row.finished_at
         self.seats = [Seat.from_row(s) for s in seats]
+        #: the format the table is rated in (server.rated), None for a casual table
+        self.rated: str | None = rated
         self.match: Match | None = None
         #: the moves applied so far, (seat, card code, whether it is a takeback), to rebuild the match after a
         #: failed write; the table's version is their count
@@ -282,8 +285,8 @@ class TableState:
     # --- takebacks ------------------------------------------------------------------
 
     def takeback_allowed(self) -> bool:
-        """Whether this table allows takebacks at all (``takeback_allowed``)."""
-        return takeback_allowed(self.seats)
+        """Whether this table allows takebacks at all (``takeback_allowed``): never at a rated table."""
+        return takeback_allowed(self.seats) and self.rated is None
 
     def verify_takeback(self, seat: int | None, version: int) -> int:
         """The number of moves ``seat``'s takeback at ``version`` retracts, or the refusal (nothing changes)."""

@@ -87,6 +87,7 @@ def table_info(table: TableState) -> m.Table:
         pause=table.pause_state(),
         rematch=m.RematchState(seats=sorted(table.rematch), table_id=table.rematch_table) if table.rematch else None,
         takebacks=table.takeback_allowed(),
+        rated=table.rated,
     )
 
 

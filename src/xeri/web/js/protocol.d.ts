@@ -78,6 +78,7 @@ export interface Protocol {
     "POST /api/account/claim"?: Claimed;
     "GET /api/account/tables"?: AccountTables;
     "GET /api/profiles/{name}"?: Profile;
+    "GET /api/leaderboards/{format}"?: Leaderboard;
   };
 }
 /**
@@ -125,6 +126,10 @@ export interface CreateTable {
    * not listed; joined by the invite link
    */
   private?: boolean;
+  /**
+   * a rated table (signed in; classic, 2 players or 4 in partnerships): its end moves the accounts' ratings (docs/ratings.md)
+   */
+  rated?: boolean;
   title?: string;
   /**
    * also join a human seat under this name
@@ -484,6 +489,7 @@ export interface Table {
   pause: Pause | null;
   rematch: RematchState | null;
   takebacks?: boolean;
+  rated?: string | null;
 }
 /**
  * A preset with every option (a TABLE's ``ruleset``).
@@ -1356,6 +1362,8 @@ export interface Profile {
   created_at: string;
   stats: Stats;
   matches: ProfileMatch[];
+  ratings?: ProfileRating[];
+  rating_history?: RatingPoint[];
 }
 /**
  * One of a profile's recent matches, with the player's seat (its replay and review).
@@ -1366,4 +1374,58 @@ export interface Profile {
 export interface ProfileMatch {
   seat: number;
   match: MatchSummary;
+}
+/**
+ * An account's rating in one rated format (docs/ratings.md): shown as whole points.
+ *
+ * This interface was referenced by `Protocol`'s JSON-Schema
+ * via the `definition` "ProfileRating".
+ */
+export interface ProfileRating {
+  format: string;
+  rating: number;
+  deviation: number;
+  games: number;
+  wins: number;
+}
+/**
+ * An account's rating after one rated match (the profile's chart): its time and result, nothing else.
+ *
+ * This interface was referenced by `Protocol`'s JSON-Schema
+ * via the `definition` "RatingPoint".
+ */
+export interface RatingPoint {
+  format: string;
+  at: string;
+  rating: number;
+  deviation: number;
+  won: boolean;
+}
+/**
+ * GET /api/leaderboards/{format}: the format's players with enough rated matches and a low enough
+ * deviation, the highest first (the players who hide themselves left out).
+ *
+ * This interface was referenced by `Protocol`'s JSON-Schema
+ * via the `definition` "Leaderboard".
+ */
+export interface Leaderboard {
+  format: string;
+  formats: string[];
+  min_games: number;
+  max_deviation: number;
+  players: LeaderboardPlayer[];
+}
+/**
+ * One line of a leaderboard: a name and its rating, nothing that is not on the player's profile.
+ *
+ * This interface was referenced by `Protocol`'s JSON-Schema
+ * via the `definition` "LeaderboardPlayer".
+ */
+export interface LeaderboardPlayer {
+  rank: number;
+  name: string;
+  rating: number;
+  deviation: number;
+  games: number;
+  wins: number;
 }

@@ -1,0 +1,75 @@
+"""Rated tables on the server: who may make one, who may sit at one, what it refuses, and the leaderboard's rules.
+
+A table is rated when its creator asks (``"rated": true``), is signed in, and its rules are a rated format's
+(xeri.ratings: 2-player classic, or 4-player classic partnerships). Every person at it is then signed in (a guest
+cannot join), nobody may ask for hints (a hint is the computer playing for you), and there are no takebacks. The
+match's end moves the accounts' ratings (server.store.ratings). Everything else is casual, as before.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..ratings import FORMATS
+from ..ratings.formats import classic_format
+from ..rules import Ruleset
+from .errors import ProtocolError
+
+#: a leaderboard lists the players with at least this many rated matches in its format ...
+LEADERBOARD_MIN_GAMES = 10
+#: ... and a deviation at most this (a new player's is 500; about ten matches bring it under 300)
+LEADERBOARD_MAX_DEVIATION = 300.0
+#: the most players a leaderboard lists
+LEADERBOARD_SIZE = 100
+
+
+@dataclass(frozen=True)
+class LeaderboardRules:
+    """Who a leaderboard lists (a server may set its own: ``create_app(leaderboard=...)``)."""
+
+    min_games: int = LEADERBOARD_MIN_GAMES
+    max_deviation: float = LEADERBOARD_MAX_DEVIATION
+    size: int = LEADERBOARD_SIZE
+
+
+def rated_format(rated: bool, ruleset: Ruleset, signed_in: bool, humans: Sequence[bool],
+                 private: bool = False) -> str | None:
+    """The format a new table is rated in (None: casual), or the refusal of a ``rated`` that cannot be."""
+    if not rated:
+        return None
+    if not signed_in:
+        raise ProtocolError("rated_needs_account", "a rated table is made by a signed-in player: sign in first")
+    if private:
+        raise ProtocolError("rated_private", "a rated table is listed: its result moves a public rating")
+    fmt = classic_format(ruleset)
+    if fmt is None:
+        raise ProtocolError("not_ratable", "rated tables play classic with 2 players or 4 in partnerships, with "
+                            "classic's card rules (any match end); this table would be casual")
+    if not any(humans):
+        raise ProtocolError("not_ratable", "a rated table needs a person at it")
+    return fmt
+
+
+def check_join(fmt: str | None, account: str | None, seated: Sequence[str | None]) -> None:
+    """A guest cannot take a seat at a rated table (every person's rating is moved by its end), and an account
+    takes one seat at it (a player is not their own opponent, nor their own partner)."""
+    if fmt is None:
+        return
+    if account is None:
+        raise ProtocolError("rated_needs_account", "this table is rated: sign in to sit at it")
+    if account in seated:
+        raise ProtocolError("seat_taken", "you have a seat at this rated table already: one account, one seat")
+
+
+def check_hint(fmt: str | None) -> None:
+    if fmt is not None:
+        raise ProtocolError("rated_no_hints", "there are no hints at a rated table")
+
+
+def check_format(fmt: str) -> str:
+    """A leaderboard's format from a path, or 404."""
+    if fmt not in FORMATS:
+        raise ProtocolError("no_such_format", f"there is no rated format {fmt[:40]!r}; formats are: "
+                            + ", ".join(FORMATS))
+    return fmt

@@ -1,0 +1,1 @@
+"""The rating module: the model, the formats, the computer levels' anchors and their fit."""
