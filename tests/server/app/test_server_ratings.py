@@ -114,6 +114,15 @@ def test_the_table_s_views_say_rated_or_casual(server: ThreadServer) -> None:
     assert httpx.get(f"{server.base}/api/tables/{four['table_id']}").json()["rated"] == "classic-4p"
 
 
+def test_a_rated_game_against_the_computer_offers_no_takebacks_and_a_casual_one_does(server: ThreadServer) -> None:
+    ada = signed_up(server, "Ada")
+    rated = ada.post("/api/tables", {"rated": True, "name": "x", "seats": [None, {"bot": "easy"}]}).json()
+    casual = ada.post("/api/tables", {"name": "x", "seats": [None, {"bot": "easy"}]}).json()
+    assert rated["table"]["takebacks"] is False and casual["table"]["takebacks"] is True
+    for made, allowed in ((rated, False), (casual, True)):
+        assert httpx.get(f"{server.base}/api/tables/{made['table_id']}").json()["takebacks"] is allowed
+
+
 def test_a_guest_cannot_join_a_rated_table_and_an_account_takes_one_seat(server: ThreadServer) -> None:
     ada, bob = signed_up(server, "Ada"), signed_up(server, "Bob")
     made = ada.post("/api/tables", {"rated": True, "name": "x", "seats": [None, None]}).json()
