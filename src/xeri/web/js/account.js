@@ -48,6 +48,12 @@ export function paintButton() {
 export async function loadAccount() {
   const button = byId("account-btn", HTMLButtonElement);
   button.addEventListener("click", () => openAccountDialog());
+  // No network, or a table played offline (its seats are this browser's): a guest, without a request that could
+  // only fail.
+  if (!navigator.onLine || location.hash.startsWith("#/t/offline-")) {
+    setAccount({ signed_in: false });
+    return;
+  }
   try {
     setAccount(await api.account());
   } catch {
