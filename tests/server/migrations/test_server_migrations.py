@@ -147,17 +147,22 @@ def table_names(db: str) -> set[str]:
     return migrations.run(db, lambda conn: set(inspect(conn).get_table_names()))  # type: ignore[no-any-return]
 
 
+def revision_up_and_down(db: str, capsys: pytest.CaptureFixture[str], schema: Any, below: str, revision: str,
+                         tables: set[str]) -> None:
+    """A database at ``below`` takes ``revision`` (its ``tables``, empty), and gives it back on a downgrade."""
+    assert run_xeri(capsys, "db", "upgrade", below, "--db", db)[0] == 0
+    before = schema()
+    assert not table_names(db) & tables
+    code, out, err = run_xeri(capsys, "db", "upgrade", revision, "--db", db)
+    assert code == 0 and f"from revision {below} to {revision}" in out, out + err
+    assert table_names(db) >= tables
+    code, out, err = run_xeri(capsys, "db", "downgrade", below, "--db", db)
+    assert code == 0 and f"from revision {revision} to {below}" in out, out + err
+    assert schema() == before
+
+
 def accounts_up_and_down(db: str, capsys: pytest.CaptureFixture[str], schema: Any) -> None:
-    """A database at 0002 takes the accounts' revision (its tables, empty), and gives it back on a downgrade."""
-    assert run_xeri(capsys, "db", "upgrade", "0002", "--db", db)[0] == 0
-    at_0002 = schema()
-    assert not table_names(db) & ACCOUNT_TABLES
-    code, out, err = run_xeri(capsys, "db", "upgrade", "0003_accounts", "--db", db)
-    assert code == 0 and "from revision 0002 to 0003_accounts" in out, out + err
-    assert table_names(db) >= ACCOUNT_TABLES
-    code, out, err = run_xeri(capsys, "db", "downgrade", "0002", "--db", db)
-    assert code == 0 and "from revision 0003_accounts to 0002" in out, out + err
-    assert schema() == at_0002
+    revision_up_and_down(db, capsys, schema, "0002", "0003_accounts", ACCOUNT_TABLES)
 
 
 def test_a_sqlite_database_at_0002_upgrades_to_the_accounts_and_downgrades(tmp_path: Path,
@@ -177,16 +182,7 @@ RATING_TABLES = {"xeri_rated_tables", "xeri_ratings", "xeri_rating_history"}
 
 
 def ratings_up_and_down(db: str, capsys: pytest.CaptureFixture[str], schema: Any) -> None:
-    """A database at 0003_accounts takes the ratings' revision (its tables, empty), and gives it back."""
-    assert run_xeri(capsys, "db", "upgrade", "0003_accounts", "--db", db)[0] == 0
-    at_accounts = schema()
-    assert not table_names(db) & RATING_TABLES
-    code, out, err = run_xeri(capsys, "db", "upgrade", "--db", db)
-    assert code == 0 and "from revision 0003_accounts to 0004_ratings" in out, out + err
-    assert table_names(db) >= RATING_TABLES
-    code, out, err = run_xeri(capsys, "db", "downgrade", "0003_accounts", "--db", db)
-    assert code == 0 and "from revision 0004_ratings to 0003_accounts" in out, out + err
-    assert schema() == at_accounts
+    revision_up_and_down(db, capsys, schema, "0003_accounts", "0004_ratings", RATING_TABLES)
 
 
 def test_a_sqlite_database_at_0003_upgrades_to_the_ratings_and_downgrades(tmp_path: Path,
