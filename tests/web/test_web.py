@@ -621,7 +621,8 @@ def test_a_wrong_seat_token_is_refused_and_offers_to_watch(server: Server, brows
     page.evaluate("id => localStorage.setItem('xeri.seats', JSON.stringify({[id]: {seat: 0, token: 'wrong'}}))",
                   table_id)
     page.goto(f"{server.url}/#/t/{table_id}")
-    page.wait_for_selector("text=This seat is no longer yours")
+    # The panel, not the announcer (which may say "no longer yours" a moment before the socket's close).
+    page.wait_for_selector(f".panel:has-text('This seat is no longer yours') a[href='#/t/{table_id}/watch']")
     assert page.evaluate("localStorage.getItem('xeri.seats')") == "{}"  # the bad token is forgotten
     page.click(f"a[href='#/t/{table_id}/watch']")
     page.wait_for_selector(".board .seat-box")
