@@ -246,3 +246,34 @@ def test_a_wall_clock_master_reports_how_it_played(monkeypatch: pytest.MonkeyPat
     bot = make_bot("master", 1)  # reproducible: waits for the rollouts
     bot.choose(rnd.view(seat), rnd.log_for(seat))
     assert bot.status == "full"  # type: ignore[attr-defined]
+
+
+def test_undo_takes_back_the_last_card_and_the_computers_answer_and_is_saved(tmp_path: Path) -> None:
+    game, out = new_game(tmp_path, ["1", "undo", "2"] + ["1"] * 300)
+    assert game.run() == 0
+    text = out.getvalue()
+    assert len(game.match.takebacks) == 1
+    taken = game.match.takebacks[0]
+    assert taken.seat == 0 and len(taken.cards) == 2  # the person's card and the bot's answer
+    assert f"Taken back: your {taken.cards[0]} and the computer's {taken.cards[1]}" in text
+    # The second choice ("2") is the move that stands: a card other than the one taken back opens the round.
+    assert game.match.rounds[0].moves[taken.at] != taken.cards[0]
+    # The saved record keeps the takeback, and reads back to the same match.
+    saved = record.loads((tmp_path / "m.json").read_text())
+    assert saved.takebacks == game.match.takebacks
+    assert record.to_record(saved) == record.to_record(game.match)
+
+
+def test_undo_with_nothing_to_take_back_is_one_line_and_changes_nothing(tmp_path: Path) -> None:
+    game, out = new_game(tmp_path, ["undo"] + ["1"] * 300)
+    assert game.run() == 0
+    errors = [ln for ln in out.getvalue().splitlines() if ln.startswith("error:")]
+    assert errors == ["error: you have played no card in this hand: there is nothing to take back"]
+    assert game.match.takebacks == []
+
+
+def test_undo_is_refused_between_people_at_one_keyboard(tmp_path: Path) -> None:
+    game, out = new_game(tmp_path, ["", "1", "", "undo"] + ["", "1"] * 300, humans=(0, 1))
+    game.run()
+    assert "error: takebacks are for one person against the computer" in out.getvalue()
+    assert game.match.takebacks == []

@@ -20,6 +20,7 @@ class Command(enum.Enum):
     SEEN_ON = "seen on"
     SEEN_OFF = "seen off"
     PILE = "pile"
+    UNDO = "undo"
     QUIT = "quit"
 
 
@@ -31,6 +32,7 @@ COMMAND_WORDS: dict[str, Command] = {
     "seen on": Command.SEEN_ON,
     "seen off": Command.SEEN_OFF,
     "pile": Command.PILE, "p": Command.PILE,
+    "undo": Command.UNDO, "u": Command.UNDO, "takeback": Command.UNDO, "take back": Command.UNDO,
     "quit": Command.QUIT, "exit": Command.QUIT,
 }
 

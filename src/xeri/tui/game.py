@@ -22,18 +22,20 @@ from ..bots.master import NOTICES
 from ..bots.registry import partnered
 from ..cards import Card
 from ..engine import SeatView
+from ..errors import TakebackError
 from ..events import Event, MatchOver, RoundScored, RoundStarted, redact
 from ..match import Match
 from ..scoring import ScoreBreakdown
 from .board import shown_hand
 from .choice import ChoiceError, Command, parse_choice
-from .narration import Seating, card_text, narrate
+from .narration import Seating, card_text, cards_text, narrate
 
 HELP_LINES = [
     "Play a card by its number in your hand (1, 2, ...) or by its name: 10d, TD, 10♦, Jc.",
     "A rank letter alone (j, q, k, a, t) plays it when you hold only one card of that rank.",
     "Commands: hint (a suggested move and why), seen (cards seen this round, by rank;",
     "          'seen off' and 'seen on' switch it), pile (every card in the pile), help,",
+    "          undo (take back your last card and the computer's answers, against the computer),",
     "          quit (save and leave; resume later).",
     "Capture the pile by matching its top card's rank, or with a Jack. Taking a lone card is a xeri.",
 ]
@@ -168,6 +170,8 @@ class Game:
                 assert seat is not None
                 if seat in self.setup.humans:
                     card = self._human_move(seat)
+                    if card is None:  # a takeback: the turn is asked again
+                        continue
                 else:
                     start = time.monotonic()
                     card = bot_card(self.match, self.bots[seat])
@@ -213,7 +217,8 @@ class Game:
             elif isinstance(event, MatchOver):
                 self.ui.match_summary(self.match, self.seating)
 
-    def _human_move(self, seat: int) -> Card:
+    def _human_move(self, seat: int) -> Card | None:
+        """The card ``seat`` plays, or None once it took a card back (the match moved back: ask again)."""
         seating = Seating(self.match.ruleset, self.match.names, seat)
         name = seating.names[seat]
         if self.hotseat:
@@ -261,3 +266,25 @@ class Game:
                 self.ui.message(f"The seen-cards aid is now {'on' if self.seen_enabled else 'off'}.")
             elif choice is Command.PILE:
                 self.ui.pile(view)
+            elif choice is Command.UNDO:
+                if self._take_back(seat):
+                    return None
+
+    def _take_back(self, seat: int) -> bool:
+        """Take back ``seat``'s last card and the computer's after it (docs/play.md#takebacks): only for one
+        person against the computer, as on the server; a refusal is one line and changes nothing."""
+        if self.hotseat:
+            self.ui.error("takebacks are for one person against the computer, not between people at one keyboard")
+            return False
+        try:
+            taken = self.match.take_back(seat)
+        except TakebackError as exc:
+            self.ui.error(str(exc))
+            return False
+        self.save()
+        answers = taken.cards[1:]
+        line = Text.assemble("Taken back: your ", card_text(taken.cards[0]))
+        if answers:
+            line.append_text(Text.assemble(" and the computer's ", cards_text(answers, ", ")))
+        self.ui.message(line)
+        return True
