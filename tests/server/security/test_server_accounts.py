@@ -282,6 +282,38 @@ def test_sign_in_and_sign_up_are_rate_limited_per_address_and_per_name(tmp_path:
         srv.stop()
 
 
+def test_xeri_serve_takes_the_sign_in_limits(tmp_path: Path) -> None:
+    """--signin-limit, --signin-name-limit and --signup-limit, in the limits library's notation; a bad one is one
+    line and exit 2, before the database is made."""
+    import subprocess
+    import sys
+
+    from test_server_support import free_port, subprocess_server
+
+    for flag, value, says in (("--signin-limit", "lots", "not a rate"), ("--signup-limit", "0/minute", "at least 1"),
+                              ("--signin-name-limit", "5/fortnight", "not a rate"), ("--signin-limit", "", "rate")):
+        db = tmp_path / f"bad{free_port()}.sqlite3"
+        out = subprocess.run([sys.executable, "-m", "xeri", "serve", "--port", str(free_port()), "--db", str(db),
+                              flag, value], capture_output=True, text=True, timeout=60)
+        lines = out.stderr.strip().splitlines()
+        assert out.returncode == 2 and len(lines) == 1 and flag in lines[0] and says in lines[0], out.stderr
+        assert "Traceback" not in out.stderr and not db.exists()
+    extra = ["--signin-limit", "3/minute", "--signin-name-limit", "2 per 10 minutes", "--signup-limit", "1/hour"]
+    with subprocess_server(str(tmp_path / "ok.sqlite3"), extra=extra) as (base, _proc):
+        AccountClient(base).sign_up("Ada", PASSWORD)
+        r = AccountClient(base).post("/api/account/signup", {"name": "Bob", "password": PASSWORD})
+        assert r.status_code == 429 and "new accounts" in r.text and "60 minutes" in r.text
+        # Per name: two tries for Ada, then none (the right password too) for 10 minutes.
+        for _ in range(2):
+            assert AccountClient(base).post("/api/account/signin", {"name": "Ada", "password": "not it at all"}
+                                            ).status_code == 401
+        r = AccountClient(base).post("/api/account/signin", {"name": "Ada", "password": PASSWORD})
+        assert r.status_code == 429 and "this name" in r.text and "10 minutes" in r.text
+        # Per address: the third try from this address was that one; a fourth, for another name, is refused too.
+        r = AccountClient(base).post("/api/account/signin", {"name": "Cleo", "password": PASSWORD})
+        assert r.status_code == 429 and "this address" in r.text and "60 seconds" in r.text
+
+
 # --- CSRF ------------------------------------------------------------------------------------
 
 
