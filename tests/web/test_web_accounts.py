@@ -1,10 +1,11 @@
 """Accounts in real Chromium (docs/accounts.md): sign up in the lobby's dialog, sign in on a second browser context
-and see the same history; a guest's matches claimed at sign-up; the cookie the page never sees; sign out."""
+and see the same history; a guest's matches (and its table in play) claimed at sign-up; the account's table
+resumed and left on another device; the cookie the page never sees; sign out."""
 
 from __future__ import annotations
 
 from playwright.sync_api import Browser, BrowserContext, Page
-from test_web import Console, Server, new_page, play_until, start_vs_computer
+from test_web import TURN, Console, Server, hand, new_page, play_until, start_vs_computer
 
 PASSWORD = "a good long password"
 
@@ -104,3 +105,48 @@ def test_a_guest_s_matches_are_claimed_at_sign_up_and_a_table_follows_to_another
     other.wait_for_selector(".hand .card-btn")
     assert other.evaluate("localStorage.getItem('xeri.seats')") in (None, "{}")
     assert other.locator(".spectator-note").count() == 0
+
+
+def play_one_card(page: Page) -> str:
+    """Play a card on my turn (the last of the hand); returns it once the hand no longer holds it."""
+    page.wait_for_selector(TURN)
+    card = hand(page)[-1]
+    page.click(f".hand .card-btn[data-card='{card}']")
+    page.wait_for_function("c => !document.querySelector(`.hand .card-btn[data-card='${c}']`)", arg=card)
+    return card
+
+
+def test_a_guest_s_table_in_play_is_claimed_then_resumed_and_left_on_another_device(
+        server: Server, browser: Browser, contexts: list[BrowserContext], console: Console) -> None:
+    guest = new_page(browser, contexts, console)
+    table_id = start_vs_computer(guest, server, "Irene", target="r5")
+    play_one_card(guest)
+    # Signing up here claims the table in play too: its seat becomes the account's.
+    guest.goto(server.url + "/")
+    guest.wait_for_selector(".play-now")
+    sign_up(guest, "Irene")
+    guest.wait_for_function("() => document.getElementById('live').textContent.includes('1 of this browser')")
+    guest.wait_for_selector(f".my-tables-panel li[data-table='{table_id}']")
+    guest.goto(f"{server.url}/#/t/{table_id}")
+    guest.wait_for_selector(".hand .card-btn")
+    mine = sorted(hand(guest))
+    # Another device signed in as Irene: the lobby lists the table, which opens her seat with no token.
+    other = new_page(browser, contexts, console)
+    other.goto(server.url + "/")
+    other.wait_for_selector(".play-now")
+    sign_in(other, "Irene")
+    other.click(f".my-tables-panel li[data-table='{table_id}'] a")
+    other.wait_for_selector(".hand .card-btn")
+    assert sorted(hand(other)) == mine and other.locator(".spectator-note").count() == 0
+    assert other.evaluate("localStorage.getItem('xeri.seats')") in (None, "{}")
+    play_one_card(other)
+    # Leave, from this device: the session gives the seat up (a bot plays it), and the lobby no longer lists it.
+    other.click(".leave-btn")
+    other.click("#leave-dialog .leave-confirm")
+    other.wait_for_selector(".play-now")
+    assert server.get(f"/api/tables/{table_id}")["seats"][0]["bot"] is not None
+    with other.expect_response(lambda r: r.url.endswith("/api/account/tables")) as listed:
+        other.reload()
+    assert listed.value.json()["tables"] == []
+    other.wait_for_selector(".my-tables-panel[hidden]", state="attached")
+    assert other.locator(f".my-tables-panel li[data-table='{table_id}']").count() == 0

@@ -103,6 +103,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
                            "they are closed before a byte is read (default 20)")
     caps.add_argument("--keep-alive", type=float, default=5.0, metavar="S",
                       help="seconds an idle HTTP connection stays open (default 5)")
+    accounts = parser.add_argument_group("sign-in limits (docs/accounts.md); RATE is the limits library's "
+                                         "notation: 5/minute, 30 per 10 minutes, 100/day")
+    accounts.add_argument("--signin-limit", default="30 per 10 minutes", metavar="RATE",
+                          help="sign-in attempts from one address (default '30 per 10 minutes')")
+    accounts.add_argument("--signin-name-limit", default="10 per 10 minutes", metavar="RATE",
+                          help="sign-in attempts for one account name, from anywhere (default '10 per 10 minutes')")
+    accounts.add_argument("--signup-limit", default="5 per 10 minutes", metavar="RATE",
+                          help="accounts one address may make (default '5 per 10 minutes')")
 
 
 def _check_address(host: str, port: int) -> None:
@@ -115,6 +123,19 @@ def _check_address(host: str, port: int) -> None:
             s.bind(addr)
     except OSError as exc:
         raise ServeError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+
+
+def _sign_in_rates(args: argparse.Namespace) -> dict[str, tuple[int, float]]:
+    """``--signin-limit``, ``--signin-name-limit`` and ``--signup-limit`` as (hits, seconds); one line if bad."""
+    from ..server.account_limits import parse_rate
+
+    rates = {}
+    for flag in ("signin_limit", "signin_name_limit", "signup_limit"):
+        try:
+            rates[flag] = parse_rate(getattr(args, flag))
+        except ValueError as exc:
+            raise ServeError(f"--{flag.replace('_', '-')}: {exc}") from None
+    return rates
 
 
 def _tune_gc() -> None:
@@ -277,6 +298,7 @@ def run(args: argparse.Namespace) -> int:
         from ..server.store import normalize_url
     except ImportError as exc:
         raise ServeError(f"the server needs its extra: pip install 'xeri[server]' ({exc.name} is missing)") from None
+    rates = _sign_in_rates(args)  # before the database is opened: a bad one changes nothing
     db = args.db
     if db is None and args.data_dir:
         from ..paths import data_dir
@@ -306,7 +328,11 @@ def run(args: argparse.Namespace) -> int:
                         ws_opens_per_second=args.ws_opens,
                         hint_cooldown=args.hint_cooldown, waiting_ttl=args.waiting_ttl,
                         lobby_per_address=args.lobby_per_address, max_rounds=args.max_rounds,
-                        max_target=args.max_target, max_replay_bytes=int(args.max_replay_mb * (1 << 20)))
+                        max_target=args.max_target, max_replay_bytes=int(args.max_replay_mb * (1 << 20)),
+                        signins_per_address=rates["signin_limit"][0], signin_address_window=rates["signin_limit"][1],
+                        signins_per_name=rates["signin_name_limit"][0],
+                        signin_name_window=rates["signin_name_limit"][1],
+                        signups_per_address=rates["signup_limit"][0], signup_window=rates["signup_limit"][1])
         budget = BotBudget(seconds=args.bot_seconds, iterations=args.bot_iterations)
     except ValueError as exc:
         raise ServeError(f"bad limit: {exc}") from None

@@ -2,6 +2,7 @@
 requests): in this process's memory when it serves alone, in Redis across a cluster, so that spreading guesses
 over the processes gains nothing. If Redis is away, the process counts alone (as server.caps does).
 
+Each count, and its window, is a ``xeri serve`` option (``--signin-limit`` and its kin: ``parse_rate``).
 A name is counted by its key (server.account_names), so "Ada" and "ADA" share one count, and a name that has no
 account is counted exactly as one that has (the refusal says nothing of which names exist).
 """
@@ -12,7 +13,7 @@ import hashlib
 import logging
 from typing import Any
 
-from limits import RateLimitItem
+from limits import RateLimitItem, parse
 from limits.aio.strategies import MovingWindowRateLimiter
 from limits.storage import storage_from_string
 
@@ -26,11 +27,9 @@ class AccountLimits:
     """The three counts; ``shared`` is a cluster's Redis storage of the limits library (server.caps), or None."""
 
     def __init__(self, limits: Limits, shared: Any = None) -> None:
-        seconds = limits.account_window
-        self.per_address: RateLimitItem = window(limits.signins_per_address, seconds)
-        self.per_name: RateLimitItem = window(limits.signins_per_name, seconds)
-        self.signups: RateLimitItem = window(limits.signups_per_address, seconds)
-        self.minutes = max(1, round(seconds / 60))
+        self.per_address: RateLimitItem = window(limits.signins_per_address, limits.signin_address_window)
+        self.per_name: RateLimitItem = window(limits.signins_per_name, limits.signin_name_window)
+        self.signups: RateLimitItem = window(limits.signups_per_address, limits.signup_window)
         self.local = MovingWindowRateLimiter(storage_from_string("async+memory://"))
         self.shared = MovingWindowRateLimiter(shared) if shared is not None else None
         self.down = False
@@ -49,17 +48,34 @@ class AccountLimits:
                 return bool(allowed)
         return bool(await self.local.hit(item, "account", *keys))
 
-    def _refused(self, what: str) -> LimitExceeded:
-        return LimitExceeded("rate_limited", f"too many {what}: try again in {self.minutes} minutes")
+    @staticmethod
+    def _refused(what: str, item: RateLimitItem) -> LimitExceeded:
+        return LimitExceeded("rate_limited", f"too many {what}: try again in {_later(item.get_expiry())}")
 
     async def signin(self, address: str, name_key: str) -> None:
         """Count a sign-in attempt, or refuse it (``rate_limited``) if the address or the name is over its share."""
         if not await self._hit(self.per_address, "signin-address", address):
-            raise self._refused("sign-in attempts from this address")
+            raise self._refused("sign-in attempts from this address", self.per_address)
         digest = hashlib.sha256(name_key.encode()).hexdigest()[:32]  # the key may hold any character
         if not await self._hit(self.per_name, "signin-name", digest):
-            raise self._refused("sign-in attempts for this name")
+            raise self._refused("sign-in attempts for this name", self.per_name)
 
     async def signup(self, address: str) -> None:
         if not await self._hit(self.signups, "signup-address", address):
-            raise self._refused("new accounts from this address")
+            raise self._refused("new accounts from this address", self.signups)
+
+
+def _later(seconds: float) -> str:
+    return f"{max(1, round(seconds / 60))} minutes" if seconds >= 90 else f"{max(1, round(seconds))} seconds"
+
+
+def parse_rate(text: str) -> tuple[int, float]:
+    """A rate in the ``limits`` library's notation (``5/minute``, ``30 per 10 minutes``, ``100/day``) as (hits,
+    seconds of its window): ``xeri serve``'s ``--signin-limit`` and its kin. ValueError, in one line, otherwise."""
+    try:
+        item = parse(text)
+    except ValueError:
+        raise ValueError(f"{text!r} is not a rate: write it as 5/minute or 30 per 10 minutes") from None
+    if item.amount < 1:
+        raise ValueError(f"{text!r} lets nobody in: the count must be at least 1")
+    return int(item.amount), float(item.get_expiry())

@@ -1,5 +1,5 @@
 """The account routes (docs/accounts.md): who am I, sign up, in and out, the password, deletion, settings, claims,
-the account's tables and matches, and a player's public profile.
+the account's tables (and leaving one) and matches, and a player's public profile.
 
 ``create_app`` wraps each in the API's guard (server.app ``api``: the rate limit per address, the error JSON, the
 CSRF check of a POST that carries the cookie). A change answers with the account as GET /api/account does.
@@ -18,7 +18,7 @@ from .accounts import AccountService
 from .bodies import read_body
 from .errors import ProtocolError
 from .history import summary
-from .protocol import AccountSettings, ChangePassword, ClaimSeats, DeleteAccount, SignIn, SignUp
+from .protocol import AccountSettings, ChangePassword, ClaimSeats, DeleteAccount, LeaveMine, SignIn, SignUp
 from .rating_routes import profile_ratings
 from .sessions import Current, clear_cookie, cookie_value, current, forget, same_origin, session_id, set_cookie
 
@@ -127,7 +127,7 @@ async def settings(request: Request) -> Response:
 async def claim(request: Request) -> Response:
     me = await signed_in(request)
     body = ClaimSeats.read(await read_body(request))
-    claimed = await service(request).claim(me, body.seats)
+    claimed = await service(request).claim(me, body.seats, request.app.state.ctx.lobby)
     return _answer(messages.Claimed, {"claimed": [{"table_id": t, "seat": s, "status": st} for t, s, st in claimed]})
 
 
@@ -136,6 +136,20 @@ async def my_tables(request: Request) -> Response:
     found = await service(request).store.seats_of_account(me.account.id, ("waiting", "playing"))
     return _answer(messages.AccountTables, {"tables": [{"table_id": t, "seat": s, "status": st}
                                                        for t, s, st in found]})
+
+
+async def leave_mine(request: Request) -> Response:
+    """Give up the account's seat at a table, from its session alone: the tables follow the account to a device
+    that never held the seat's token. No token is handed out; another account's seat is never touched."""
+    me = await signed_in(request)
+    body = LeaveMine.read(await read_body(request))
+    lobby = request.app.state.ctx.lobby
+    table = await lobby.get(body.table_id) if inputs.is_table_id(body.table_id) else None
+    if table is None:
+        raise ProtocolError("no_such_table", "there is no such table")
+    await table.leave_account(me.account.id)
+    lobby.release(table)
+    return _answer(messages.LeftTable, {"ok": True, "table": table.info()})
 
 
 async def my_matches(request: Request) -> Response:

@@ -15,10 +15,12 @@ import asyncio
 import secrets
 import time
 from collections.abc import Sequence
+from typing import Protocol
 
 from . import account_names
 from .account_limits import AccountLimits
 from .errors import ProtocolError
+from .handle import TableHandle
 from .passwords import Passwords
 from .protocol import ClaimedSeat
 from .seats import hash_token
@@ -26,6 +28,12 @@ from .sessions import Current, new_session
 from .store import AccountRow, Store, StoreConflict, StoreError
 
 BAD_CREDENTIALS = "that name and password do not match an account"
+
+
+class Tables(Protocol):
+    """Where a claim finds a table still in play (server.lobby's ``Lobby``)."""
+
+    async def get(self, table_id: str) -> TableHandle | None: ...
 
 
 class AccountService:
@@ -95,23 +103,37 @@ class AccountService:
         """Delete the account (the password proven): its matches stay under an anonymous name; returns it."""
         if not await self.passwords.verify(me.account.password_hash, password):
             raise ProtocolError("bad_credentials", "the password is not right")
-        if await self.store.seats_of_account(me.account.id, ("waiting", "playing")):
+        if await self.store.seats_of_account(me.account.id, ("waiting", "playing"), include_left=True):
             raise ProtocolError("tables_open", "leave or finish your open tables first: then delete the account")
         shown_as = account_names.DELETED + me.account.id[:8]
         await self.store.delete_account(me.account.id, shown_as)
         return shown_as
 
-    async def claim(self, me: Current, seats: Sequence[ClaimedSeat]) -> list[tuple[str, int, str]]:
-        """Bind to the account each guest seat of a finished match whose token is proven and which no account
-        holds yet; (table, seat, status) of those bound now. A token proves nothing it does not hold; a table
-        still open stays the guest's until it ends (the page claims it then)."""
+    async def claim(self, me: Current, seats: Sequence[ClaimedSeat],
+                    lobby: Tables | None = None) -> list[tuple[str, int, str]]:
+        """Bind to the account each guest seat whose token is proven and which no account holds yet; (table, seat,
+        status) of those bound now. A finished match's seat is bound in the database; a table still in play is
+        asked of its owner (``lobby``: wherever it is owned), which binds the seat there too, so that from now on
+        its token answers to this account's session only and the seat follows the account to any device. A token
+        proves nothing it does not hold."""
         proven: list[tuple[str, int]] = []
         statuses: dict[str, str] = {}
+        live: list[tuple[str, int, str]] = []
         for entry in seats:
             found = await self.store.seat_of_token(entry.table_id, hash_token(entry.token))
-            if found is not None and found[1] == "finished":
-                seat, status = found
+            if found is None:
+                continue
+            seat, status = found
+            if status == "finished":
                 proven.append((entry.table_id, seat))
                 statuses[entry.table_id] = status
+            elif status in ("waiting", "playing") and lobby is not None:
+                try:
+                    table = await lobby.get(entry.table_id)
+                    bound = await table.bind_account(entry.token, me.account.id) if table is not None else None
+                except ProtocolError:
+                    continue  # the table is changing servers this instant: a later sign-in claims it
+                if table is not None and bound is not None:
+                    live.append((entry.table_id, bound, table.status))
         claimed = await self.store.claim_seats(sorted(set(proven)), me.account.id, time.time())
-        return [(t, s, statuses[t]) for t, s in claimed]
+        return live + [(t, s, statuses[t]) for t, s in claimed]

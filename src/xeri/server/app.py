@@ -511,6 +511,7 @@ ROUTES = [
     Route("/api/account/settings", api(account_routes.settings), methods=["POST"]),
     Route("/api/account/claim", api(account_routes.claim), methods=["POST"]),
     Route("/api/account/tables", api(account_routes.my_tables)),
+    Route("/api/account/leave", api(account_routes.leave_mine), methods=["POST"]),
     Route("/api/account/matches", api(account_routes.my_matches)),
     Route("/api/profiles/{name}", api(account_routes.profile)),
     Route("/api/leaderboards/{format}", api(rating_routes.leaderboard)),

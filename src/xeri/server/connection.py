@@ -283,7 +283,7 @@ async def serve_socket(ws: WebSocket, lobby: Lobby, rate: float = RATE, burst: f
             await refuse(ws, error("bad_token", "that token holds no seat at this table"), 4003)
             return
     elif account is not None and ws.query_params.get("account") == "1":
-        seat = next((s for s in range(len(table.info().seats)) if table.seat_account(s) == account), None)
+        seat = table.seat_of_account(account)  # a seat it gave up no longer opens to it
     if seat is None and table.status == "finished" and table.info().private:
         refused = private_match()  # a finished private match: its seats only, never a spectator
         await refuse(ws, error(refused.code, refused.message), 4403)

@@ -45,9 +45,19 @@ class TableHandle(Protocol):
     def seat_account(self, seat: int) -> str | None:
         """The account holding ``seat`` (server.accounts), None for a guest's, a bot's or a free seat."""
 
+    def seat_of_account(self, account: str) -> int | None:
+        """The seat ``account`` plays here (bound to it, not given up), which its session opens without a token."""
+
     async def join(self, name: str, seat: int | None, account: str | None = None) -> tuple[int, str]: ...
 
     async def leave(self, token: str) -> int: ...
+
+    async def leave_account(self, account: str) -> int:
+        """Give up the seat ``account`` plays here (its signed-in session, on a device without the token)."""
+
+    async def bind_account(self, token: str, account: str) -> int | None:
+        """Bind the guest seat ``token`` holds, at a table still in play, to ``account`` (a claim); the seat, or
+        None if nothing was bound."""
 
     async def move(self, seat: int | None, card_text: str, version: int) -> None: ...
 

@@ -56,14 +56,15 @@ class Limits:
     max_target: int = 301
     #: the largest replay served, in bytes of JSON
     max_replay_bytes: int = 8 << 20
-    #: sign-in attempts from one address per ``account_window`` seconds (server.account_limits)
+    #: sign-in attempts from one address per ``signin_address_window`` seconds (server.account_limits)
     signins_per_address: int = 30
-    #: sign-in attempts for one name (from anywhere) per ``account_window`` seconds
+    signin_address_window: float = 600.0
+    #: sign-in attempts for one name (from anywhere) per ``signin_name_window`` seconds
     signins_per_name: int = 10
-    #: accounts one address may make per ``account_window`` seconds
+    signin_name_window: float = 600.0
+    #: accounts one address may make per ``signup_window`` seconds
     signups_per_address: int = 5
-    #: the window of the three counts above, in seconds
-    account_window: float = 600.0
+    signup_window: float = 600.0
 
     def __post_init__(self) -> None:
         for f in fields(self):

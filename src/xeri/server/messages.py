@@ -745,6 +745,7 @@ ANSWERS: dict[str, type[Model]] = {
     "POST /api/account/delete": Account,
     "POST /api/account/settings": Account,
     "POST /api/account/claim": Claimed,
+    "POST /api/account/leave": LeftTable,
     "GET /api/account/tables": AccountTables,
     "GET /api/profiles/{name}": Profile,
     "GET /api/leaderboards/{format}": Leaderboard,

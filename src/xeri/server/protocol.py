@@ -358,6 +358,14 @@ class ClaimSeats(Body, frozen=True, kw_only=True, forbid_unknown_fields=True):
                             "seat {index} must be {{\"table_id\": ..., \"token\": ...}}")]
 
 
+class LeaveMine(Body, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """POST /api/account/leave: give up the account's seat at a table, with its session (no token)."""
+
+    table_id: Annotated[Annotated[str, Meta(min_length=1, max_length=40)],
+                        Refuse("bad_request", "table_id must be a table's id"),
+                        Meta(description="a table where the account holds a seat (GET /api/account/tables)")]
+
+
 REQUESTS: dict[str, type[Body]] = {
     "POST /api/tables": CreateTable,
     "POST /api/tables/{id}/join": JoinTable,
@@ -370,4 +378,5 @@ REQUESTS: dict[str, type[Body]] = {
     "POST /api/account/delete": DeleteAccount,
     "POST /api/account/settings": AccountSettings,
     "POST /api/account/claim": ClaimSeats,
+    "POST /api/account/leave": LeaveMine,
 }

@@ -10,7 +10,7 @@ import secrets
 
 import httpx
 import pytest
-from test_server_cluster import REDIS_URL, Cluster, database  # noqa: F401 (the fixture)
+from test_server_cluster import REDIS_URL, Cluster, database, lease_owner, node_id  # noqa: F401 (the fixture)
 from test_server_support import AccountClient, Player
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
@@ -54,6 +54,41 @@ def test_two_processes_share_sessions_and_seat_bindings(database: str) -> None: 
         # Signing out at one process ends the session at both.
         assert at_b.post("/api/account/signout", headers={"x-csrf-token": ada.csrf or ""}).status_code == 200
         assert ada.get("/api/account").json()["signed_in"] is False
+    finally:
+        cluster.stop()
+
+
+def test_a_claim_and_a_leave_by_the_session_at_a_process_not_owning_the_table(database: str) -> None:  # noqa: F811
+    """A guest's table in play, owned by a, claimed at b: b asks the owner, which binds the seat; then the session
+    gives the seat up at b (no token), again through the owner."""
+    assert REDIS_URL
+    cluster = Cluster(database, REDIS_URL, n=2)
+    a, b = cluster.nodes
+    try:
+        guest = httpx.post(f"{a.base}/api/tables", json={"name": "Ann", "seats": [None, {"bot": "easy"}]}).json()
+        tid, token = guest["table_id"], guest["token"]
+        ann = AccountClient(b.base)
+        ann.sign_up("Ann", PASSWORD)
+        assert lease_owner(database, tid) == node_id(a)  # b does not own it: it forwards
+        r = ann.post("/api/account/claim", {"seats": [{"table_id": tid, "token": token}]})
+        assert r.status_code == 200 and r.json()["claimed"] == [{"table_id": tid, "seat": 0, "status": "playing"}]
+        assert lease_owner(database, tid) == node_id(a)
+        # The owner holds the binding: at a, the bare token is refused now, and Ann's session opens the seat.
+        with connect(f"{a.ws}/ws/tables/{tid}?token={token}") as ws:
+            assert json.loads(ws.recv(timeout=10))["code"] == "bad_token"
+        there = Player(a.ws, tid, cookie=ann.cookie, query="account=1")
+        assert there.sync["seat"] == 0
+        there.close()
+        bob = AccountClient(b.base)
+        bob.sign_up("Bob", PASSWORD)
+        assert bob.post("/api/account/leave", {"table_id": tid}).status_code == 403
+        assert lease_owner(database, tid) == node_id(a)  # the sockets at a kept it there
+        r = ann.post("/api/account/leave", {"table_id": tid})
+        assert r.status_code == 200 and r.json()["table"]["seats"][0]["bot"] is not None, r.text
+        assert ann.get("/api/account/tables").json()["tables"] == []
+        gone = Player(a.ws, tid, cookie=ann.cookie, query="account=1")
+        assert gone.sync["seat"] is None  # a seat given up opens to nobody: a spectator's view
+        gone.close()
     finally:
         cluster.stop()
 

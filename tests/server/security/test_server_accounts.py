@@ -230,7 +230,7 @@ def test_account_routes_need_a_session(server: ThreadServer) -> None:
     guest = AccountClient(server.base)
     for path, body in (("/api/account/password", {"password": PASSWORD, "new_password": "x" * 12}),
                        ("/api/account/delete", {"password": PASSWORD}), ("/api/account/settings", {"hidden": True}),
-                       ("/api/account/claim", {"seats": []})):
+                       ("/api/account/claim", {"seats": []}), ("/api/account/leave", {"table_id": "x"})):
         r = guest.post(path, body)
         assert r.status_code == 401 and r.json()["error"]["code"] == "not_signed_in", path
     for path in ("/api/account/tables", "/api/account/matches"):
@@ -280,6 +280,38 @@ def test_sign_in_and_sign_up_are_rate_limited_per_address_and_per_name(tmp_path:
                                         ).status_code == 401  # refused: nothing made
     finally:
         srv.stop()
+
+
+def test_xeri_serve_takes_the_sign_in_limits(tmp_path: Path) -> None:
+    """--signin-limit, --signin-name-limit and --signup-limit, in the limits library's notation; a bad one is one
+    line and exit 2, before the database is made."""
+    import subprocess
+    import sys
+
+    from test_server_support import free_port, subprocess_server
+
+    for flag, value, says in (("--signin-limit", "lots", "not a rate"), ("--signup-limit", "0/minute", "at least 1"),
+                              ("--signin-name-limit", "5/fortnight", "not a rate"), ("--signin-limit", "", "rate")):
+        db = tmp_path / f"bad{free_port()}.sqlite3"
+        out = subprocess.run([sys.executable, "-m", "xeri", "serve", "--port", str(free_port()), "--db", str(db),
+                              flag, value], capture_output=True, text=True, timeout=60)
+        lines = out.stderr.strip().splitlines()
+        assert out.returncode == 2 and len(lines) == 1 and flag in lines[0] and says in lines[0], out.stderr
+        assert "Traceback" not in out.stderr and not db.exists()
+    extra = ["--signin-limit", "3/minute", "--signin-name-limit", "2 per 10 minutes", "--signup-limit", "1/hour"]
+    with subprocess_server(str(tmp_path / "ok.sqlite3"), extra=extra) as (base, _proc):
+        AccountClient(base).sign_up("Ada", PASSWORD)
+        r = AccountClient(base).post("/api/account/signup", {"name": "Bob", "password": PASSWORD})
+        assert r.status_code == 429 and "new accounts" in r.text and "60 minutes" in r.text
+        # Per name: two tries for Ada, then none (the right password too) for 10 minutes.
+        for _ in range(2):
+            assert AccountClient(base).post("/api/account/signin", {"name": "Ada", "password": "not it at all"}
+                                            ).status_code == 401
+        r = AccountClient(base).post("/api/account/signin", {"name": "Ada", "password": PASSWORD})
+        assert r.status_code == 429 and "this name" in r.text and "10 minutes" in r.text
+        # Per address: the third try from this address was that one; a fourth, for another name, is refused too.
+        r = AccountClient(base).post("/api/account/signin", {"name": "Cleo", "password": PASSWORD})
+        assert r.status_code == 429 and "this address" in r.text and "60 seconds" in r.text
 
 
 # --- CSRF ------------------------------------------------------------------------------------
@@ -406,15 +438,92 @@ def test_a_guest_s_matches_are_claimed_only_with_their_tokens(server: ThreadServ
         {"table_id": "nosuchtable", "token": first["token"]},
     ]})
     assert r.status_code == 200, r.text
-    # The finished match alone: a table still open stays the guest's until it ends.
-    assert [(c["table_id"], c["seat"], c["status"]) for c in r.json()["claimed"]] == [
-        (first["table_id"], 0, "finished")]
+    # The finished match, and the table still waiting: each proven by its token, nothing else.
+    assert sorted((c["table_id"], c["seat"], c["status"]) for c in r.json()["claimed"]) == sorted([
+        (first["table_id"], 0, "finished"), (second["table_id"], 0, "waiting")])
     assert [m["id"] for m in ann.get("/api/account/matches").json()["matches"]] == [first["table_id"]]
     # Claimed once: a second account with the same tokens gets nothing.
     bob = signed_up(server, "Bob")
-    assert bob.post("/api/account/claim", {"seats": [{"table_id": first["table_id"], "token": first["token"]}]}
-                    ).json()["claimed"] == []
+    assert bob.post("/api/account/claim", {"seats": [{"table_id": t["table_id"], "token": t["token"]}
+                                                     for t in (first, second)]}).json()["claimed"] == []
     assert httpx.get(f"{server.base}/api/profiles/Ann").json()["stats"]["games"] == 1
+
+
+def test_a_guest_s_table_in_play_is_claimed_and_follows_the_account(server: ThreadServer) -> None:
+    """Issue 29: a guest's table in progress in this browser, claimed at sign-up, is bound to the account like a
+    seat taken signed in: listed among its tables, opened by its session on another device, its token the
+    account's session's only."""
+    playing = create(server.base, name="Ann", seats=[None, {"bot": "easy"}])
+    tid, token = playing["table_id"], playing["token"]
+    guest_hand = AccountClient(server.base).player(server.ws_base, tid, token=token)
+    assert guest_hand.sync["seat"] == 0
+    guest_hand.close()
+    ann = signed_up(server, "Ann")
+    r = ann.post("/api/account/claim", {"seats": [{"table_id": tid, "token": token}]})
+    assert r.status_code == 200 and r.json()["claimed"] == [{"table_id": tid, "seat": 0, "status": "playing"}]
+    assert ann.get("/api/account/tables").json()["tables"] == [{"table_id": tid, "seat": 0, "status": "playing"}]
+    # This browser keeps playing with its token (and its session) ...
+    here = ann.player(server.ws_base, tid, token=token)
+    assert here.sync["seat"] == 0 and here.view is not None
+    here.close()
+    # ... another device signed in as Ann opens the seat with no token at all ...
+    elsewhere = AccountClient(server.base)
+    elsewhere.sign_in("Ann", PASSWORD)
+    there = elsewhere.player(server.ws_base, tid, account=True)
+    assert there.sync["seat"] == 0 and there.view is not None
+    there.close()
+    # ... and the token alone, without Ann's session, opens nothing any more; nor does Bob's session with it.
+    bob = signed_up(server, "Bob")
+    for cookie in (None, bob.cookie):
+        headers = {"Cookie": f"xeri_session={cookie}"} if cookie else None
+        with connect(f"{server.ws_base}/ws/tables/{tid}?token={token}", additional_headers=headers) as ws:
+            assert json.loads(ws.recv(timeout=10))["code"] == "bad_token"
+    assert bob.post("/api/account/claim", {"seats": [{"table_id": tid, "token": token}]}).json()["claimed"] == []
+    assert bob.get("/api/account/tables").json()["tables"] == []
+    # Played out, the match is Ann's: in her history and her totals.
+    play_out(server, ann, tid, token)
+    assert [m["id"] for m in elsewhere.get("/api/account/matches").json()["matches"]] == [tid]
+    assert httpx.get(f"{server.base}/api/profiles/Ann").json()["stats"]["games"] == 1
+
+
+def test_an_account_leaves_its_seat_from_another_device_without_a_token(server: ThreadServer) -> None:
+    """POST /api/account/leave: the session alone gives up the account's own seat (no token is ever handed
+    out); another account's session, a guest, or a request without the CSRF token change nothing."""
+    ada = signed_up(server, "Ada")
+    playing = ada.post("/api/tables", {"name": "Ada", "seats": [None, {"bot": "easy"}]}).json()
+    waiting = ada.post("/api/tables", {"name": "Ada", "seats": [None, None]}).json()
+    elsewhere = AccountClient(server.base)
+    elsewhere.sign_in("Ada", PASSWORD)
+    bob = signed_up(server, "Bob")
+    for table in (playing, waiting):
+        tid = table["table_id"]
+        r = bob.post("/api/account/leave", {"table_id": tid})
+        assert r.status_code == 403 and r.json()["error"]["code"] == "bad_token", r.text
+        r = httpx.post(f"{server.base}/api/account/leave", json={"table_id": tid})
+        assert r.status_code == 401 and r.json()["error"]["code"] == "not_signed_in"
+        r = httpx.post(f"{server.base}/api/account/leave", json={"table_id": tid},
+                       cookies={"xeri_session": elsewhere.cookie or ""})
+        assert r.status_code == 403 and r.json()["error"]["code"] == "csrf"
+    assert len(ada.get("/api/account/tables").json()["tables"]) == 2  # nothing changed
+    assert elsewhere.post("/api/account/leave", {"table_id": "nosuchtable"}).status_code == 404
+    assert elsewhere.post("/api/account/leave", {"table_id": 7}).status_code == 400
+    # A table in play: a bot takes the seat, which no longer opens to the account (nor is it listed).
+    there = elsewhere.player(server.ws_base, playing["table_id"], account=True)
+    assert there.sync["seat"] == 0
+    r = elsewhere.post("/api/account/leave", {"table_id": playing["table_id"]})
+    assert r.status_code == 200 and r.json()["ok"] and r.json()["table"]["seats"][0]["bot"] is not None
+    there.close()
+    again = elsewhere.player(server.ws_base, playing["table_id"], account=True)
+    assert again.sync["seat"] is None and again.view is not None and not again.view.get("hand")  # a spectator
+    again.close()
+    with connect(f"{server.ws_base}/ws/tables/{playing['table_id']}?token={playing['token']}",
+                 additional_headers={"Cookie": f"xeri_session={ada.cookie}"}) as ws:
+        assert json.loads(ws.recv(timeout=10))["code"] == "bad_token"  # the first device's token is spent too
+    assert elsewhere.post("/api/account/leave", {"table_id": playing["table_id"]}).status_code == 403
+    # A table still waiting: the seat is freed (the table closes: nobody is left at it).
+    r = elsewhere.post("/api/account/leave", {"table_id": waiting["table_id"]})
+    assert r.status_code == 200 and r.json()["table"]["status"] == "closed"
+    assert ada.get("/api/account/tables").json()["tables"] == []
 
 
 # --- deletion ---------------------------------------------------------------------------------------

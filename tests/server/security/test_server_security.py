@@ -223,6 +223,7 @@ ACCOUNT_POSTS = {
     "/api/account/delete": {"password": PASSWORD},
     "/api/account/settings": {"hidden": True},
     "/api/account/claim": {"seats": []},
+    "/api/account/leave": {"table_id": "x"},
 }
 ACCOUNT_GETS = ("/api/account/tables", "/api/account/matches")
 
@@ -261,6 +262,15 @@ def test_authz_of_the_account_routes(server: ThreadServer, tmp_path: Path) -> No
     # Ada's seat token, at the table's routes, from a guest: refused.
     r = guest.post(f"/api/tables/{private['table_id']}/leave", json={"token": private["token"]})
     assert r.status_code == 403 and r.json()["error"]["code"] == "bad_token"
+    # Leaving with the session alone leaves the session's own seat: another account's is never touched.
+    bob = AccountClient(server.base)
+    bob.sign_up("Bob", PASSWORD)
+    r = bob.post("/api/account/leave", {"table_id": private["table_id"]})
+    assert r.status_code == 403 and r.json()["error"]["code"] == "bad_token"
+    assert ada.get("/api/account/tables").json()["tables"][0]["table_id"] == private["table_id"]
+    r = ada.post("/api/account/leave", {"table_id": private["table_id"]})
+    assert r.status_code == 200 and r.json()["table"]["status"] == "closed"
+    assert ada.get("/api/account/tables").json()["tables"] == []
 
 
 def test_the_database_keeps_no_password_nor_session_cookie(server: ThreadServer, tmp_path: Path) -> None:

@@ -330,4 +330,11 @@ def test_account_answers_leak_no_secret_nor_a_match_in_play(server: ThreadServer
     # Bob's session gets none of Ada's: his "who am I" is his, and Ada's tables are not listed to him.
     assert bob.get("/api/account").json()["name"] == "Bob Leak"
     assert bob.get("/api/account/tables").json()["tables"] == []
+    # Leaving by the session (another device) answers the table as everyone sees it: no token, no card.
+    refused = bob.post("/api/account/leave", {"table_id": playing["table_id"]})
+    left = ada.post("/api/account/leave", {"table_id": playing["table_id"]})
+    assert refused.status_code == 403 and left.status_code == 200
+    for secret in (playing["token"], private["token"], ada.cookie, "match_seed"):
+        assert secret and secret not in left.text + refused.text, secret
+    assert not set(hand.view["hand"]) & set((left.text + refused.text).split('"'))
     hand.close()

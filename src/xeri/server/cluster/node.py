@@ -51,6 +51,8 @@ from .rpc import (
     Adopted,
     AnyCall,
     AttachCall,
+    BindCall,
+    Bound,
     Describe,
     Described,
     DetachCall,
@@ -524,8 +526,11 @@ class Cluster:
             case JoinCall(name=name, seat=seat, account=account):
                 joined, token = await table.join(name, seat, account)
                 return Joined(seat=joined, token=token, described=describe(table))
-            case LeaveCall(token=token):
-                return Left(seat=await table.leave(token), described=describe(table))
+            case LeaveCall(token=token, account=account):
+                seat = await (table.leave_account(account) if account is not None else table.leave(token))
+                return Left(seat=seat, described=describe(table))
+            case BindCall(token=token, account=account):
+                return Bound(seat=await table.bind_account(token, account), described=describe(table))
         raise ProtocolError("bad_request", f"unknown forwarded request {type(call).__name__}")
 
     # --- replicas --------------------------------------------------------------

@@ -31,6 +31,8 @@ from ..table.views import iso
 from .rpc import (
     AnyCall,
     AttachCall,
+    BindCall,
+    Bound,
     Described,
     DetachCall,
     HintCall,
@@ -140,6 +142,11 @@ class RemoteTable:
     def seat_account(self, seat: int) -> str | None:
         return self._accounts[seat] if 0 <= seat < len(self._accounts) else None
 
+    def seat_of_account(self, account: str) -> int | None:
+        # A seat given up has no token hash any more: it no longer opens to its account (as at the owner).
+        return next((s for s, held in enumerate(self._accounts) if held == account and s < len(self._hashes)
+                     and self._hashes[s] is not None), None)
+
     async def join(self, name: str, seat: int | None, account: str | None = None) -> tuple[int, str]:
         out = await self.forwarder.call(self.id, JoinCall(name=name, seat=seat, account=account), Joined)
         self._refresh(out.described)
@@ -147,6 +154,16 @@ class RemoteTable:
 
     async def leave(self, token: str) -> int:
         out = await self.forwarder.call(self.id, LeaveCall(token=token), Left)
+        self._refresh(out.described)
+        return out.seat
+
+    async def leave_account(self, account: str) -> int:
+        out = await self.forwarder.call(self.id, LeaveCall(token="", account=account), Left)
+        self._refresh(out.described)
+        return out.seat
+
+    async def bind_account(self, token: str, account: str) -> int | None:
+        out = await self.forwarder.call(self.id, BindCall(token=token, account=account), Bound)
         self._refresh(out.described)
         return out.seat
 

@@ -109,10 +109,19 @@ class JoinCall(Call, frozen=True, tag="join"):
 
 class LeaveCall(Call, frozen=True, tag="leave"):
     token: str
+    #: with no token: the seat this account plays (its session, on another device)
+    account: str | None = None
+
+
+class BindCall(Call, frozen=True, tag="bind"):
+    """A guest's seat claimed into an account (server.accounts): the owner binds it."""
+
+    token: str
+    account: str
 
 
 AnyCall = Describe | MoveCall | SyncCall | AttachCall | DetachCall | ReadyCall | RematchCall | HintCall | JoinCall \
-    | LeaveCall | TakebackCall
+    | LeaveCall | TakebackCall | BindCall
 
 
 # --- what the owner answers -------------------------------------------------------------
@@ -135,6 +144,13 @@ class Joined(Struct, frozen=True):
 
 class Left(Struct, frozen=True):
     seat: int
+    described: Described
+
+
+class Bound(Struct, frozen=True):
+    """The seat a claim bound (None: nothing was)."""
+
+    seat: int | None
     described: Described
 
 

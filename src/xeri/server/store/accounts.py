@@ -158,11 +158,17 @@ class Accounts(Database):
                 return int(r["seat"]), r["status"]
         return None
 
-    async def seats_of_account(self, account_id: str, statuses: tuple[str, ...]) -> list[tuple[str, int, str]]:
-        """(table, seat, status) of every seat the account holds at a table in ``statuses``, the newest first."""
-        b, t = seat_accounts_t.c, tables_t.c
+    async def seats_of_account(self, account_id: str, statuses: tuple[str, ...],
+                               include_left: bool = False) -> list[tuple[str, int, str]]:
+        """(table, seat, status) of every seat the account holds at a table in ``statuses``, the newest first. A
+        seat it gave up after the start (a bot plays it) is no longer its to play: left out unless
+        ``include_left`` (a deletion waits for those tables' ends too, whose results carry the seat's name)."""
+        b, t, s = seat_accounts_t.c, tables_t.c, seats_t.c
         stmt = (select(b.table_id, b.seat, t.status).join(tables_t, t.id == b.table_id)
+                .join(seats_t, (s.table_id == b.table_id) & (s.seat == b.seat))
                 .where(b.account_id == account_id, t.status.in_(list(statuses))).order_by(t.created_at.desc()))
+        if not include_left:
+            stmt = stmt.where(s.left.is_(False))
         return [(r["table_id"], int(r["seat"]), r["status"]) for r in await self._rows(stmt)]
 
     async def account_matches(self, account_id: str, limit: int,

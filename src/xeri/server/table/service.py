@@ -146,6 +146,9 @@ class Table:
     def seat_account(self, seat: int) -> str | None:
         return self.seats[seat].account if 0 <= seat < len(self.seats) else None
 
+    def seat_of_account(self, account: str) -> int | None:
+        return self.state.seat_of_account(account)
+
     # --- sending --------------------------------------------------------------
 
     async def publish(self, build: Callable[[int | None], messages.Message], kind: Kind = "plain") -> None:
@@ -226,27 +229,59 @@ class Table:
         async with self.lock:
             if not self.owned:
                 raise moved()
-            seat = self.state.leaving(token)
+            return await self._leave(self.state.leaving(token))
+
+    async def leave_account(self, account: str) -> int:
+        """Give up the seat ``account`` holds here (its session, on any device: no token needed)."""
+        async with self.lock:
+            if not self.owned:
+                raise moved()
+            return await self._leave(self.state.leaving_account(account))
+
+    async def bind_account(self, token: str, account: str) -> int | None:
+        """Make the guest seat ``token`` holds ``account``'s (a claim at sign-in, server.accounts): from now on the
+        token answers to that account's session only, and the seat follows the account to any device. None if the
+        token holds no seat here still in play, the seat is an account's already, or the account has one here."""
+        async with self.lock:
+            if not self.owned:
+                raise moved()
+            seat = self.state.seat_for_token(token)
+            if seat is None or self.status not in ("waiting", "playing"):
+                return None
             s = self.seats[seat]
+            if s.account is not None or s.left or any(x.account == account for x in self.seats):
+                return None
             try:
-                if self.status == "waiting":
-                    close = self.state.last_human(seat)
-                    await self.store.free_seat(self.id, seat, close)
-                    s.name, s.token_hash, s.account = None, None, None
-                    if close:
-                        self.state.status = "closed"
-                        self._idle()
-                else:
-                    await self.store.leave_seat(self.id, seat)
-                    s.left, s.token_hash = True, None
-                    self.reschedule()
+                bound = await self.store.claim_seats([(self.id, seat)], account, time.time())
             except StoreError as exc:
-                raise unavailable(exc, "leaving") from None
-            # The seat's open connections end: before the start the seat may go to someone else.
-            for close_connection in list(self._closers.pop(seat, ())):
-                close_connection()
-            await self.publish_table()
+                raise unavailable(exc, "the claim") from None
+            if not bound:
+                return None
+            s.account = account
             return seat
+
+    async def _leave(self, seat: int) -> int:
+        """``seat`` given up (the lock held)."""
+        s = self.seats[seat]
+        try:
+            if self.status == "waiting":
+                close = self.state.last_human(seat)
+                await self.store.free_seat(self.id, seat, close)
+                s.name, s.token_hash, s.account = None, None, None
+                if close:
+                    self.state.status = "closed"
+                    self._idle()
+            else:
+                await self.store.leave_seat(self.id, seat)
+                s.left, s.token_hash = True, None
+                self.reschedule()
+        except StoreError as exc:
+            raise unavailable(exc, "leaving") from None
+        # The seat's open connections end: before the start the seat may go to someone else.
+        for close_connection in list(self._closers.pop(seat, ())):
+            close_connection()
+        await self.publish_table()
+        return seat
 
     async def expire(self) -> bool:
         """Close the table if it is still waiting for players (it waited too long); False if it started."""

@@ -197,6 +197,20 @@ class TableState:
             raise ProtocolError("game_over", f"this table is {self.status}: there is no game to leave")
         return seat
 
+    def seat_of_account(self, account: str) -> int | None:
+        """The seat ``account`` plays here: bound to it and not given up (a seat left after the start keeps its
+        account, for the match's history, but no longer opens to it)."""
+        return next((s.seat for s in self.seats if s.account == account and s.token_hash is not None), None)
+
+    def leaving_account(self, account: str) -> int:
+        """The seat ``account`` gives up (its session, without a token), or the refusal."""
+        seat = self.seat_of_account(account)
+        if seat is None:
+            raise ProtocolError("bad_token", "your account holds no seat at this table")
+        if self.status in ("finished", "closed"):
+            raise ProtocolError("game_over", f"this table is {self.status}: there is no game to leave")
+        return seat
+
     def last_human(self, seat: int) -> bool:
         """Whether ``seat`` is the only person seated (before the start: the table closes when they leave)."""
         return not any(x.human and x.taken for x in self.seats if x.seat != seat)

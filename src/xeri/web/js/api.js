@@ -280,6 +280,8 @@ export const api = {
   claim: (claimed) => request("POST", "/api/account/claim", { seats: claimed }),
   /** @type {() => Promise<AccountTables>} */
   myTables: () => request("GET", "/api/account/tables"),
+  /** @type {(tableId: string) => Promise<{ ok: boolean, table?: Table }>} the account's seat there, no token */
+  leaveMine: (tableId) => request("POST", "/api/account/leave", { table_id: tableId }),
   /** @type {(name: string) => Promise<Profile>} */
   profile: (name) => request("GET", `/api/profiles/${encodeURIComponent(name)}`),
 };

@@ -47,6 +47,7 @@ export interface Protocol {
     "POST /api/account/delete"?: DeleteAccount;
     "POST /api/account/settings"?: AccountSettings;
     "POST /api/account/claim"?: ClaimSeats;
+    "POST /api/account/leave"?: LeaveMine;
   };
   ClientMessage?: ClientMessage;
   ServerMessage?: ServerMessage;
@@ -76,6 +77,7 @@ export interface Protocol {
     "POST /api/account/delete"?: Account;
     "POST /api/account/settings"?: Account;
     "POST /api/account/claim"?: Claimed;
+    "POST /api/account/leave"?: LeftTable;
     "GET /api/account/tables"?: AccountTables;
     "GET /api/profiles/{name}"?: Profile;
     "GET /api/leaderboards/{format}"?: Leaderboard;
@@ -311,6 +313,18 @@ export interface ClaimSeats {
 export interface ClaimedSeat {
   table_id: string;
   token: string;
+}
+/**
+ * POST /api/account/leave: give up the account's seat at a table, with its session (no token).
+ *
+ * This interface was referenced by `Protocol`'s JSON-Schema
+ * via the `definition` "LeaveMine".
+ */
+export interface LeaveMine {
+  /**
+   * a table where the account holds a seat (GET /api/account/tables)
+   */
+  table_id: string;
 }
 /**
  * Play a card; a successful move is answered by the update every client receives.

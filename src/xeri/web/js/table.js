@@ -111,6 +111,9 @@ export function mountTable(container, tableId, { watch = false } = {}) {
         /* the seat is dropped here either way */
       }
       seats.drop(tableId);
+    } else if (account().signed_in && !watch) {
+      // The account's seat, opened on this device without its token: the session gives it up.
+      await api.leaveMine(tableId).catch(() => {});
     }
     location.hash = "#/";
   }
