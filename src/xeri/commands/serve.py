@@ -5,9 +5,13 @@ from __future__ import annotations
 import argparse
 import re
 import socket
-from typing import Any
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
 
 from ..errors import XeriError
+
+if TYPE_CHECKING:
+    from ..server.rated import LeaderboardRules
 
 
 class ServeError(XeriError):
@@ -103,6 +107,27 @@ def configure(parser: argparse.ArgumentParser) -> None:
                            "they are closed before a byte is read (default 20)")
     caps.add_argument("--keep-alive", type=float, default=5.0, metavar="S",
                       help="seconds an idle HTTP connection stays open (default 5)")
+    boards = parser.add_argument_group("leaderboards (docs/ratings.md)")
+    boards.add_argument("--leaderboard-games", type=int, default=None, metavar="N",
+                        help="rated matches a player needs in a format to be on its leaderboard (default 10)")
+    boards.add_argument("--leaderboard-deviation", type=float, default=None, metavar="D",
+                        help="the largest deviation a leaderboard lists (default 300)")
+
+
+def _leaderboard_rules(games: int | None, deviation: float | None) -> LeaderboardRules:
+    """Who the leaderboards list: the defaults of server.rated, or the operator's own thresholds."""
+    from ..server.rated import LeaderboardRules
+
+    rules = LeaderboardRules()
+    if games is not None:
+        if games < 0:
+            raise ValueError("--leaderboard-games must be 0 or more")
+        rules = replace(rules, min_games=games)
+    if deviation is not None:
+        if not 0 < deviation < float("inf"):
+            raise ValueError("--leaderboard-deviation must be a positive number")
+        rules = replace(rules, max_deviation=deviation)
+    return rules
 
 
 def _check_address(host: str, port: int) -> None:
@@ -308,6 +333,7 @@ def run(args: argparse.Namespace) -> int:
                         lobby_per_address=args.lobby_per_address, max_rounds=args.max_rounds,
                         max_target=args.max_target, max_replay_bytes=int(args.max_replay_mb * (1 << 20)))
         budget = BotBudget(seconds=args.bot_seconds, iterations=args.bot_iterations)
+        leaderboard = _leaderboard_rules(args.leaderboard_games, args.leaderboard_deviation)
     except ValueError as exc:
         raise ServeError(f"bad limit: {exc}") from None
     from ..offline.pack import PackError
@@ -316,7 +342,8 @@ def run(args: argparse.Namespace) -> int:
         app = create_app(db, bot_delay=args.bot_delay, rate=args.rate, burst=2 * args.rate, broker=broker,
                          http_rate=args.http_rate, http_burst=4 * args.http_rate, limits=limits,
                          workers=args.workers, bot_queue=args.bot_queue, bot_budget=budget, lease=args.lease,
-                         metrics_port=args.metrics_port, admin_every=args.admin_poll, offline_pack=args.offline_pack)
+                         metrics_port=args.metrics_port, admin_every=args.admin_poll, offline_pack=args.offline_pack,
+                         leaderboard=leaderboard)
     except PackError as exc:
         raise ServeError(f"--offline-pack: {exc}") from None
     _secure(app, args)
