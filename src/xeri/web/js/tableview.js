@@ -108,7 +108,10 @@ export function tools(s, on) {
   const v = s.view;
   const playing = v && !v.match_over;
   const seated = s.seat != null;
-  if (seated && playing) {
+  const rated = Boolean(s.table && s.table.rated);
+  if (rated) out.push(h("span.rated-badge", t("rated")));
+  // No hints at a rated table (docs/ratings.md): a hint is the computer choosing your card.
+  if (seated && playing && !rated) {
     out.push(h("button.hint-btn", {
       type: "button", onclick: on.askHint, title: `${t("hint")} (H)`, disabled: !myTurn(s),
     }, t("hint")));
@@ -224,6 +227,7 @@ export function waitingPanel(s, on) {
     return panel;
   }
   panel.appendChild(h("h1", table.title || `${t("table")} ${table.id}`));
+  if (table.rated) panel.appendChild(h("p", h("span.rated-badge", t("rated"))));
   panel.appendChild(h("p.waiting-text", t("waiting_players")));
   const url = inviteUrl(table);
   const input = h("input.invite-url#invite-url", { value: url, readonly: true });
