@@ -8,7 +8,8 @@ card gallery, a table waiting for friends, a table in play (with the counting ai
 phone), the round-over dialog of a round ended mid-match (that round played against ``easy`` bots by clicking the
 first playable card) with its folded tables open, the end-of-match dialog, history, replay with the master's
 review (its answer stubbed: a blunder, a mistake and an inaccuracy), stats and one player's stats (its matches
-stubbed, for the chart and the win rates).
+stubbed, for the chart and the win rates), the account's dialog, the lobby signed in (its Rated box), a profile
+with its ratings and their chart, and a leaderboard (both stubbed: the account plays no rated match here).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page
+from playwright.sync_api import Browser, BrowserContext, Page, Route
 from test_web import DESKTOP, PHONE, Console, Server, new_page, play_until
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -163,6 +164,24 @@ def stub_player_matches(page: Page, name: str) -> None:
     matches = [match(1, 0, "easy", [160, 90]), match(2, 1, "medium", [120, 155]), match(3, 0, "easy", [151, 40]),
                match(4, 0, None, [152, 150]), match(5, 1, "medium", [80, 151])]
     page.route(re.compile(r".*/api/matches\?.*player=.*"), lambda route: route.fulfill(json={"matches": matches}))
+
+
+def stub_ratings(page: Page, name: str) -> None:
+    """The server's profile of ``name`` with ratings and three points of history, and a leaderboard with them."""
+    points = [(1597, 475, True), (1674, 455, True), (1590, 430, False)]
+    history = [{"format": "classic-2p", "at": f"2026-01-0{i + 1}T10:00:00Z", "rating": r, "deviation": d, "won": w}
+               for i, (r, d, w) in enumerate(points)]
+    line = {"format": "classic-2p", "rating": 1590, "deviation": 430, "games": 3, "wins": 2}
+
+    def profile(route: Route) -> None:
+        route.fulfill(json={**route.fetch().json(), "ratings": [line], "rating_history": history})
+
+    def board(route: Route) -> None:
+        route.fulfill(json={**route.fetch().json(), "players": [
+            {"rank": 1, "name": name, **{k: v for k, v in line.items() if k != "format"}}]})
+
+    page.route(re.compile(rf".*/api/profiles/{name}$"), profile)
+    page.route(re.compile(r".*/api/leaderboards/classic-2p$"), board)
 
 
 def post(server: Server, path: str, body: Any) -> Any:
@@ -362,13 +381,20 @@ def test_every_screen_passes_axe(server: Server, browser: Browser, contexts: lis
     page.fill("#account-password", ACCOUNT_PASSWORD)
     page.click("#account-dialog .sign-in-btn")
     page.wait_for_selector("#account-btn.signed-in")
+    page.wait_for_selector("#vs-rated")
+    check("lobby, signed in")
     page.click("#account-btn")
     page.wait_for_selector("#account-dialog .delete-form")
     check("account dialog, signed in")
     page.keyboard.press("Escape")
+    stub_ratings(page, account)
     page.goto(f"{server.url}/#/profile/{account}")
     page.wait_for_selector(".profile-name")
+    page.wait_for_selector(".profile-ratings .rating-chart")
     check("profile")
+    page.click(".profile-ratings .leaderboard-link")
+    page.wait_for_selector(".leaderboard-table")
+    check("leaderboard")
 
     assert contrast == {}, f"text under 4.5:1 (contrast, text, element) by screen and theme: {contrast}"
     assert strays == {}, f"English left on the {lang} page: {strays}"

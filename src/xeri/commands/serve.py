@@ -121,11 +121,11 @@ def _leaderboard_rules(games: int | None, deviation: float | None) -> Leaderboar
     rules = LeaderboardRules()
     if games is not None:
         if games < 0:
-            raise ValueError("--leaderboard-games must be 0 or more")
+            raise ServeError("--leaderboard-games must be 0 or more")
         rules = replace(rules, min_games=games)
     if deviation is not None:
         if not 0 < deviation < float("inf"):
-            raise ValueError("--leaderboard-deviation must be a positive number")
+            raise ServeError("--leaderboard-deviation must be a positive number")
         rules = replace(rules, max_deviation=deviation)
     return rules
 
@@ -295,6 +295,7 @@ def run(args: argparse.Namespace) -> int:
         raise ServeError("--metrics-port must be 1..65535, and not the --port")
     if not 0.05 <= args.admin_poll <= 3600:
         raise ServeError("--admin-poll must be 0.05..3600 seconds")
+    leaderboard = _leaderboard_rules(args.leaderboard_games, args.leaderboard_deviation)
     try:
         import uvicorn
 
@@ -333,7 +334,6 @@ def run(args: argparse.Namespace) -> int:
                         lobby_per_address=args.lobby_per_address, max_rounds=args.max_rounds,
                         max_target=args.max_target, max_replay_bytes=int(args.max_replay_mb * (1 << 20)))
         budget = BotBudget(seconds=args.bot_seconds, iterations=args.bot_iterations)
-        leaderboard = _leaderboard_rules(args.leaderboard_games, args.leaderboard_deviation)
     except ValueError as exc:
         raise ServeError(f"bad limit: {exc}") from None
     from ..offline.pack import PackError

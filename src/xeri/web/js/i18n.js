@@ -185,7 +185,6 @@ const STRINGS = {
     rated: "Rated", leaderboards: "Leaderboards",
     err_not_ratable: "Rated games are classic, with 2 players or 4 in partnerships.",
     err_rated_needs_account: "This table is rated: sign in to sit at it.",
-    err_rated_no_hints: "There are no hints at a rated table.",
   },
   el: {
     title: "Ξερή",
@@ -382,7 +381,6 @@ const STRINGS = {
     rated: "Με βαθμολογία", leaderboards: "Κατατάξεις",
     err_not_ratable: "Οι αγώνες με βαθμολογία είναι κλασικοί, με 2 παίκτες ή 4 σε ζευγάρια.",
     err_rated_needs_account: "Αυτό το τραπέζι είναι με βαθμολογία: συνδέσου για να καθίσεις.",
-    err_rated_no_hints: "Σε τραπέζι με βαθμολογία δεν υπάρχουν συμβουλές.",
   },
   tr: {
     title: "Pişti",
@@ -566,7 +564,6 @@ const STRINGS = {
     rated: "Dereceli", leaderboards: "Sıralamalar",
     err_not_ratable: "Dereceli oyunlar klasik kurallarla, 2 oyuncuyla ya da 4 oyuncuyla eşli oynanır.",
     err_rated_needs_account: "Bu masa dereceli: oturmak için giriş yap.",
-    err_rated_no_hints: "Dereceli masada ipucu yok.",
   },
 };
 
