@@ -180,8 +180,7 @@ const STRINGS = {
     err_bad_password: "A password has 10 to 256 characters, and is not the name.",
     err_csrf: "The request was refused: reload the page.", err_not_signed_in: "Sign in first.",
     err_tables_open: "Leave or finish your open tables first.", err_no_such_player: "There is no such player.",
-    // Ratings (docs/ratings.md): the lobby's Rated box and badge, the leaderboards' link, the refusals; the
-    // profile's and the leaderboard's own strings load with them (ratingstrings.js).
+    // Ratings (docs/ratings.md; the rest in ratingstrings.js).
     rated: "Rated", leaderboards: "Leaderboards",
     err_not_ratable: "Rated games are classic, with 2 players or 4 in partnerships.",
     err_rated_needs_account: "This table is rated: sign in to sit at it.",

@@ -107,7 +107,7 @@ function lobbyOptions(meta) {
     autocomplete: "nickname",
   });
   name.addEventListener("change", () => prefs.set("name", name.value.trim()));
-  // Rated (docs/ratings.md): only for a signed-in player, and only enabled for a rated format, with the reason.
+  // Rated (docs/ratings.md): signed in only; enabled for a rated format, else the reason.
   const signedIn = account().signed_in;
   const rated = h("input.vs-rated#vs-rated", { type: "checkbox", "aria-describedby": "vs-rated-why" });
   const why = h("span.muted#vs-rated-why");

@@ -170,13 +170,10 @@ export class TableDialogs {
         onclick: () => onClick && onClick(close),
       }, label),
     );
-    // A rated match: the player's rating before and after it (ratingsview.js reads it from their profile).
-    const me = account();
-    const change = table.rated && s.seat != null && me.name ? h("p.rating-change", { role: "status" }) : null;
-    if (change && table.rated && me.name) {
-      const [fmt, name] = [table.rated, me.name];
-      import("./ratingsview.js").then((m) => m.showRatingChange(change, fmt, name));
-    }
+    // A rated match: the player's rating before and after it (ratingsview.js).
+    const [fmt, me] = [table.rated, account().name];
+    const change = fmt && me && s.seat != null ? h("p.rating-change", { role: "status" }) : null;
+    if (change && fmt && me) import("./ratingsview.js").then((m) => m.showRatingChange(change, fmt, me));
     const body = h(
       "div",
       matchResult(v, byRounds),

@@ -110,7 +110,7 @@ export function tools(s, on) {
   const seated = s.seat != null;
   const rated = Boolean(s.table && s.table.rated);
   if (rated) out.push(h("span.rated-badge", t("rated")));
-  // No hints at a rated table (docs/ratings.md): a hint is the computer choosing your card.
+  // No hints at a rated table (docs/ratings.md).
   if (seated && playing && !rated) {
     out.push(h("button.hint-btn", {
       type: "button", onclick: on.askHint, title: `${t("hint")} (H)`, disabled: !myTurn(s),
