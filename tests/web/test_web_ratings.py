@@ -54,7 +54,7 @@ def play_rated(page: Page, server: Server, before: Rating, table_id: str | None 
     for the result the server recorded, and whether it was a win. The end's dialog says the rating before and
     after, in the direction of the result."""
     table_id = table_id or start_rated(page, server)
-    assert page.locator(".scorebar .rated-badge").text_content() == "Rated"
+    assert page.locator(".side-panels .rated-badge").text_content() == "Rated"
     assert page.locator(".hint-btn").count() == 0  # no hints at a rated table
     play_until(page, "#match-dialog")
     winner = server.get(f"/api/tables/{table_id}")["winner"]
