@@ -8,11 +8,14 @@ card gallery, a table waiting for friends, a table in play (with the counting ai
 phone), the round-over dialog of a round ended mid-match (that round played against ``easy`` bots by clicking the
 first playable card) with its folded tables open, the end-of-match dialog, history, replay with the master's
 review (its answer stubbed: a blunder, a mistake and an inaccuracy), stats and one player's stats (its matches
-stubbed, for the chart and the win rates).
+stubbed, for the chart and the win rates), the account's dialog, the lobby signed in (its Rated box), the
+account's rated table waiting (its badge), a profile with its ratings and their chart, and a leaderboard (both
+stubbed: the account plays no rated match here).
 """
 
 from __future__ import annotations
 
+import http.cookiejar
 import json
 import os
 import re
@@ -22,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page
+from playwright.sync_api import Browser, BrowserContext, Page, Route
 from test_web import DESKTOP, PHONE, Console, Server, new_page, play_until
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -165,6 +168,24 @@ def stub_player_matches(page: Page, name: str) -> None:
     page.route(re.compile(r".*/api/matches\?.*player=.*"), lambda route: route.fulfill(json={"matches": matches}))
 
 
+def stub_ratings(page: Page, name: str) -> None:
+    """The server's profile of ``name`` with ratings and three points of history, and a leaderboard with them."""
+    points = [(1597, 475, True), (1674, 455, True), (1590, 430, False)]
+    history = [{"format": "classic-2p", "at": f"2026-01-0{i + 1}T10:00:00Z", "rating": r, "deviation": d, "won": w}
+               for i, (r, d, w) in enumerate(points)]
+    line = {"format": "classic-2p", "rating": 1590, "deviation": 430, "games": 3, "wins": 2}
+
+    def profile(route: Route) -> None:
+        route.fulfill(json={**route.fetch().json(), "ratings": [line], "rating_history": history})
+
+    def board(route: Route) -> None:
+        route.fulfill(json={**route.fetch().json(), "players": [
+            {"rank": 1, "name": name, **{k: v for k, v in line.items() if k != "format"}}]})
+
+    page.route(re.compile(rf".*/api/profiles/{name}$"), profile)
+    page.route(re.compile(r".*/api/leaderboards/classic-2p$"), board)
+
+
 def post(server: Server, path: str, body: Any) -> Any:
     req = urllib.request.Request(server.url + path, data=json.dumps(body).encode(), method="POST",
                                  headers={"Content-Type": "application/json", "Origin": server.url})
@@ -189,6 +210,23 @@ def account(server: Server) -> Iterator[str]:
 
 
 ACCOUNT_PASSWORD = "a good long password"
+
+
+@pytest.fixture(scope="module")
+def rated_table(server: Server, account: str) -> Iterator[str]:
+    """A rated table of the account waiting for a friend (its badge); made with the account's session cookie."""
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+
+    def call(path: str, body: Any) -> Any:
+        req = urllib.request.Request(server.url + path, data=json.dumps(body).encode(), method="POST",
+                                     headers={"Content-Type": "application/json", "Origin": server.url})
+        with opener.open(req, timeout=10) as r:
+            return json.load(r)
+
+    call("/api/account/signin", {"name": account, "password": ACCOUNT_PASSWORD})
+    made = call("/api/tables", {"rated": True, "name": account, "seat": 0, "seats": [None, None]})
+    assert made["table"]["rated"] == "classic-2p"
+    yield made["table_id"]
 
 
 def axe(page: Page, screen: str) -> None:
@@ -247,8 +285,8 @@ NAMES = {"en": "Zoe", "el": "Ζωή", "tr": "Zeynep"}
 
 @pytest.mark.parametrize("lang, phone, scheme", WALKS)
 def test_every_screen_passes_axe(server: Server, browser: Browser, contexts: list[BrowserContext],
-                                 console: Console, finished: str, account: str, lang: str, phone: bool,
-                                 scheme: str) -> None:
+                                 console: Console, finished: str, account: str, rated_table: str, lang: str,
+                                 phone: bool, scheme: str) -> None:
     assert AXE.is_file(), f"axe-core is missing at {AXE}: scripts/test.sh installs it"
     options: dict[str, Any] = {"viewport": PHONE, "is_mobile": True, "has_touch": True} if phone else {
         "viewport": DESKTOP}
@@ -256,7 +294,7 @@ def test_every_screen_passes_axe(server: Server, browser: Browser, contexts: lis
     stub_review(page)
     name = NAMES[lang]
     stub_player_matches(page, name)
-    ids = {finished, name, "Nikos"}
+    ids = {finished, name, "Nikos", rated_table}
     english = english_words(lang) if lang != "en" else set()
     strays: dict[str, set[str]] = {}
     slashes: dict[str, list[str]] = {}
@@ -362,13 +400,23 @@ def test_every_screen_passes_axe(server: Server, browser: Browser, contexts: lis
     page.fill("#account-password", ACCOUNT_PASSWORD)
     page.click("#account-dialog .sign-in-btn")
     page.wait_for_selector("#account-btn.signed-in")
+    page.wait_for_selector("#vs-rated")
+    check("lobby, signed in")
+    page.goto(f"{server.url}/#/t/{rated_table}")
+    page.wait_for_selector(".waiting .rated-badge")
+    check("rated table, waiting")
     page.click("#account-btn")
     page.wait_for_selector("#account-dialog .delete-form")
     check("account dialog, signed in")
     page.keyboard.press("Escape")
+    stub_ratings(page, account)
     page.goto(f"{server.url}/#/profile/{account}")
     page.wait_for_selector(".profile-name")
+    page.wait_for_selector(".profile-ratings .rating-chart")
     check("profile")
+    page.click(".profile-ratings .leaderboard-link")
+    page.wait_for_selector(".leaderboard-table")
+    check("leaderboard")
 
     assert contrast == {}, f"text under 4.5:1 (contrast, text, element) by screen and theme: {contrast}"
     assert strays == {}, f"English left on the {lang} page: {strays}"

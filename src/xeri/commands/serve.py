@@ -5,9 +5,13 @@ from __future__ import annotations
 import argparse
 import re
 import socket
-from typing import Any
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
 
 from ..errors import XeriError
+
+if TYPE_CHECKING:
+    from ..server.rated import LeaderboardRules
 
 
 class ServeError(XeriError):
@@ -111,6 +115,27 @@ def configure(parser: argparse.ArgumentParser) -> None:
                           help="sign-in attempts for one account name, from anywhere (default '10 per 10 minutes')")
     accounts.add_argument("--signup-limit", default="5 per 10 minutes", metavar="RATE",
                           help="accounts one address may make (default '5 per 10 minutes')")
+    boards = parser.add_argument_group("leaderboards (docs/ratings.md)")
+    boards.add_argument("--leaderboard-games", type=int, default=None, metavar="N",
+                        help="rated matches a player needs in a format to be on its leaderboard (default 10)")
+    boards.add_argument("--leaderboard-deviation", type=float, default=None, metavar="D",
+                        help="the largest deviation a leaderboard lists (default 300)")
+
+
+def _leaderboard_rules(games: int | None, deviation: float | None) -> LeaderboardRules:
+    """Who the leaderboards list: the defaults of server.rated, or the operator's own thresholds."""
+    from ..server.rated import LeaderboardRules
+
+    rules = LeaderboardRules()
+    if games is not None:
+        if games < 0:
+            raise ServeError("--leaderboard-games must be 0 or more")
+        rules = replace(rules, min_games=games)
+    if deviation is not None:
+        if not 0 < deviation < float("inf"):
+            raise ServeError("--leaderboard-deviation must be a positive number")
+        rules = replace(rules, max_deviation=deviation)
+    return rules
 
 
 def _check_address(host: str, port: int) -> None:
@@ -291,6 +316,7 @@ def run(args: argparse.Namespace) -> int:
         raise ServeError("--metrics-port must be 1..65535, and not the --port")
     if not 0.05 <= args.admin_poll <= 3600:
         raise ServeError("--admin-poll must be 0.05..3600 seconds")
+    leaderboard = _leaderboard_rules(args.leaderboard_games, args.leaderboard_deviation)
     try:
         import uvicorn
 
@@ -342,7 +368,8 @@ def run(args: argparse.Namespace) -> int:
         app = create_app(db, bot_delay=args.bot_delay, rate=args.rate, burst=2 * args.rate, broker=broker,
                          http_rate=args.http_rate, http_burst=4 * args.http_rate, limits=limits,
                          workers=args.workers, bot_queue=args.bot_queue, bot_budget=budget, lease=args.lease,
-                         metrics_port=args.metrics_port, admin_every=args.admin_poll, offline_pack=args.offline_pack)
+                         metrics_port=args.metrics_port, admin_every=args.admin_poll, offline_pack=args.offline_pack,
+                         leaderboard=leaderboard)
     except PackError as exc:
         raise ServeError(f"--offline-pack: {exc}") from None
     _secure(app, args)

@@ -533,6 +533,8 @@ def bad_input_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (["db", "restore", "missing.backup"], "no backup"),
     (["serve", "--metrics-port", "0"], "--metrics-port"),
     (["serve", "--log-format", "xml"], "invalid choice"),
+    (["serve", "--leaderboard-games", "-1"], "--leaderboard-games"),
+    (["serve", "--leaderboard-deviation", "nan"], "--leaderboard-deviation"),
 ])
 def test_bad_input_is_one_line_and_exit_2(argv: list[str], says: str, bad_input_db: Path,
                                           capsys: pytest.CaptureFixture[str]) -> None:

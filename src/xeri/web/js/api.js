@@ -42,6 +42,8 @@
 /** @typedef {import("./protocol.js").AccountTables} AccountTables the account's open tables */
 /** @typedef {import("./protocol.js").Claimed} Claimed the seats a claim made the account's */
 /** @typedef {import("./protocol.js").Profile} Profile GET /api/profiles/{name} */
+/** @typedef {import("./protocol.js").RatingPoint} RatingPoint a profile's rating after one rated match */
+/** @typedef {import("./protocol.js").Leaderboard} Leaderboard GET /api/leaderboards/{format} */
 
 /**
  * The signed-in session's CSRF token (account.js sets it): every POST sends it, as docs/accounts.md asks of a
@@ -284,6 +286,8 @@ export const api = {
   leaveMine: (tableId) => request("POST", "/api/account/leave", { table_id: tableId }),
   /** @type {(name: string) => Promise<Profile>} */
   profile: (name) => request("GET", `/api/profiles/${encodeURIComponent(name)}`),
+  /** @type {(format: string) => Promise<Leaderboard>} */
+  leaderboard: (format) => request("GET", `/api/leaderboards/${encodeURIComponent(format)}`),
 };
 
 // ---- seat tokens: reloading the page must give the player their seat back ----

@@ -65,6 +65,8 @@ async function route() {
     result = mountReplay(view, parts[1], seat);
   } else if (parts[0] === "profile" && parts[1]) {
     result = mountProfile(view, parts[1]);
+  } else if (parts[0] === "leaderboard") {
+    result = import("./leaderboard.js").then((m) => m.mountLeaderboard(view, parts[1] || "classic-2p"));
   } else if (parts[0] === "stats") {
     nav("nav-stats");
     result = mountStats(view, parts[1] || null);

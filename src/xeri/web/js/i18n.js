@@ -180,6 +180,10 @@ const STRINGS = {
     err_bad_password: "A password has 10 to 256 characters, and is not the name.",
     err_csrf: "The request was refused: reload the page.", err_not_signed_in: "Sign in first.",
     err_tables_open: "Leave or finish your open tables first.", err_no_such_player: "There is no such player.",
+    // Ratings (docs/ratings.md; the rest in ratingstrings.js).
+    rated: "Rated", leaderboards: "Leaderboards",
+    err_not_ratable: "Rated games are classic, with 2 players or 4 in partnerships.",
+    err_rated_needs_account: "This table is rated: sign in to sit at it.",
   },
   el: {
     title: "Ξερή",
@@ -372,6 +376,10 @@ const STRINGS = {
     err_csrf: "Το αίτημα απορρίφθηκε: φόρτωσε ξανά τη σελίδα.", err_not_signed_in: "Συνδέσου πρώτα.",
     err_tables_open: "Άφησε ή τελείωσε πρώτα τα ανοιχτά σου τραπέζια.",
     err_no_such_player: "Δεν υπάρχει τέτοιος παίκτης.",
+    // Βαθμολογίες (docs/ratings.md).
+    rated: "Με βαθμολογία", leaderboards: "Κατατάξεις",
+    err_not_ratable: "Οι αγώνες με βαθμολογία είναι κλασικοί, με 2 παίκτες ή 4 σε ζευγάρια.",
+    err_rated_needs_account: "Αυτό το τραπέζι είναι με βαθμολογία: συνδέσου για να καθίσεις.",
   },
   tr: {
     title: "Pişti",
@@ -551,6 +559,10 @@ const STRINGS = {
     err_bad_password: "Parola 10 ile 256 karakter arasıdır ve ad olamaz.",
     err_csrf: "İstek reddedildi: sayfayı yeniden yükle.", err_not_signed_in: "Önce giriş yap.",
     err_tables_open: "Önce açık masalarından çık ya da onları bitir.", err_no_such_player: "Böyle bir oyuncu yok.",
+    // Dereceli oyunlar (docs/ratings.md).
+    rated: "Dereceli", leaderboards: "Sıralamalar",
+    err_not_ratable: "Dereceli oyunlar klasik kurallarla, 2 oyuncuyla ya da 4 oyuncuyla eşli oynanır.",
+    err_rated_needs_account: "Bu masa dereceli: oturmak için giriş yap.",
   },
 };
 
@@ -770,4 +782,13 @@ export function translateTree(root) {
     node.setAttribute("placeholder", t(node.dataset.i18nPlaceholder || ""));
   }
   for (const node of all("[data-i18n-aria]")) node.setAttribute("aria-label", t(node.dataset.i18nAria || ""));
+}
+
+/**
+ * Strings of a part of the page loaded when first needed (ratingstrings.js), merged into each language's table, so
+ * that the first visit does not carry them.
+ * @param {Record<string, Record<string, string>>} more by language
+ */
+export function addStrings(more) {
+  for (const lang of LANGUAGES) Object.assign(STRINGS[lang], more[lang]);
 }

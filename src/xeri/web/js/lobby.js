@@ -49,7 +49,7 @@ export function tableTitle(table) {
  * turn timer. Each field keeps the class names the tests and docs know (vs-level, fr-timer, ...).
  * @param {import("./api.js").Meta} meta
  * @returns {{ rows: HTMLElement[], read: () => import("./api.js").NewTable & { players: number }, level: string,
- *   timer: () => number | null, summary: () => string }}
+ *   timer: () => number | null, summary: () => string, rated: () => boolean }}
  */
 function lobbyOptions(meta) {
   const rulesets = meta.rulesets || [{ name: "classic", options: {} }];
@@ -107,6 +107,18 @@ function lobbyOptions(meta) {
     autocomplete: "nickname",
   });
   name.addEventListener("change", () => prefs.set("name", name.value.trim()));
+  // Rated (docs/ratings.md): signed in only; enabled for a rated format, else the reason.
+  const signedIn = account().signed_in;
+  const rated = h("input.vs-rated#vs-rated", { type: "checkbox", "aria-describedby": "vs-rated-why" });
+  const why = h("span.muted#vs-rated-why");
+  const ratable = () => {
+    const ok = ruleset.value === "classic" && [2, 4].includes(Number(players.value));
+    rated.disabled = !ok;
+    why.textContent = ok ? "" : t("err_not_ratable");
+  };
+  ruleset.addEventListener("change", ratable);
+  players.addEventListener("change", ratable);
+  ratable();
   /**
    * @param {HTMLElement} node
    * @param {string} key
@@ -125,6 +137,7 @@ function lobbyOptions(meta) {
     target,
     label(timer, "turn_timer"),
     timer,
+    ...(signedIn ? [label(rated, "rated"), h("div.rated-field", rated, " ", why)] : []),
   ];
   const read = () => {
     prefs.set("name", name.value.trim());
@@ -141,8 +154,10 @@ function lobbyOptions(meta) {
     body.seat = 0;
     return body;
   };
+  const isRated = () => signedIn && rated.checked && !rated.disabled;
   const summary = () =>
-    t("play_now_sub", { level: t(level.value), rules: rulesetName(ruleset.value), n: Number(players.value) });
+    t("play_now_sub", { level: t(level.value), rules: rulesetName(ruleset.value), n: Number(players.value) })
+    + (isRated() ? ` · ${t("rated")}` : "");
   return {
     rows,
     read,
@@ -151,6 +166,7 @@ function lobbyOptions(meta) {
     },
     timer: () => (timer.value ? Number(timer.value) : null),
     summary,
+    rated: isRated,
   };
 }
 
@@ -192,6 +208,7 @@ export async function mountLobby(container) {
     body.seats = Array.from({ length: body.players }, (_, i) => (i === 0 || friends ? null : { bot: level }));
     const timer = options.timer();
     if (friends && timer) body.turn_timer = timer;
+    if (options.rated()) body.rated = true;
     try {
       const res = await api.createTable(body);
       seats.set(res.table_id, res.seat, res.token);
@@ -255,7 +272,8 @@ export async function mountLobby(container) {
         h(
           "li",
           { dataset: { table: table.id } },
-          h("div.desc", h("strong.table-title", tableTitle(table)), " — ", rulesetText(table.ruleset), h("br"), names),
+          h("div.desc", h("strong.table-title", tableTitle(table)), table.rated ? [" ", h("span.rated-badge",
+            t("rated"))] : null, " — ", rulesetText(table.ruleset), h("br"), names),
           actions,
         ),
       );
@@ -292,6 +310,8 @@ export async function mountLobby(container) {
     "div.panel.help-panel",
     h("p", t("help_goal")),
     h("a.btn.help-link", { href: "#/help" }, t("help")),
+    " ",
+    h("a.btn.leaderboard-link", { href: "#/leaderboard/classic-2p" }, t("leaderboards")),
   );
   root.append(h("h1.sr-only", t("title")), form, minePanel, tablesPanel, helpPanel);
   await Promise.all([refresh(), refreshMine()]);

@@ -1,6 +1,7 @@
 // @ts-check
 // A player's profile (#/profile/NAME, docs/accounts.md): an account's totals and its recent matches, each linked to
-// its replay and its review. Ratings have their slot here (`.profile-ratings`), filled by the ratings' own module.
+// its replay and its review. Its ratings and their chart fill the `.profile-ratings` slot (ratingsview.js, loaded
+// when first needed).
 
 import { api } from "./api.js";
 import { clear, h } from "./dom.js";
@@ -24,6 +25,7 @@ export async function mountProfile(container, name) {
     failure(root, err);
     return () => {};
   }
+  const slot = h("section.profile-ratings", { dataset: { slot: "ratings", player: data.name } });
   const s = data.stats;
   /** @type {[string, number][]} */
   const totals = [["games", s.games], ["wins", s.wins], ["points", s.points], ["xeris", s.xeris]];
@@ -50,8 +52,8 @@ export async function mountProfile(container, name) {
       "dl.profile-totals",
       totals.map(([key, value]) => [h("dt", t(key)), h("dd", { dataset: { total: key } }, String(value))]),
     ),
-    // The ratings' slot: empty until the ratings fill it (their chart and deviations).
-    h("section.profile-ratings", { dataset: { slot: "ratings", player: data.name } }),
+    // The ratings' slot, filled below by ratingsview.js (each format's rating, deviation and chart).
+    slot,
     h("h2", t("recent_matches")),
     rows.length
       ? h(
@@ -66,5 +68,6 @@ export async function mountProfile(container, name) {
       )
       : h("p.muted.no-matches", t("no_matches")),
   );
+  (await import("./ratingsview.js")).fillRatings(slot, data);
   return () => {};
 }

@@ -137,6 +137,7 @@ export function joinForm(root, tableId, table, s, onJoined) {
       },
     },
     h("h1", table.title || `${t("table")} ${table.id}`),
+    table.rated ? h("p", h("span.rated-badge", t("rated"))) : null,
     h("ul.table-list", table.seats.map((seat) => h("li", seatLine(s, seat)))),
     h("div.form-grid", h("label", { for: "join-name" }, t("your_name")), name),
     h("button.primary.join-btn", { type: "submit" }, t("join")),

@@ -3,6 +3,7 @@
 // round's breakdown, Leave's question, the end of the match, and the end's buttons (New match, Rematch), which
 // also take the hand's place on the board. Each reads the shown state when it opens.
 
+import { account } from "./account.js";
 import { api } from "./api.js";
 import {
   breakdownTable, fairnessBlock, folded, matchHeadline, matchResult, modal, roundHeadline, roundOverBody, roundsTable,
@@ -169,9 +170,14 @@ export class TableDialogs {
         onclick: () => onClick && onClick(close),
       }, label),
     );
+    // A rated match: the player's rating before and after it (ratingsview.js).
+    const [fmt, me] = [table.rated, account().name];
+    const change = fmt && me && s.seat != null ? h("p.rating-change", { role: "status" }) : null;
+    if (change && fmt && me) import("./ratingsview.js").then((m) => m.showRatingChange(change, fmt, me));
     const body = h(
       "div",
       matchResult(v, byRounds),
+      change,
       h(
         "div.lead-actions",
         next,

@@ -68,13 +68,14 @@ export function flushOutbox(ctx) {
 }
 
 /**
- * Ask for a hint, only on this page's turn by the latest state: never a question the server would answer
- * "not your turn".
+ * Ask for a hint, only on this page's turn by the latest state and at a casual table: never a question the server
+ * would answer "not your turn" or "no hints at a rated table".
  * @param {MoveContext} ctx
  */
 export function askHint(ctx) {
   const socket = ctx.socket();
-  if (socket && myTurn(ctx.queue.state)) socket.send({ type: "hint" });
+  const s = ctx.queue.state;
+  if (socket && myTurn(s) && !(s.table && s.table.rated)) socket.send({ type: "hint" });
 }
 
 /**

@@ -108,7 +108,8 @@ export function tools(s, on) {
   const v = s.view;
   const playing = v && !v.match_over;
   const seated = s.seat != null;
-  if (seated && playing) {
+  // No hints at a rated table (docs/ratings.md).
+  if (seated && playing && !(s.table && s.table.rated)) {
     out.push(h("button.hint-btn", {
       type: "button", onclick: on.askHint, title: `${t("hint")} (H)`, disabled: !myTurn(s),
     }, t("hint")));
@@ -148,6 +149,8 @@ export function panels(s, on) {
   /** @type {HTMLElement[]} */
   const out = [];
   const v = s.view;
+  // The Rated badge here, not in the tool bar: that one must fit a phone's width.
+  if (s.table && s.table.rated) out.push(h("p.rated-note", h("span.rated-badge", t("rated"))));
   if (prefs.get("logOpen")) out.push(logPanel(s.log, { open: true, onClose: on.toggleLog }));
   if (v && s.seat != null && prefs.get("seenAid")) {
     const seen = seenPanel(v);
@@ -224,6 +227,7 @@ export function waitingPanel(s, on) {
     return panel;
   }
   panel.appendChild(h("h1", table.title || `${t("table")} ${table.id}`));
+  if (table.rated) panel.appendChild(h("p", h("span.rated-badge", t("rated"))));
   panel.appendChild(h("p.waiting-text", t("waiting_players")));
   const url = inviteUrl(table);
   const input = h("input.invite-url#invite-url", { value: url, readonly: true });

@@ -1,0 +1,43 @@
+// @ts-check
+// The ratings' strings (docs/ratings.md): the profile's ratings and chart, the leaderboards, a rated match's change.
+// Greek, English and Turkish like i18n.js, loaded with the views that use them, so the first visit does not carry
+// them (tests/web/test_web_static.py checks every language has every key here too).
+
+import { addStrings } from "./i18n.js";
+
+addStrings({
+  en: {
+    ratings: "Ratings", format_classic_2p: "Classic, 2 players", format_classic_4p: "Classic, 4 in partnerships",
+    rated_matches: "Rated matches", rating: "Rating", deviation: "Deviation", no_ratings: "No rated matches yet.",
+    chart_label: "Rating in {format}, match by match: first {first}, last {last}",
+    chart_points: "The rating after each rated match", match_no: "Match", result: "Result", result_won: "won",
+    result_lost: "lost", leaderboard: "Leaderboard", rank: "Rank",
+    leaderboard_rule: "Players with at least {games} rated matches in this format and a deviation of at most "
+      + "±{deviation}, the highest rating first.",
+    leaderboard_empty: "Nobody is on this leaderboard yet.", rating_change: "Your rating: {before} → {after}",
+    err_no_such_format: "There is no such leaderboard.",
+  },
+  el: {
+    ratings: "Βαθμολογίες", format_classic_2p: "Κλασική, 2 παίκτες", format_classic_4p: "Κλασική, 4 σε ζευγάρια",
+    rated_matches: "Αγώνες με βαθμολογία", rating: "Βαθμολογία", deviation: "Απόκλιση",
+    no_ratings: "Κανένας αγώνας με βαθμολογία ακόμη.",
+    chart_label: "Βαθμολογία στην κατηγορία «{format}», αγώνα με αγώνα: πρώτη {first}, τελευταία {last}",
+    chart_points: "Η βαθμολογία μετά από κάθε αγώνα με βαθμολογία", match_no: "Αγώνας", result: "Αποτέλεσμα",
+    result_won: "νίκη", result_lost: "ήττα", leaderboard: "Κατάταξη", rank: "Θέση",
+    leaderboard_rule: "Παίκτες με τουλάχιστον {games} αγώνες με βαθμολογία σε αυτή την κατηγορία και απόκλιση έως "
+      + "±{deviation}, από την υψηλότερη βαθμολογία.",
+    leaderboard_empty: "Κανείς δεν είναι ακόμη σε αυτή την κατάταξη.",
+    rating_change: "Η βαθμολογία σου: {before} → {after}", err_no_such_format: "Δεν υπάρχει τέτοια κατάταξη.",
+  },
+  tr: {
+    ratings: "Puanlar", format_classic_2p: "Klasik, 2 oyuncu", format_classic_4p: "Klasik, 4 oyuncu eşli",
+    rated_matches: "Dereceli maçlar", rating: "Puan", deviation: "Sapma", no_ratings: "Henüz dereceli maç yok.",
+    chart_label: "{format} puanı, maç maç: ilk {first}, son {last}",
+    chart_points: "Her dereceli maçtan sonraki puan", match_no: "Maç", result: "Sonuç", result_won: "galibiyet",
+    result_lost: "mağlubiyet", leaderboard: "Sıralama", rank: "Sıra",
+    leaderboard_rule: "Bu türde en az {games} dereceli maçı ve en çok ±{deviation} sapması olan oyuncular, en "
+      + "yüksek puan önce.",
+    leaderboard_empty: "Bu sıralamada henüz kimse yok.", rating_change: "Puanın: {before} → {after}",
+    err_no_such_format: "Böyle bir sıralama yok.",
+  },
+});
