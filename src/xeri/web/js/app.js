@@ -4,13 +4,10 @@
 import { loadAccount, onAccountChange, paintButton } from "./account.js";
 import { cardElement, RANKS } from "./cards.js";
 import { byId, clear, h } from "./dom.js";
-import { mountHelp } from "./help.js";
-import { mountHistory, mountReplay, mountStats } from "./history.js";
 import { detectLanguage, setLanguage, t, translateTree } from "./i18n.js";
 import { mountLobby } from "./lobby.js";
 import { packOnInstall, registerServiceWorker } from "./offline.js";
 import { prefs } from "./prefs.js";
-import { mountProfile } from "./profile.js";
 import { mountTable } from "./table.js";
 
 /** @typedef {() => void | Promise<void>} Unmount what a view returns: it stops the view's timers and sockets */
@@ -33,6 +30,25 @@ function mountGallery(container) {
 }
 
 let generation = 0;
+
+/**
+ * A view whose module loads when first opened (the first visit stays light): if it cannot load (the network gone
+ * before the service worker holds it), a line that says so, and a way back.
+ * @template M
+ * @param {Promise<M>} loading
+ * @param {(m: M) => Unmount | Promise<Unmount>} mount
+ * @returns {Promise<Unmount>}
+ */
+async function lazy(loading, mount) {
+  let m;
+  try {
+    m = await loading;
+  } catch {
+    clear(view).appendChild(h("section.panel", h("p", t("error")), h("a", { href: "#/" }, t("back_lobby"))));
+    return () => {};
+  }
+  return mount(m);
+}
 
 async function route() {
   const mine = ++generation;
@@ -58,21 +74,21 @@ async function route() {
     result = mountTable(view, parts[1], { watch: parts[2] === "watch" });
   } else if (parts[0] === "history") {
     nav("nav-history");
-    result = mountHistory(view, parts[1] || null);
+    result = lazy(import("./history.js"), (m) => m.mountHistory(view, parts[1] || null));
   } else if (parts[0] === "replay" && parts[1]) {
     nav("nav-history");
     const seat = parts[2] === "review" && /^\d+$/.test(parts[3] || "") ? Number(parts[3]) : null;
-    result = mountReplay(view, parts[1], seat);
+    result = lazy(import("./history.js"), (m) => m.mountReplay(view, parts[1], seat));
   } else if (parts[0] === "profile" && parts[1]) {
-    result = mountProfile(view, parts[1]);
+    result = lazy(import("./profile.js"), (m) => m.mountProfile(view, parts[1]));
   } else if (parts[0] === "leaderboard") {
-    result = import("./leaderboard.js").then((m) => m.mountLeaderboard(view, parts[1] || "classic-2p"));
+    result = lazy(import("./leaderboard.js"), (m) => m.mountLeaderboard(view, parts[1] || "classic-2p"));
   } else if (parts[0] === "stats") {
     nav("nav-stats");
-    result = mountStats(view, parts[1] || null);
+    result = lazy(import("./history.js"), (m) => m.mountStats(view, parts[1] || null));
   } else if (parts[0] === "help") {
     nav("nav-help");
-    result = mountHelp(view);
+    result = lazy(import("./help.js"), (m) => m.mountHelp(view));
   } else if (parts[0] === "cards") {
     result = mountGallery(view);
   } else {
