@@ -1,7 +1,8 @@
 """Ratings in real Chromium (docs/ratings.md): a signed-in player ticks Rated in the lobby, plays the computer to the
 match's end, and the end, the profile (its rating, deviation and SVG chart) and the leaderboard show the rating the
 model gives for that result (computed here with xeri.ratings from the level's anchor); hiding leaves the
-leaderboard; a guest gets no Rated box, and a format that is not rated says why.
+leaderboard; a 4-player match with the computer as partner moves the classic-4p rating alone; a guest gets no Rated
+box, and a format that is not rated says why.
 
 The server lists a player on a leaderboard after 2 rated matches with a deviation of at most 500
 (``xeri serve --leaderboard-games 2 --leaderboard-deviation 500``), so two one-round matches qualify."""
@@ -15,7 +16,7 @@ from playwright.sync_api import Browser, BrowserContext, Page
 from test_web import Console, Server, new_page, play_until
 from test_web_accounts import open_dialog, sign_up
 
-from xeri.ratings import Rating, initial, rate
+from xeri.ratings import Member, Rating, initial, rate
 
 FORMAT = "classic-2p"
 LEVEL = "easy"
@@ -34,12 +35,12 @@ def shown(r: Rating) -> str:
     return f"{r.display} ±{r.deviation}"
 
 
-def start_rated(page: Page, server: Server) -> str:
+def start_rated(page: Page, server: Server, players: int = 2) -> str:
     """A rated one-round table against the computer, made from the lobby's form; returns its id."""
     page.goto(server.url + "/")
     page.wait_for_selector("#vs-rated:not([disabled])")
     page.select_option(".vs-level", LEVEL)
-    page.select_option(".vs-players", "2")
+    page.select_option(".vs-players", str(players))
     page.select_option(".vs-ruleset", "classic")
     page.select_option(".vs-target", "r1")
     page.check("#vs-rated")
@@ -49,16 +50,18 @@ def start_rated(page: Page, server: Server) -> str:
     return page.url.split("#/t/")[1]
 
 
-def play_rated(page: Page, server: Server, before: Rating, table_id: str | None = None) -> tuple[Rating, bool]:
+def play_rated(page: Page, server: Server, before: Rating, table_id: str | None = None,
+               players: int = 2) -> tuple[Rating, bool]:
     """Play a rated match to its end through the page (a new one, or ``table_id`` begun); the rating the model gives
     for the result the server recorded, and whether it was a win. The end's dialog says the rating before and
-    after, in the direction of the result."""
-    table_id = table_id or start_rated(page, server)
+    after, in the direction of the result. With 4 players the computer is the partner (seat 2) and both opponents."""
+    table_id = table_id or start_rated(page, server, players)
     assert page.locator(".side-panels .rated-badge").text_content() == "Rated"
     assert page.locator(".hint-btn").count() == 0  # no hints at a rated table
     play_until(page, "#match-dialog")
     winner = server.get(f"/api/tables/{table_id}")["winner"]
-    expected = rate(FORMAT, [[before], [LEVEL]], winner)[0][0]
+    teams: list[list[Member]] = [[before], [LEVEL]] if players == 2 else [[before, LEVEL], [LEVEL, LEVEL]]
+    expected = rate(f"classic-{players}p", teams, winner)[0][0]
     change = page.wait_for_selector("#match-dialog .rating-change[data-after]")
     assert change.get_attribute("data-before") == str(before.display)
     assert change.get_attribute("data-after") == str(expected.display)
@@ -67,10 +70,10 @@ def play_rated(page: Page, server: Server, before: Rating, table_id: str | None 
     return expected, winner == 0
 
 
-def profile_rating(page: Page, server: Server, name: str) -> tuple[str, int, str]:
-    """The profile's classic-2p rating text, its chart's number of points and the chart's accessible name."""
+def profile_rating(page: Page, server: Server, name: str, fmt: str = FORMAT) -> tuple[str, int, str]:
+    """The profile's rating text in ``fmt``, its chart's number of points and the chart's accessible name."""
     page.goto(f"{server.url}/#/profile/{name}")
-    block = f".rating-format[data-format='{FORMAT}']"
+    block = f".rating-format[data-format='{fmt}']"
     page.wait_for_selector(f"{block} .rating-value")
     points = page.locator(f"{block} svg.rating-chart circle").count()
     rows = page.locator(f"{block} table.rating-points tbody tr").count()
@@ -157,7 +160,7 @@ def test_a_guest_gets_no_rated_box_and_a_format_that_is_not_rated_says_why(
         assert page.text_content("#vs-rated-why") == ("" if ratable else why)
     # A rated table with friends: the waiting room says so, and a guest who opens the link is told to sign in.
     page.select_option(".vs-ruleset", "classic")
-    page.select_option(".vs-players", "2")
+    page.select_option(".vs-players", str(players))
     page.check("#vs-rated")
     page.click(".create-friends")
     page.wait_for_selector(".waiting .rated-badge")
@@ -169,3 +172,16 @@ def test_a_guest_gets_no_rated_box_and_a_format_that_is_not_rated_says_why(
     guest.fill(".join-name", "Guest")
     guest.click(".join-btn")
     guest.wait_for_selector(".join-form .error-text:text('This table is rated: sign in to sit at it.')")
+
+
+def test_a_rated_four_player_game_with_the_computer_as_partner_moves_the_4p_rating(
+        server: Server, browser: Browser, contexts: list[BrowserContext], console: Console) -> None:
+    page = new_page(browser, contexts, console)
+    page.goto(server.url + "/")
+    page.wait_for_selector(".play-now")
+    sign_up(page, "Petros")
+    played, _ = play_rated(page, server, initial(), players=4)
+    rating, points, title = profile_rating(page, server, "Petros", "classic-4p")
+    assert (rating, points) == (shown(played), 1)
+    assert f"first {shown(played)}, last {shown(played)}" in title
+    assert page.locator(".rating-format[data-format='classic-2p'] .rating-value").count() == 0  # not rated there
