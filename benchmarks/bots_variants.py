@@ -7,9 +7,10 @@
 
 Each NAME is ``<pair>.<preset>.<players>p`` (``master_vs_expert.pisti.4p``), or with ``.today`` the master as it
 is on main before issue 28 (``TODAY``: points only, uniform endgame worlds, plays onto face-down cards
-unweighed, a partner fitted like the others, paranoid minimax with 3 players). It plays ``--deals`` duplicate
-deals (each deal once per side; with 3 players bot A at each seat in turn, bot B at the other two; with 4 the
-sides are teams, a master told its partner is a master) and writes ``benchmarks/results/<NAME>.json``: the
+unweighed, a partner fitted like the others, paranoid minimax with 3 players, rollouts to the end of the next
+deal only). It plays ``--deals`` duplicate deals (each deal once per side; with 3 players bot A at each seat in
+turn, bot B at the other two; with 4 the sides are teams, a master told its partner is a master) and writes
+``benchmarks/results/<NAME>.json``: the
 ``xeri arena --json`` object, each deal's margin (so that two runs on the same deals compare deal by deal), and
 the run's command, commit, date, machine load and seed. ``compare`` prints and writes the paired difference of
 two such files (``<NEW>-minus-<TODAY>.json``).
@@ -37,7 +38,7 @@ from xeri.arena.play import DealTask, check_run, deal_seeds, map_tasks
 from xeri.commands.arena import summary_dict
 
 #: the master on main before issue 28, as a spec of today's code
-TODAY = "master:match=0,endworlds=uniform,downplays=0,partner=model,maxn=0"
+TODAY = "master:match=0,endworlds=uniform,downplays=0,partner=model,maxn=0,rdeals=1"
 #: the levels' bots (``LEVELS``); ``strong-before`` is the strong level as it was at 3 or 4 players and face-down
 #: piles (the expert's rules)
 BOTS = {"master": "master", "today": TODAY, "expert": "expert", "greedy": "greedy", "random": "random",
