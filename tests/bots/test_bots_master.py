@@ -305,6 +305,17 @@ def test_bad_master_parameters_are_refused() -> None:
             MasterBot(**{k: (int(v) if v.lstrip("-").isdigit() else v) for k, v in [params.split("=")]})
 
 
+def test_rollouts_reach_two_deals_ahead_in_two_player_pisti_only_unless_told() -> None:
+    from xeri import find_ruleset
+
+    pisti2, pisti4, classic = (find_ruleset("pisti", players=2), find_ruleset("pisti", players=4),
+                               find_ruleset("classic"))
+    bot = MasterBot(seed=1)
+    assert [bot.deals_ahead(r) for r in (pisti2, pisti4, classic)] == [2, 1, 1]
+    assert [MasterBot(seed=1, rdeals=1).deals_ahead(r) for r in (pisti2, pisti4, classic)] == [1, 1, 1]
+    assert MasterBot(seed=1, rdeals=0).deals_ahead(pisti2) == 0
+
+
 def test_interactive_mode_adds_a_wall_clock_cap_and_reproducible_mode_none() -> None:
     from xeri.bots.registry import INTERACTIVE_SECONDS, LEVELS
 
