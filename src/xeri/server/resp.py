@@ -51,7 +51,7 @@ class RespConnection(asyncio.Protocol):
         """Connect to the Redis of ``url`` (redis://, rediss://, unix://), authenticate and select its database."""
         from redis.connection import SSLConnection, parse_url
 
-        options = parse_url(url)
+        options = parse_url(url)  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
         loop = asyncio.get_running_loop()
         conn = cls(on_push)
         if "path" in options:

@@ -27,9 +27,9 @@ mimetypes.add_type("application/manifest+json", ".webmanifest")
 class PageFiles(StaticFiles):
     """``/static``: the page's files with ``Cache-Control`` and an ETag."""
 
-    def file_response(self, full_path: str | Path, stat_result: object, scope: Scope,
+    def file_response(self, full_path: str | os.PathLike[str], stat_result: os.stat_result, scope: Scope,
                       status_code: int = 200) -> Response:
-        response = super().file_response(full_path, stat_result, scope, status_code)  # type: ignore[arg-type]
+        response = super().file_response(full_path, stat_result, scope, status_code)
         response.headers["Cache-Control"] = CACHE_CONTROL
         return response
 
