@@ -612,6 +612,35 @@ def test_turn_timer_counts_down_and_the_computer_moves_for_a_slow_player(
     assert set(hand(slow)) < set(before)
 
 
+#: counts the page's WebSockets, and holds its account request until the test lets it go (window.__release)
+ACCOUNT_GATE = """(() => {
+  window.__ws = 0;
+  const Socket = window.WebSocket;
+  window.WebSocket = class extends Socket { constructor(...a) { super(...a); window.__ws += 1; } };
+  const gate = new Promise((resolve) => { window.__release = resolve; });
+  const fetched = window.fetch.bind(window);
+  window.fetch = async (input, init) => {
+    if (String(input).endsWith("/api/account")) await gate;
+    return fetched(input, init);
+  };
+})();"""
+
+
+def test_a_hash_changed_while_the_account_loads_mounts_its_table_once(server: Server, browser: Browser,
+                                                                      contexts: list[BrowserContext],
+                                                                      console: Console) -> None:
+    page = new_page(browser, contexts, console)
+    table_id = start_vs_computer(page, server, "Once")
+    page.add_init_script(ACCOUNT_GATE)
+    page.goto(server.url + "/#/cards")
+    page.reload()  # the page loads again; its account request waits
+    page.evaluate(f"location.hash = '#/t/{table_id}'")  # a link followed before the server says who this is
+    page.evaluate("window.__release()")
+    page.wait_for_selector("#account-btn[aria-label]")  # the account is known: the first route has run
+    page.wait_for_selector(".hand .card-btn")
+    assert page.evaluate("window.__ws") == 1  # one table, one socket (it was mounted twice, with two sockets)
+
+
 def test_a_wrong_seat_token_is_refused_and_offers_to_watch(server: Server, browser: Browser,
                                                            contexts: list[BrowserContext], console: Console) -> None:
     owner = new_page(browser, contexts, console)

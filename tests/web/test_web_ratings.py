@@ -112,6 +112,8 @@ def test_a_rated_game_against_the_computer_moves_the_rating_the_model_says(
     assert (rating, points) == (shown(played), 1)
     assert f"first {shown(played)}, last {shown(played)}" in title
     assert leaderboard(page, server) == []  # one rated match: not yet
+    page.goto(server.url + "/")
+    page.wait_for_selector("#vs-rated:checked")  # the lobby remembers the Rated choice
 
     after, won_again = play_rated(page, server, played)
     rating, points, title = profile_rating(page, server, "Ioanna")

@@ -32,26 +32,31 @@ function mountGallery(container) {
 let generation = 0;
 
 /**
- * A view whose module loads when first opened (the first visit stays light): if it cannot load (the network gone
- * before the service worker holds it), a line that says so, and a way back.
+ * A view whose module loads when first opened (the first visit stays light). It mounts only if its route is still
+ * the current one once the module is there: a hash changed meanwhile has mounted its own view, which a late module
+ * must not overwrite. If the module cannot load (the network gone before the service worker holds it), a line that
+ * says so, and a way back.
  * @template M
  * @param {Promise<M>} loading
  * @param {(m: M) => Unmount | Promise<Unmount>} mount
+ * @param {() => boolean} current whether this route is still the latest
  * @returns {Promise<Unmount>}
  */
-async function lazy(loading, mount) {
+async function lazy(loading, mount, current) {
   let m;
   try {
     m = await loading;
   } catch {
-    clear(view).appendChild(h("section.panel", h("p", t("error")), h("a", { href: "#/" }, t("back_lobby"))));
+    const back = h("a", { href: "#/" }, t("back_lobby"));
+    if (current()) clear(view).appendChild(h("section.panel", h("p", t("error")), back));
     return () => {};
   }
-  return mount(m);
+  return current() ? mount(m) : () => {};
 }
 
 async function route() {
   const mine = ++generation;
+  const current = () => mine === generation;
   if (unmount) {
     const fn = unmount;
     unmount = null;
@@ -74,21 +79,21 @@ async function route() {
     result = mountTable(view, parts[1], { watch: parts[2] === "watch" });
   } else if (parts[0] === "history") {
     nav("nav-history");
-    result = lazy(import("./history.js"), (m) => m.mountHistory(view, parts[1] || null));
+    result = lazy(import("./history.js"), (m) => m.mountHistory(view, parts[1] || null), current);
   } else if (parts[0] === "replay" && parts[1]) {
     nav("nav-history");
     const seat = parts[2] === "review" && /^\d+$/.test(parts[3] || "") ? Number(parts[3]) : null;
-    result = lazy(import("./history.js"), (m) => m.mountReplay(view, parts[1], seat));
+    result = lazy(import("./history.js"), (m) => m.mountReplay(view, parts[1], seat), current);
   } else if (parts[0] === "profile" && parts[1]) {
-    result = lazy(import("./profile.js"), (m) => m.mountProfile(view, parts[1]));
+    result = lazy(import("./profile.js"), (m) => m.mountProfile(view, parts[1]), current);
   } else if (parts[0] === "leaderboard") {
-    result = lazy(import("./leaderboard.js"), (m) => m.mountLeaderboard(view, parts[1] || "classic-2p"));
+    result = lazy(import("./leaderboard.js"), (m) => m.mountLeaderboard(view, parts[1] || "classic-2p"), current);
   } else if (parts[0] === "stats") {
     nav("nav-stats");
-    result = lazy(import("./history.js"), (m) => m.mountStats(view, parts[1] || null));
+    result = lazy(import("./history.js"), (m) => m.mountStats(view, parts[1] || null), current);
   } else if (parts[0] === "help") {
     nav("nav-help");
-    result = lazy(import("./help.js"), (m) => m.mountHelp(view));
+    result = lazy(import("./help.js"), (m) => m.mountHelp(view), current);
   } else if (parts[0] === "cards") {
     result = mountGallery(view);
   } else {
@@ -195,9 +200,11 @@ function start() {
     const target = view.querySelector(".hand .card-btn") || view.querySelector(".hand") || view;
     target.focus();
   });
-  window.addEventListener("hashchange", route);
-  // Who is signed in, before the first view: a table's socket then asks for the account's seat.
+  // Who is signed in, before the first view: a table's socket then asks for the account's seat. Routes follow the
+  // hash only from then on: a hash changed while the account was asked for is the first route's, not a second
+  // mount of the same view (a table's second socket).
   loadAccount().finally(() => {
+    window.addEventListener("hashchange", route);
     route();
     onAccountChange(() => route());
   });

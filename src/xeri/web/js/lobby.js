@@ -110,6 +110,7 @@ function lobbyOptions(meta) {
   // Rated (docs/ratings.md): signed in only; enabled for a rated format, else the reason.
   const signedIn = account().signed_in;
   const rated = h("input.vs-rated#vs-rated", { type: "checkbox", "aria-describedby": "vs-rated-why" });
+  rated.checked = prefs.get("vsRated") === true;
   const why = h("span.muted#vs-rated-why");
   const ratable = () => {
     const ok = ruleset.value === "classic" && [2, 4].includes(Number(players.value));
@@ -145,6 +146,7 @@ function lobbyOptions(meta) {
     prefs.set("vsRuleset", ruleset.value);
     prefs.set("vsPlayers", Number(players.value));
     prefs.set("vsTarget", target.value);
+    if (signedIn) prefs.set("vsRated", rated.checked);
     /** @type {import("./api.js").NewTable & { players: number }} */
     const body = { ruleset: ruleset.value, players: Number(players.value) };
     const n = Number(target.value.slice(1));

@@ -17,6 +17,7 @@
  * @property {string} [vsRuleset] the lobby's last choices: against the computer (vs), with friends (fr)
  * @property {number} [vsPlayers]
  * @property {string} [vsTarget]
+ * @property {boolean} [vsRated] the lobby's Rated box was ticked (a signed-in player's last choice)
  * @property {string} [frRuleset]
  * @property {number} [frPlayers]
  * @property {string} [frTarget]
