@@ -25,7 +25,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from run_meta import run_meta
+from run_meta import resumed, run_meta
 
 from xeri import find_ruleset
 from xeri.arena import mean_ci
@@ -69,18 +69,9 @@ def play(name: str, matches: int, jobs: int, seed: int, out: Path, tag: str, che
     ruleset = find_ruleset(preset, **options)
     check_run(a, b, ruleset, ("matches", matches), jobs, "local")
     path = out / f"{name}{tag}.json"
-    results: list[MatchResult] = []
-    spent = 0.0
-    earlier: list[dict[str, Any]] = []
-    if resume and path.exists():
-        old = json.loads(path.read_text())
-        if (old["a"], old["b"], old["ruleset"], old["seed"]) != (a, b, ruleset.to_dict(), seed):
-            raise SystemExit(f"{path} is another run (bots, rules or seed): not resumed")
-        if "match_games" not in old:
-            raise SystemExit(f"{path} holds no match_games (written without --checkpoint): not resumed")
-        results = [decode(i, g) for i, g in enumerate(old["match_games"][:matches])]
-        spent = old["wall_seconds"]
-        earlier = [*old.get("earlier_runs", []), {k: old.get(k) for k in ("command", "commit", "date", "matches")}]
+    games, spent, earlier = (resumed(path, a, b, ruleset.to_dict(), seed, "match_games", "matches") if resume
+                             else ([], 0.0, []))
+    results = [decode(i, g) for i, g in enumerate(games[:matches])]
     seeds = deal_seeds(seed, matches)
     step = checkpoint if checkpoint > 0 else matches
     while len(results) < matches:

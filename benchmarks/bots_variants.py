@@ -30,7 +30,7 @@ import sys
 import time
 from pathlib import Path
 
-from run_meta import run_meta
+from run_meta import resumed, run_meta
 
 from xeri import find_ruleset
 from xeri.arena import DealResult, GameResult, summarize
@@ -92,18 +92,9 @@ def run(names: list[str], deals: int, jobs: int, seed: int, out: Path, master: s
         ruleset = find_ruleset(preset, players=players)
         check_run(a, b, ruleset, ("deals", deals), jobs, "local")
         path = out / f"{name}{tag}.json"
-        results: list[DealResult] = []
-        spent = 0.0
-        earlier: list[dict[str, object]] = []
-        if resume and path.exists():
-            old = json.loads(path.read_text())
-            if (old["a"], old["b"], old["ruleset"], old["seed"]) != (a, b, ruleset.to_dict(), seed):
-                raise SystemExit(f"{path} is another run (bots, table or seed): not resumed")
-            if "deal_games" not in old:
-                raise SystemExit(f"{path} holds no deal_games (written without --checkpoint): not resumed")
-            results = [decode(i, g) for i, g in enumerate(old["deal_games"][:deals])]
-            spent = old["wall_seconds"]
-            earlier = [*old.get("earlier_runs", []), {k: old.get(k) for k in ("command", "commit", "date", "deals")}]
+        games, spent, earlier = (resumed(path, a, b, ruleset.to_dict(), seed, "deal_games", "deals") if resume
+                                 else ([], 0.0, []))
+        results = [decode(i, g) for i, g in enumerate(games[:deals])]
         seeds = deal_seeds(seed, deals)
         step = checkpoint if checkpoint > 0 else deals
         while len(results) < deals:

@@ -9,6 +9,7 @@ load is the 1-minute load average at the start and at the end of the run, with t
 from __future__ import annotations
 
 import datetime
+import json
 import os
 import subprocess
 import sys
@@ -56,3 +57,19 @@ def run_meta(seed: int | None) -> dict[str, Any]:
         "machine": {"cpus": os.cpu_count(), "nice": os.nice(0),
                     "load_average_1min": [_START_LOAD, os.getloadavg()[0]]},
     }
+
+
+def resumed(path: Path, a: str, b: str, ruleset: dict[str, Any], seed: int, games: str,
+            count: str) -> tuple[list[Any], float, list[dict[str, Any]]]:
+    """What a ``--checkpoint`` file at ``path`` holds to go on from (``--resume``): its per-game records under
+    ``games``, the seconds spent, and the runs before it (``count`` names its size field). SystemExit if the file
+    is another run, or has no records; nothing (empty) if there is no file."""
+    if not path.exists():
+        return [], 0.0, []
+    old = json.loads(path.read_text())
+    if (old["a"], old["b"], old["ruleset"], old["seed"]) != (a, b, ruleset, seed):
+        raise SystemExit(f"{path} is another run (bots, rules or seed): not resumed")
+    if games not in old:
+        raise SystemExit(f"{path} holds no {games} (written without --checkpoint): not resumed")
+    earlier = [*old.get("earlier_runs", []), {k: old.get(k) for k in ("command", "commit", "date", count)}]
+    return old[games], float(old["wall_seconds"]), earlier
