@@ -225,3 +225,24 @@ def test_ctrl_c_leaves_the_match_saved(tmp_path: Path) -> None:
     assert term.close() == 130
     match, _ = saves.load(saved(tmp_path))
     assert not match.is_over and [s for s, _ in match.round.played].count(0) == 1
+
+
+def test_undo_in_the_terminal_takes_the_card_back_and_the_save_keeps_it(tmp_path: Path) -> None:
+    term = Terminal(tmp_path, "--seed", "8", "--level", "random")
+    term.expect(PROMPT)
+    hand = term.hand()
+    term.child.sendline("1")
+    term.expect(PROMPT)
+    term.child.sendline("undo")
+    term.expect("Taken back: your")
+    term.expect(PROMPT)
+    assert term.screen[-1].lstrip().startswith(f"{hand[0]}")  # the line goes on with the card taken back
+    assert sorted(term.hand()) == sorted(hand)  # the card is back in the hand
+    term.child.sendline("quit")
+    term.expect(r"\[y/N\]")
+    term.child.sendline("y")
+    term.expect(pexpect.EOF)
+    assert term.close() == 0
+    match, _ = saves.load(saved(tmp_path))
+    assert [t.cards[0] for t in match.takebacks] == [hand[0]]
+    assert [c for s, c in match.round.played if s == 0] == []
