@@ -215,6 +215,34 @@ MASTER_SPECS = ["master", "master:iterations=40,early=pimc", "master:worlds=3,en
 MATCH_SPECS = ["master", "master:rworlds=200,sampler=python", "master:rworlds=200,partner=master"]
 
 
+@pytest.mark.parametrize(("preset", "players"), [("classic", 3), ("pisti", 4), ("pisti", 2)])
+def test_the_strong_levels_table_fallbacks_decide_the_same_whatever_the_hidden_cards(preset: str, players: int) -> None:
+    """The strong level's own bots at 3 players (the master on 256 worlds) and at 4-player Pişti (the expert tuned
+    for Pişti) read the view only, as the Pişti-tuned rollout policy does."""
+    ruleset = find_ruleset(preset, players=players)
+    rng = random.Random(11)
+    differed = 0
+    for k in range(4):
+        rnd = Round.new(ruleset, k % players, rng.getrandbits(64))
+        bots = [make_bot("expert", s) for s in range(players)]
+        stop = rng.randrange(8, 40)
+        while len(rnd.played) < stop and not rnd.is_over:
+            seat = rnd.turn
+            assert seat is not None
+            rnd.play(bots[seat].choose(rnd.view(seat), rnd.log_for(seat)), seat)
+        seat = rnd.turn
+        assert seat is not None and not rnd.is_over
+        twin = twin_anywhere(rnd, seat, rng)
+        differed += any(twin.hand(s) != rnd.hand(s) for s in range(players))
+        view, log = rnd.view(seat), rnd.log_for(seat)
+        assert (twin.view(seat), twin.log_for(seat)) == (view, log)
+        for spec in ("learned", "master:rworlds=200,rpolicy=expert-pisti"):
+            seed = rng.getrandbits(32)
+            assert make_bot(spec, seed).choose(view, log) == make_bot(spec, seed).choose(
+                twin.view(seat), twin.log_for(seat)), spec
+    assert differed == 4
+
+
 @pytest.mark.parametrize(("preset", "players"), [("classic", 2), ("pisti", 2), ("cardgames", 4)])
 def test_master_decides_the_same_whatever_the_hidden_cards(preset: str, players: int) -> None:
     """Twins late in the round too, where the exact endgame and the inference decide."""

@@ -134,6 +134,30 @@ def test_kernel_greedy_and_expert_choose_as_the_bots(name: str, players: int) ->
         assert _kernel_ties(vk.V_EXPERT, rs, rnd) == best
 
 
+@pytest.mark.parametrize(("name", "players"), [("pisti", 2), ("pisti", 4), ("classic", 2)])
+def test_kernel_pisti_expert_chooses_as_the_tuned_expert_bot(name: str, players: int) -> None:
+    """``expert-pisti`` (the master's own seat in Pişti's rollouts) is ``ExpertBot(jack_keep=3, xeri_weight=1)``,
+    and it plays other cards than the expert somewhere (else the twin would prove nothing)."""
+    from xeri.bots.expert import PISTI_JACK_KEEP, PISTI_XERI_WEIGHT
+    from xeri.fast.policies import NAMES
+
+    rs = find_ruleset(name, players=players)
+    tuned = ExpertBot(jack_keep=PISTI_JACK_KEEP, xeri_weight=PISTI_XERI_WEIGHT)
+    differ = checked = 0
+    for rnd in _positions(rs, 400, seed=players + 7):
+        seat = rnd.turn
+        assert seat is not None
+        view = rnd.view(seat)
+        if any(c is None for c in view.pile):
+            continue  # the twin's pile here has no face-down cards (their worth is ``hidden``, tested elsewhere)
+        scores = [tuned.score(view, c) for c in view.legal_moves]
+        best = {c.index for c, s in zip(view.legal_moves, scores, strict=True) if s >= max(scores) - 1e-9}
+        assert _kernel_ties(NAMES["expert-pisti"], rs, rnd) == best
+        differ += best != _kernel_ties(vk.V_EXPERT, rs, rnd)
+        checked += 1
+    assert checked > 200 and differ > 0
+
+
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_kernel_opponents_play_whole_rounds_with_expected_strength(players: int) -> None:
     """Against the expert a random learner loses on average; zero-sum rewards end every round."""

@@ -4,7 +4,9 @@ The weights (``xeri/data/learned.npz``, float16) are the actor of a MaskablePPO
 policy: observation (``xeri.bots.encoding``, scaled by ``scale``) ->
 tanh layers -> 52 card logits. The bot plays the legal card with the highest
 logit, so it needs numpy but never torch. It was trained on 2-player rules;
-at a table of 3 or 4, or with face-down pile cards, it plays the counting master (``master:early=expert``).
+at a table of 3 or 4, or with face-down pile cards, it plays the bot measured between hard and master there: with 3
+players the master's rollouts on 256 worlds (``master:rworlds=256``), at 4-player Pişti the expert tuned for Pişti,
+elsewhere the counting master (``master:early=expert``).
 Like every bot it reads only its seat's view.
 """
 
@@ -20,7 +22,7 @@ from ..cards import DECK, Card
 from ..engine import SeatView
 from ..errors import XeriError
 from ..events import Event
-from .expert import ExpertBot
+from .expert import PISTI_JACK_KEEP, PISTI_XERI_WEIGHT, ExpertBot
 from .master import MasterBot
 
 WEIGHTS = "learned.npz"
@@ -101,25 +103,45 @@ def default_policy() -> NumpyPolicy:
 
 
 class LearnedBot:
-    """Plays the shipped policy's best legal card; at 3 or 4 players, or with face-down pile cards, it plays the
-    counting master (``master:early=expert``: the expert's rules with inference, then the exact endgame), a level
-    above the expert there as the network is in 2-player classic (docs/reference/bots-measurements.md, "Levels
-    everywhere")."""
+    """Plays the shipped policy's best legal card; at 3 or 4 players, or with face-down pile cards, the bot measured
+    to sit between the expert and the master there (docs/reference/bots-measurements.md, "Levels everywhere"):
+    with 3 players the master's rollouts on ``rworlds`` worlds (the counting master is no better than the expert
+    at that table), at 4-player Pişti the expert tuned for Pişti (the counting master is nearly the master
+    there), elsewhere the counting master (``master:early=expert``: the expert's rules with inference, then the
+    exact endgame)."""
 
     name = "learned"
 
-    def __init__(self, seed: int | None = None, weights: str | None = None, fallback: str = "counting") -> None:
+    def __init__(self, seed: int | None = None, weights: str | None = None, fallback: str = "table",
+                 rworlds: int = 256, seconds: float | None = None) -> None:
         self.policy = default_policy() if weights is None else NumpyPolicy.load(weights)
-        if fallback not in ("counting", "expert"):
-            raise ValueError("fallback must be counting (the counting master) or expert")
-        # ``expert``: the fallback as it was before issue 28 (a level no stronger than hard at those tables).
-        self._fallback: MasterBot | ExpertBot = (MasterBot(seed=seed, early="expert") if fallback == "counting"
-                                                 else ExpertBot(seed=seed))
+        if fallback not in ("table", "counting", "expert"):
+            raise ValueError("fallback must be table (by the table), counting (the counting master) or expert")
+        if not isinstance(rworlds, int) or rworlds < 1:
+            raise ValueError("rworlds must be a positive integer")
+        # ``expert``: the fallback as it was before issue 28 (a level no stronger than hard at those tables);
+        # ``counting``: the counting master at every table (issue 28's first fallback).
+        # ``seconds``: the wall-clock cap of interactive play (``make_bot(..., interactive=True)``), for the masters.
+        self._fallback: MasterBot | ExpertBot = (ExpertBot(seed=seed) if fallback == "expert"
+                                                 else MasterBot(seed=seed, early="expert", seconds=seconds))
+        #: with 3 players (``table``): the master's rollouts on few worlds; without numba it plays the counting
+        #: rules, as the master itself does (and with a cap, while numba loads)
+        self._fallback3: MasterBot | ExpertBot = (MasterBot(seed=seed, rworlds=rworlds, seconds=seconds)
+                                                  if fallback == "table" else self._fallback)
+        #: at 4-player Pişti (``table``): the expert's rules tuned for Pişti (the counting master is as strong as
+        #: the master there, so no level between them)
+        self._fallback_pisti4: MasterBot | ExpertBot = (
+            ExpertBot(seed=seed, jack_keep=PISTI_JACK_KEEP, xeri_weight=PISTI_XERI_WEIGHT) if fallback == "table"
+            else self._fallback)
 
     def choose(self, view: SeatView, history: Sequence[Event]) -> Card:
         legal = view.legal_moves
         if len(legal) == 1:
             return legal[0]
+        if view.ruleset.players == 3:
+            return self._fallback3.choose(view, history)
+        if view.ruleset.players == 4 and view.ruleset.scoring == "pisti":
+            return self._fallback_pisti4.choose(view, history)
         if view.ruleset.players != 2 or any(c is None for c in view.pile):
             return self._fallback.choose(view, history)
         from . import encoding

@@ -206,8 +206,8 @@ class MasterBot:
             raise ValueError("rdeals must be 0 (to the round's end) or a positive number of deals")
         # ``rdeals``: the deals the rollouts play past this one; None: ``deals_ahead``'s default for the rules.
         self.rdeals = rdeals
-        if rpolicy not in ("expert", "greedy", "playout"):
-            raise ValueError("rpolicy must be expert, greedy or playout")
+        if rpolicy not in ("expert", "expert-pisti", "greedy", "playout"):
+            raise ValueError("rpolicy must be expert, expert-pisti, greedy or playout")
         if not 0.0 <= mix <= 1.0:
             raise ValueError("mix must be between 0 and 1")
         if close < 0:

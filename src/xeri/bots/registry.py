@@ -43,8 +43,8 @@ BOTS: dict[str, BotFactory] = {
     "master": MasterBot,
 }
 
-#: Bots whose budget may carry a wall-clock cap (``seconds=``).
-SEARCH_BOTS = frozenset({"ismcts", "pimc", "master"})
+#: Bots whose budget may carry a wall-clock cap (``seconds=``; the learned bot passes it to its fallback masters).
+SEARCH_BOTS = frozenset({"ismcts", "pimc", "master", "learned"})
 
 #: Bots that read hidden cards: never in ``BOTS`` or ``LEVELS``; only ``make_cheater`` builds them.
 CHEATERS: dict[str, Callable[..., Bot]] = {
@@ -74,8 +74,8 @@ LEVELS: dict[str, str] = {
 LEVEL_MARGINS: dict[str, str] = {
     "medium": "+20.0 [+19.2, +20.8] over easy",
     "hard": "+15.8 [+14.9, +16.7] over medium",
-    "strong": "+1.2 [+0.5, +1.9] over hard (2 players; at 3 or 4, or on face-down cards, it plays the counting "
-              "master)",
+    "strong": "+1.2 [+0.5, +1.9] over hard (2 players; at 3 or 4, or on face-down cards, the bot measured between hard "
+              "and master there: the lines below)",
     "master": "+4.3 [+3.6, +4.9] over strong (with the fast extra: numba; without it +3.0)",
 }
 
@@ -86,13 +86,14 @@ LEVEL_MARGINS: dict[str, str] = {
 #: docs/reference/bots-measurements.md, "Levels everywhere"; ``tests/project/test_doc_figures.py`` checks each
 #: against its JSON). 3 players: one seat against two.
 LEVEL_MARGINS_AT: dict[str, dict[str, str]] = {
-    # medium and hard over 1,000 deals, strong over 300, master over 150
+    # medium and hard over 1,000 deals; strong over 300 (4-player Pişti: 1,000); master over 500 (3 players: 300,
+    # 4 players: 150)
     "Pişti, 2 players": {"medium": "+9.3 [+8.7, +9.9]", "hard": "+5.3 [+4.6, +5.9]", "strong": "+1.3 [+0.3, +2.4]",
-                         "master": "+1.4 [-0.3, +3.1]"},
-    "Pişti, 4 players": {"medium": "+10.2 [+9.7, +10.8]", "hard": "+5.9 [+5.3, +6.4]", "strong": "+1.2 [+0.4, +2.0]",
-                         "master": "+0.5 [-0.7, +1.6]"},
-    "3 players": {"medium": "+7.2 [+6.9, +7.5]", "hard": "+5.2 [+4.9, +5.6]", "strong": "-0.4 [-0.9, +0.1]",
-                  "master": "+1.6 [+0.9, +2.3]"},
+                         "master": "+1.3 [+0.5, +2.1]"},
+    "Pişti, 4 players": {"medium": "+10.2 [+9.7, +10.8]", "hard": "+5.9 [+5.3, +6.4]", "strong": "+1.5 [+1.1, +2.0]",
+                         "master": "+1.2 [+0.6, +1.8]"},
+    "3 players": {"medium": "+7.2 [+6.9, +7.5]", "hard": "+5.2 [+4.9, +5.6]", "strong": "+1.7 [+1.2, +2.3]",
+                  "master": "+0.6 [+0.1, +1.2]"},
     "4 players": {"medium": "+20.6 [+19.8, +21.4]", "hard": "+15.4 [+14.6, +16.2]", "strong": "+2.5 [+1.4, +3.7]",
                   "master": "+4.1 [+2.6, +5.6]"},
 }

@@ -5,6 +5,8 @@ Each is the compiled twin of a Python policy, kept equal by a differential test:
 - ``random``: a uniformly random card of the hand.
 - ``greedy`` and ``expert``: ``xeri.bots``' ``GreedyBot`` and ``ExpertBot``
   (their card scores, ties drawn at random; ``tests/fast/test_fast_vec.py``).
+- ``expert-pisti``: ``ExpertBot(jack_keep=3, xeri_weight=1)``, the expert's rules tuned for Pişti, where a
+  pişti is most of the game (``tests/fast/test_fast_vec.py`` too); the master's own seat in Pişti's rollouts.
 - ``playout`` and ``playout-fast``: the search playout ``xeri.bots.ismcts.policy_move``
   with ``smart`` on and off, the policy of ``rollout=smart`` and ``rollout=fast``
   (``tests/fast/test_fast.py`` plays both side by side on one random stream).
@@ -20,14 +22,16 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from ..bots.expert import PISTI_JACK_KEEP, PISTI_XERI_WEIGHT
 from .layout import C_JACK_ANY, C_JXERI, C_LASTX, C_MOST, C_PLAYERS, C_XERI, JACK, RANK, _below
 
 # policy codes
-P_RANDOM, P_GREEDY, P_EXPERT, P_PLAYOUT, P_PLAYOUT_FAST = range(5)
+P_RANDOM, P_GREEDY, P_EXPERT, P_PLAYOUT, P_PLAYOUT_FAST, P_EXPERT_PISTI = range(6)
 NAMES = {"random": P_RANDOM, "greedy": P_GREEDY, "expert": P_EXPERT, "playout": P_PLAYOUT,
-         "playout-fast": P_PLAYOUT_FAST}
+         "playout-fast": P_PLAYOUT_FAST, "expert-pisti": P_EXPERT_PISTI}
 #: the expert's value of a Jack kept in hand (``ExpertBot(jack_keep=5.0)``)
 JACK_KEEP = 5.0
+# ``expert-pisti``'s Jack kept and weight of the pişti chance after a capture: ``bots.expert``'s, one copy
 #: the playout takes a pile with a Jack when the pile and the Jack are worth this much (``ismcts.JACK_MIN``)
 JACK_MIN = 2
 _TIE = 1e-9
@@ -93,7 +97,9 @@ def policy_scores(policy: int, cfg: np.ndarray, values: np.ndarray, hand: np.nda
     opp_hand = hand_len[(seat + 1) % n]
     card_w = 0.1 + cfg[C_MOST] / 60.0
     my_left = hl - 1
-    keep = 0.0 if my_left == 0 else JACK_KEEP + (1.5 if talon_left == 0 else 0.0)
+    jack_keep = PISTI_JACK_KEEP if policy == P_EXPERT_PISTI else JACK_KEEP
+    xeri_weight = PISTI_XERI_WEIGHT if policy == P_EXPERT_PISTI else 0.5
+    keep = 0.0 if my_left == 0 else jack_keep + (1.5 if talon_left == 0 else 0.0)
     xeri_pts = cfg[C_XERI]
     for i in range(hl):
         card = hand[i]
@@ -118,7 +124,7 @@ def policy_scores(policy: int, cfg: np.ndarray, values: np.ndarray, hand: np.nda
                     if held:
                         chance_count += by_rank[r]
                 chance = chance_count / max(total, 1)
-                gain += 0.5 * xeri_pts * min(chance, 1.0)
+                gain += xeri_weight * xeri_pts * min(chance, 1.0)
             scores[i] = gain
             continue
         lone = pl == 0
@@ -131,7 +137,7 @@ def policy_scores(policy: int, cfg: np.ndarray, values: np.ndarray, hand: np.nda
         loss = p_match * (after + card_w * (size + 1) + xeri)
         if rank != JACK:
             p_jack = _p_holds(total, by_rank[JACK], opp_hand)
-            jack_take = after + card_w * (size + 1) - JACK_KEEP
+            jack_take = after + card_w * (size + 1) - jack_keep
             if lone and cfg[C_JACK_ANY] == 1:
                 jack_take += xeri_pts
             loss += (1 - p_match) * p_jack * max(jack_take, 0.0)

@@ -48,7 +48,7 @@ from .layout import (
     _mix,
     stream_start,
 )
-from .policies import FACE_DOWN, NAMES, P_EXPERT, P_GREEDY, choose, policy_scores
+from .policies import FACE_DOWN, NAMES, P_EXPERT, P_EXPERT_PISTI, P_GREEDY, choose, policy_scores
 from .rollout import _config
 
 
@@ -291,7 +291,7 @@ def play_weights(cfg: np.ndarray, values: np.ndarray, policies: np.ndarray, hand
     for w in range(hands.shape[0]):
         for d in range(dseat.shape[0]):
             s = dseat[d]
-            if policies[s] != P_EXPERT and policies[s] != P_GREEDY:
+            if policies[s] != P_EXPERT and policies[s] != P_GREEDY and policies[s] != P_EXPERT_PISTI:
                 continue
             hl = 0
             for j in range(hand_len[w, s]):
