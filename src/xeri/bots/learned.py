@@ -124,12 +124,13 @@ class LearnedBot:
         # ``seconds``: the wall-clock cap of interactive play (``make_bot(..., interactive=True)``), for the masters.
         self._fallback: MasterBot | ExpertBot = (ExpertBot(seed=seed) if fallback == "expert"
                                                  else MasterBot(seed=seed, early="expert", seconds=seconds))
-        #: with 3 players (``table``): the master's rollouts on few worlds; without numba it plays the counting
-        #: rules, as the master itself does (and with a cap, while numba loads)
-        self._fallback3: MasterBot | ExpertBot = (MasterBot(seed=seed, rworlds=rworlds, seconds=seconds)
-                                                  if fallback == "table" else self._fallback)
-        #: at 4-player Pişti (``table``): the expert's rules tuned for Pişti (the counting master is as strong as
-        #: the master there, so no level between them)
+        #: with 3 players (``table``): the master's rollouts on few worlds, made at the first 3-player view (a
+        #: capped master starts loading numba when it is made); without numba it plays the counting rules, as the
+        #: master itself does (and with a cap, while numba loads)
+        self._fallback3: MasterBot | ExpertBot | None = None if fallback == "table" else self._fallback
+        self._seed, self._rworlds, self._seconds = seed, rworlds, seconds
+        #: at 4-player Pişti (``table``): the expert's rules tuned for Pişti (the counting master is nearly as
+        #: strong as the master there, leaving no level between them)
         self._fallback_pisti4: MasterBot | ExpertBot = (
             ExpertBot(seed=seed, jack_keep=PISTI_JACK_KEEP, xeri_weight=PISTI_XERI_WEIGHT) if fallback == "table"
             else self._fallback)
@@ -139,6 +140,8 @@ class LearnedBot:
         if len(legal) == 1:
             return legal[0]
         if view.ruleset.players == 3:
+            if self._fallback3 is None:
+                self._fallback3 = MasterBot(seed=self._seed, rworlds=self._rworlds, seconds=self._seconds)
             return self._fallback3.choose(view, history)
         if view.ruleset.players == 4 and view.ruleset.scoring == "pisti":
             return self._fallback_pisti4.choose(view, history)

@@ -6,7 +6,8 @@ Each is the compiled twin of a Python policy, kept equal by a differential test:
 - ``greedy`` and ``expert``: ``xeri.bots``' ``GreedyBot`` and ``ExpertBot``
   (their card scores, ties drawn at random; ``tests/fast/test_fast_vec.py``).
 - ``expert-pisti``: ``ExpertBot(jack_keep=3, xeri_weight=1)``, the expert's rules tuned for Pişti, where a
-  pişti is most of the game (``tests/fast/test_fast_vec.py`` too); the master's own seat in Pişti's rollouts.
+  pişti is most of the game (``tests/fast/test_fast_vec.py`` too); ``master:rpolicy=expert-pisti`` plays its own
+  seat in the rollouts by it (measured, not the default: docs/reference/bots-measurements.md, "Pişti").
 - ``playout`` and ``playout-fast``: the search playout ``xeri.bots.ismcts.policy_move``
   with ``smart`` on and off, the policy of ``rollout=smart`` and ``rollout=fast``
   (``tests/fast/test_fast.py`` plays both side by side on one random stream).
@@ -31,7 +32,8 @@ NAMES = {"random": P_RANDOM, "greedy": P_GREEDY, "expert": P_EXPERT, "playout": 
          "playout-fast": P_PLAYOUT_FAST, "expert-pisti": P_EXPERT_PISTI}
 #: the expert's value of a Jack kept in hand (``ExpertBot(jack_keep=5.0)``)
 JACK_KEEP = 5.0
-# ``expert-pisti``'s Jack kept and weight of the pişti chance after a capture: ``bots.expert``'s, one copy
+# ``expert-pisti``'s Jack kept and pişti-chance weight are ``bots.expert``'s (one copy). numba freezes globals
+# into its cache, keyed on this file only: after changing them there, clear ``__pycache__`` (the twin test fails).
 #: the playout takes a pile with a Jack when the pile and the Jack are worth this much (``ismcts.JACK_MIN``)
 JACK_MIN = 2
 _TIE = 1e-9
