@@ -23,6 +23,7 @@ from xeri.bots.sim import SimState, from_round
 from xeri.cards import Card, Rank
 from xeri.engine import Deal, Round
 from xeri.events import Dealt, PileRedealt, Played
+from xeri.rules import Ruleset
 
 
 def brute(st: SimState, root: int) -> float:
@@ -215,6 +216,18 @@ MASTER_SPECS = ["master", "master:iterations=40,early=pimc", "master:worlds=3,en
 MATCH_SPECS = ["master", "master:rworlds=200,sampler=python", "master:rworlds=200,partner=master"]
 
 
+def experts_played(ruleset: Ruleset, dealer: int, rng: random.Random, low: int, high: int) -> Round:
+    """A round dealt from ``rng`` and played by experts for a number of cards drawn from ``[low, high)``."""
+    rnd = Round.new(ruleset, dealer, rng.getrandbits(64))
+    bots = [make_bot("expert", s) for s in range(ruleset.players)]
+    stop = rng.randrange(low, high)
+    while len(rnd.played) < stop and not rnd.is_over:
+        seat = rnd.turn
+        assert seat is not None
+        rnd.play(bots[seat].choose(rnd.view(seat), rnd.log_for(seat)), seat)
+    return rnd
+
+
 @pytest.mark.parametrize(("preset", "players"), [("classic", 3), ("pisti", 4), ("pisti", 2)])
 def test_the_strong_levels_table_fallbacks_decide_the_same_whatever_the_hidden_cards(preset: str, players: int) -> None:
     """The strong level's own bots at 3 players (the master on 256 worlds) and at 4-player Pişti (the expert tuned
@@ -223,13 +236,7 @@ def test_the_strong_levels_table_fallbacks_decide_the_same_whatever_the_hidden_c
     rng = random.Random(11)
     differed = 0
     for k in range(4):
-        rnd = Round.new(ruleset, k % players, rng.getrandbits(64))
-        bots = [make_bot("expert", s) for s in range(players)]
-        stop = rng.randrange(8, 40)
-        while len(rnd.played) < stop and not rnd.is_over:
-            seat = rnd.turn
-            assert seat is not None
-            rnd.play(bots[seat].choose(rnd.view(seat), rnd.log_for(seat)), seat)
+        rnd = experts_played(ruleset, k % players, rng, 8, 40)
         seat = rnd.turn
         assert seat is not None and not rnd.is_over
         twin = twin_anywhere(rnd, seat, rng)
@@ -250,13 +257,7 @@ def test_master_decides_the_same_whatever_the_hidden_cards(preset: str, players:
     rng = random.Random(5)
     differed = 0
     for k in range(6):
-        rnd = Round.new(ruleset, k % players, rng.getrandbits(64))
-        bots = [make_bot("expert", s) for s in range(players)]
-        stop = rng.randrange(30, 52 - ruleset.pile_size - 1)
-        while len(rnd.played) < stop and not rnd.is_over:
-            seat = rnd.turn
-            assert seat is not None
-            rnd.play(bots[seat].choose(rnd.view(seat), rnd.log_for(seat)), seat)
+        rnd = experts_played(ruleset, k % players, rng, 30, 52 - ruleset.pile_size - 1)
         if rnd.is_over:
             continue
         seat = rnd.turn
