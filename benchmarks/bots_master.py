@@ -120,7 +120,7 @@ def run_timing(rounds: int, seed: int, out: Path, preset: str = "classic", playe
             view, history = match.view(seat), match.round.log_for(seat)
             w, c = time.perf_counter(), time.process_time()
             card = bot.choose(view, history)
-            if bot.name == "master" and len(view.legal_moves) > 1:
+            if ruleset.side_of(seat) == mine and len(view.legal_moves) > 1:  # the timed bot's, not the expert's
                 walls.append(time.perf_counter() - w)
                 cpus.append(time.process_time() - c)
             before = len(match.rounds)

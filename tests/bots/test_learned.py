@@ -108,3 +108,28 @@ def test_off_its_table_the_strong_level_plays_the_master_measured_for_that_table
         make_bot("learned:fallback=rollouts")
     with pytest.raises(ValueError, match="rworlds"):
         make_bot("learned:rworlds=0")
+
+
+def test_the_strong_level_says_how_its_three_player_master_played(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``status`` (the notices): ``strong-warming`` while the 3-player master's rollouts load, ``strong-full``
+    once they are there, None at a table where it plays no master with rollouts."""
+    import xeri.bots.master as master
+
+    rnd = Round.new(find_ruleset("classic", players=3), 0, 3)
+    seat = rnd.turn
+    assert seat is not None
+    bot = make_bot("strong", 1, interactive=True)
+    assert bot.status is None  # type: ignore[attr-defined]
+    monkeypatch.setattr(master, "_compiled_rollouts", lambda wait: (None, False))  # still loading
+    bot.choose(rnd.view(seat), rnd.log_for(seat))
+    assert bot.status == "strong-warming"  # type: ignore[attr-defined]
+    monkeypatch.undo()
+    bot = make_bot("strong", 1)  # waits for the rollouts
+    bot.choose(rnd.view(seat), rnd.log_for(seat))
+    assert bot.status == "strong-full"  # type: ignore[attr-defined]
+    two = Round.new(find_ruleset("classic"), 0, 3)
+    bot.choose(two.view(two.turn or 0), two.log_for(two.turn or 0))
+    assert bot.status is None  # type: ignore[attr-defined]
+    counting = make_bot("learned:fallback=counting", 1)
+    counting.choose(rnd.view(seat), rnd.log_for(seat))
+    assert counting.status is None  # type: ignore[attr-defined]

@@ -106,6 +106,23 @@ def test_a_whole_round_against_the_strong_level(tmp_path: Path) -> None:
     assert total >= 12 and same == total
 
 
+def test_three_players_against_the_strong_level_which_says_it_warms_up(tmp_path: Path) -> None:
+    """At 3 players the strong level plays a master (issue 28): its first move comes before the compiled rollouts
+    are loaded, so the player is told, once, that it plays by the counting rules until they are."""
+    from xeri.bots.master import NOTICES
+
+    term = Terminal(tmp_path, "--players", "3", "--seed", "4", "--level", "strong", "--option", "rounds=1")
+    hands = list(term.play_on())
+    assert term.close() == 0
+    assert hands[:6] == [6, 5, 4, 3, 2, 1] and "Match over:" in term.text()
+    flat = " ".join(term.text().split())  # the notice is wrapped to the terminal's width
+    assert flat.count(" ".join(NOTICES["strong-warming"].split())) == 1
+    assert flat.count(" ".join(NOTICES["strong-full"].split())) <= 1
+    assert NOTICES["warming"] not in flat  # it is the strong level that says so, not the master
+    match, setup = saves.load(saved(tmp_path))
+    assert match.is_over and setup.levels == {1: "strong", 2: "strong"}
+
+
 def test_bad_input_at_the_prompt(tmp_path: Path) -> None:
     term = Terminal(tmp_path, "--seed", "8", "--level", "random")
     term.expect(PROMPT)

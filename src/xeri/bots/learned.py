@@ -129,14 +129,25 @@ class LearnedBot:
         #: master itself does (and with a cap, while numba loads)
         self._fallback3: MasterBot | ExpertBot | None = None if fallback == "table" else self._fallback
         self._seed, self._rworlds, self._seconds = seed, rworlds, seconds
+        self._last_at3 = False
         #: at 4-player Pişti (``table``): the expert's rules tuned for Pişti (the counting master is nearly as
         #: strong as the master there, leaving no level between them)
         self._fallback_pisti4: MasterBot | ExpertBot = (
             ExpertBot(seed=seed, jack_keep=PISTI_JACK_KEEP, xeri_weight=PISTI_XERI_WEIGHT) if fallback == "table"
             else self._fallback)
 
+    @property
+    def status(self) -> str | None:
+        """How the last move was played, for the notices (``master.NOTICES``): ``strong-warming`` while the
+        3-player master's rollouts load, ``strong-full`` once they are there; None at other tables."""
+        fallback = self._fallback3
+        if self._last_at3 and isinstance(fallback, MasterBot) and fallback.status in ("warming", "full"):
+            return f"strong-{fallback.status}"
+        return None
+
     def choose(self, view: SeatView, history: Sequence[Event]) -> Card:
         legal = view.legal_moves
+        self._last_at3 = view.ruleset.players == 3
         if len(legal) == 1:
             return legal[0]
         if view.ruleset.players == 3:

@@ -141,13 +141,30 @@ def _load_rollouts() -> Callable[..., list[list[float]]] | None:
 
 _LOADER: threading.Thread | None = None
 
-#: What to tell a player about the master's own strength (``MasterBot.status``), once each: its first moves may
-#: come before numba has loaded (or, on a fresh install, compiled) its rollouts.
+#: What to tell a player about a bot's own strength (its ``status``), once each: its first moves may come before
+#: numba has loaded (or, on a fresh install, compiled) its rollouts. The master reports ``warming`` and ``full``;
+#: the strong level, where it plays a master (3 players), ``strong-warming`` and ``strong-full``.
 NOTICES = {
     "warming": "The master is warming up: until its rollouts are compiled (once, about 18 s of CPU on a fresh "
                "install) it plays by the counting rules, a level below its best.",
     "full": "The master's rollouts are ready: the full master plays from now on.",
+    "strong-warming": "The strong level is warming up: until its rollouts are compiled (once, about 18 s of CPU on "
+                      "a fresh install) it plays by the counting rules, a little below its level.",
+    "strong-full": "The strong level's rollouts are ready: it plays at its full level from now on.",
 }
+
+
+def strength_news(status: str | None, told: set[str]) -> str | None:
+    """The status to tell the player of now (a key of ``NOTICES``), or None; ``told`` keeps what was told.
+
+    A warming status is told the first time; a full one once, and only after its own warming one (a bot that
+    was itself from the start says nothing)."""
+    if status not in NOTICES or status in told:
+        return None
+    if status.endswith("full") and status.removesuffix("full") + "warming" not in told:
+        return None
+    told.add(status)
+    return status
 
 
 class MasterBot:

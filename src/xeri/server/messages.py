@@ -360,11 +360,16 @@ class RematchMessage(Message, frozen=True, tag="rematch"):
     token: str | None
 
 
+#: The words about the computer's play (``NoticeMessage``).
+Notice = Literal["master_warming", "master_ready", "strong_warming", "strong_ready"]
+
+
 class NoticeMessage(Message, frozen=True, tag="notice"):
     """A word about the computer's play, sent once each: the master plays by the counting rules while its rollouts
-    load (``master_warming``), then at full strength (``master_ready``); the page words it."""
+    load (``master_warming``), then at full strength (``master_ready``); the same of the strong level where it
+    plays a master, at 3 players (``strong_warming``, ``strong_ready``). The page words it."""
 
-    notice: Literal["master_warming", "master_ready"]
+    notice: Notice
 
 
 class PongMessage(Message, frozen=True, tag="pong"):

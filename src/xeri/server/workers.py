@@ -32,6 +32,7 @@ from typing import Any, TypeVar
 
 from ..bots import BOTS, LEVELS, make_bot, parse_spec
 from ..bots.hint import suggest
+from ..bots.registry import SEARCH_BOTS
 from ..cards import Card
 from ..engine import SeatView
 from ..events import Event
@@ -73,7 +74,8 @@ class BotBudget:
 def capped_spec(spec: str, budget: BotBudget) -> str:
     """``spec`` (a level or a bot spec) with its ``seconds`` and ``iterations`` held within ``budget``.
 
-    A bot that takes a ``seconds`` budget always gets one, so no move runs unbounded.
+    A bot that takes a ``seconds`` budget always gets one, so no move runs unbounded: those whose signature
+    names it, and the search bots (``SEARCH_BOTS``: the strong level's factory takes ``**params``).
     """
     resolved = LEVELS.get(spec.strip().lower(), spec)
     name, params = parse_spec(resolved)
@@ -81,7 +83,7 @@ def capped_spec(spec: str, budget: BotBudget) -> str:
     if factory is None:
         return resolved  # make_bot reports the unknown name
     accepted = inspect.signature(factory).parameters
-    if "seconds" in accepted:
+    if "seconds" in accepted or name in SEARCH_BOTS:
         asked = params.get("seconds")
         params["seconds"] = budget.seconds if not isinstance(asked, (int, float)) else min(asked, budget.seconds)
     if "iterations" in accepted and isinstance(params.get("iterations"), int):

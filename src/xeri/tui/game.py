@@ -18,7 +18,7 @@ from rich.text import Text
 from .. import saves, seeds
 from ..bots import Bot, bot_card, make_bot
 from ..bots.hint import suggest
-from ..bots.master import NOTICES
+from ..bots.master import NOTICES, strength_news
 from ..bots.registry import partnered
 from ..cards import Card
 from ..engine import SeatView
@@ -193,15 +193,11 @@ class Game:
         return 0
 
     def _say_strength(self, bot: Bot) -> None:
-        """Tell the player, once, that the master plays by the counting rules while its rollouts load, and once
-        more when the full master takes over (``MasterBot.status``)."""
-        status = getattr(bot, "status", None)
-        if status == "warming" and "warming" not in self._told:
-            self._told.add("warming")
-            self.ui.message(NOTICES["warming"])
-        elif status == "full" and "warming" in self._told and "full" not in self._told:
-            self._told.add("full")
-            self.ui.message(NOTICES["full"])
+        """Tell the player, once, that the master (or the strong level's master) plays by the counting rules while
+        its rollouts load, and once more when it is itself (the bot's ``status``, ``master.strength_news``)."""
+        news = strength_news(getattr(bot, "status", None), self._told)
+        if news is not None:
+            self.ui.message(NOTICES[news])
 
     def _announce(self, events: Sequence[Event], wait: bool = True) -> None:
         for seat in self._unseen:

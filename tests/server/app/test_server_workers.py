@@ -41,6 +41,9 @@ def test_the_budget_caps_every_search_bot_whatever_its_spec_asks() -> None:
     assert "seconds=0.1" in capped_spec("pimc:seconds=0.1", budget)  # a smaller budget stays
     assert "seconds=0.3" in capped_spec("master", budget)  # a level resolves to its spec first
     make_bot(capped_spec("master", budget))  # and the capped spec is still a valid bot
+    # The strong level's factory takes ``**params``: its 3-player master is capped too (it ran uncapped).
+    assert capped_spec("strong", budget) == "learned:seconds=0.3"
+    make_bot(capped_spec("strong", budget))
     assert capped_spec("expert", budget) == "expert"
     assert is_inline("hard") and is_inline("random") and not is_inline("master")
     with pytest.raises(ValueError):
@@ -311,6 +314,9 @@ def test_a_table_is_told_once_while_the_master_warms_up_and_once_when_it_is_itse
         return [n for n in (auto.strength_notice(status) for status in statuses) if n is not None]
 
     assert told([None, "warming", "warming", "full", "warming", "full"]) == ["master_warming", "master_ready"]
+    assert told(["strong-warming", "warming", "strong-full", "full"]) == [  # each level is told of apart
+        "strong_warming", "master_warming", "strong_ready", "master_ready"]
+    assert told(["strong-full", "warming", "strong-full"]) == ["master_warming"]
     assert told(["full", "full", None]) == []  # a master that was itself from the start
     assert told(["without"] * 3) == []
 

@@ -16,16 +16,17 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from typing import Literal
 
 from ...bots import Bot, make_bot
 from ...bots.hint import reason_for, suggest
+from ...bots.master import strength_news
 from ...cards import Card
 from ...engine import SeatView
 from ...events import Event
 from ...seeds import bot_seed
 from ..errors import ProtocolError
 from ..limits import LimitExceeded
+from ..messages import Notice
 from ..workers import PoolBusy, Workers, hint_card
 
 log = logging.getLogger("xeri.server")
@@ -33,6 +34,9 @@ log = logging.getLogger("xeri.server")
 #: the domain tag of server bots' seeds (xeri.seeds)
 SEED_DOMAIN = "server"
 RETRY_AFTER = 1.0
+#: a bot's status worth telling the table of (``master.NOTICES``' keys) -> the notice the page words
+NOTICE_NAMES: dict[str, Notice] = {"warming": "master_warming", "full": "master_ready",
+                                   "strong-warming": "strong_warming", "strong-full": "strong_ready"}
 
 
 def server_bot(level: str, match_seed: int, seat: int, version: int) -> Bot:
@@ -108,17 +112,12 @@ class Autoplay:
             log.exception("bot %s failed at table %s; playing the first legal card", level, table_id)
             return view.legal_moves[0], None
 
-    def strength_notice(self, status: str | None) -> Literal["master_warming", "master_ready"] | None:
-        """The notice to send once: the master plays by the counting rules while its rollouts load
-        (``master_warming``), then once more when the full master takes over (``master_ready``); else None."""
-        told = self._told
-        if status == "warming" and "master_warming" not in told:
-            told.add("master_warming")
-            return "master_warming"
-        if status == "full" and "master_warming" in told and "master_ready" not in told:
-            told.add("master_ready")
-            return "master_ready"
-        return None
+    def strength_notice(self, status: str | None) -> Notice | None:
+        """The notice to send once: the master (or the strong level's 3-player master) plays by the counting rules
+        while its rollouts load (``master_warming``, ``strong_warming``), then once more when it is itself
+        (``master_ready``, ``strong_ready``); else None (``master.strength_news``)."""
+        news = strength_news(status, self._told)
+        return None if news is None else NOTICE_NAMES[news]
 
     async def hint(self, view: SeatView, history: tuple[Event, ...]) -> tuple[Card, str]:
         """A suggested card and why, off the event loop; ``busy`` if the pool is full."""

@@ -17,7 +17,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any, Literal
+from typing import Any
 
 from ...events import RoundScored
 from ...match import Match
@@ -165,7 +165,7 @@ class Table:
             if self.broker.interested(ch):
                 await self.broker.publish(ch, Envelope(kind, version, to_text(build(seat))))
 
-    async def publish_notice(self, notice: Literal["master_warming", "master_ready"]) -> None:
+    async def publish_notice(self, notice: messages.Notice) -> None:
         """A word to everyone at the table (messages.NoticeMessage; the page words it)."""
         message = messages.NoticeMessage(notice=notice)
         await self.publish(lambda _seat: message)

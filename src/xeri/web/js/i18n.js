@@ -26,6 +26,9 @@ const STRINGS = {
     master_warming: "The master is warming up: until its rollouts are compiled (once, about 18 s on a new "
       + "install) it plays by the counting rules, a level below its best.",
     master_ready: "The master's rollouts are ready: the full master plays from now on.",
+    strong_warming: "The strong level is warming up: until its rollouts are compiled (once, about 18 s on a new "
+      + "install) it plays by the counting rules, a little below its level.",
+    strong_ready: "The strong level's rollouts are ready: it plays at its full level from now on.",
     fairness: "Fair shuffle", verified: "verified", not_verified: "NOT verified", commitment: "commitment",
     seed: "seed", verify: "Verify", fairness_pending: "revealed after the round",
     replay: "Replay", prev: "Previous", next_move: "Next", first: "Start", last: "End", play_pause: "Play",
@@ -210,6 +213,11 @@ const STRINGS = {
       + "18 δευτερόλεπτα σε νέα εγκατάσταση) παίζει με τους κανόνες μετρήματος, ένα επίπεδο κάτω "
       + "από το καλύτερό του.",
     master_ready: "Οι προσομοιώσεις του μαέστρου είναι έτοιμες: από εδώ και πέρα παίζει ο πλήρης μαέστρος.",
+    strong_warming: "Το δυνατό επίπεδο ζεσταίνεται: ώσπου να μεταγλωττιστούν οι προσομοιώσεις του (μία φορά, "
+      + "περίπου 18 δευτερόλεπτα σε νέα εγκατάσταση) παίζει με τους κανόνες μετρήματος, λίγο κάτω από το "
+      + "επίπεδό του.",
+    strong_ready: "Οι προσομοιώσεις του δυνατού επιπέδου είναι έτοιμες: από εδώ και πέρα παίζει με όλη του τη "
+      + "δύναμη.",
     fairness: "Τίμιο μοίρασμα", verified: "επαληθεύτηκε", not_verified: "ΔΕΝ επαληθεύτηκε", commitment: "δέσμευση",
     seed: "σπόρος", verify: "Επαλήθευση", fairness_pending: "αποκαλύπτεται μετά τον γύρο",
     replay: "Επανάληψη", prev: "Προηγούμενη", next_move: "Επόμενη", first: "Αρχή", last: "Τέλος",
@@ -405,6 +413,9 @@ const STRINGS = {
     master_warming: "Usta ısınıyor: benzetimleri derlenene kadar (bir kez, yeni kurulumda yaklaşık 18 saniye) "
       + "sayma kurallarıyla, en iyisinin bir seviye altında oynuyor.",
     master_ready: "Ustanın benzetimleri hazır: bundan sonra tam usta oynuyor.",
+    strong_warming: "Güçlü seviye ısınıyor: benzetimleri derlenene kadar (bir kez, yeni kurulumda yaklaşık 18 "
+      + "saniye) sayma kurallarıyla, kendi seviyesinin biraz altında oynuyor.",
+    strong_ready: "Güçlü seviyenin benzetimleri hazır: bundan sonra tam gücüyle oynuyor.",
     fairness: "Adil karıştırma", verified: "doğrulandı", not_verified: "DOĞRULANMADI", commitment: "taahhüt",
     seed: "tohum", verify: "Doğrula", fairness_pending: "el bitince açıklanır",
     replay: "Tekrar izle", prev: "Önceki", next_move: "Sonraki", first: "Baş", last: "Son", play_pause: "Oynat",

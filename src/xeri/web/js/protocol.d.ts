@@ -921,14 +921,15 @@ export interface RematchMessage {
 }
 /**
  * A word about the computer's play, sent once each: the master plays by the counting rules while its rollouts
- * load (``master_warming``), then at full strength (``master_ready``); the page words it.
+ * load (``master_warming``), then at full strength (``master_ready``); the same of the strong level where it
+ * plays a master, at 3 players (``strong_warming``, ``strong_ready``). The page words it.
  *
  * This interface was referenced by `Protocol`'s JSON-Schema
  * via the `definition` "NoticeMessage".
  */
 export interface NoticeMessage {
   type: "notice";
-  notice: "master_ready" | "master_warming";
+  notice: "master_ready" | "master_warming" | "strong_ready" | "strong_warming";
 }
 /**
  * This interface was referenced by `Protocol`'s JSON-Schema

@@ -17,9 +17,10 @@ const COMMITMENTS_KEY = "xeri.commitments";
 const noticesShown = new Set();
 
 /**
- * A word from the server about the computer's play: the master plays by the counting rules while its rollouts
- * load, then at full strength. Shown over the table and read out, once each.
- * @param {"master_warming" | "master_ready"} notice
+ * A word from the server about the computer's play: the master (or the strong level, where it plays a master)
+ * plays by the counting rules while its rollouts load, then at full strength. Shown over the table and read out,
+ * once each.
+ * @param {import("./protocol.js").NoticeMessage["notice"]} notice
  */
 export function showNotice(notice) {
   if (noticesShown.has(notice)) return;
