@@ -473,9 +473,32 @@ def test_rollouts_stop_at_the_wall_clock_cap() -> None:
     rnd = _positions("classic", 2, 1, 9)[0]
     seat = rnd.turn
     assert seat is not None
+    import xeri.bots.master as master
+
     bot = MasterBot(seed=1, early="rollout", rworlds=1_000_000, iterations=None, seconds=0.05)
+    bot.evaluate(rnd.view(seat), rnd.log_for(seat))  # a capped master's first move in a process starts the loader
+    assert master._LOADER is not None
+    master._LOADER.join(120)  # then plays with the rollouts (alone, this test saw none: iterations 0)
     bot.evaluate(rnd.view(seat), rnd.log_for(seat))
-    assert 0 < bot.stats.iterations < 1_000_000
+    assert bot.status == "full" and 0 < bot.stats.iterations < 1_000_000
+
+
+def test_under_a_cap_the_next_world_is_begun_only_if_it_can_end_in_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Worlds of 250 ms on a clock that only the worlds move: with a 0.9 s cap the third ends at 0.75 s and a fourth
+    would end at 1.0 s, so the search stops at three, under the cap, where checking the clock alone ran the
+    fourth to 1.0 s (the 3-player endgame's first move passed 0.95 s so)."""
+    import xeri.bots.master as master
+
+    clock = [0.0]
+    monkeypatch.setattr(master.time, "perf_counter", lambda: clock[0])
+    units = 0
+    while True:
+        clock[0] += 0.25
+        units += 1
+        if master._no_time_for_another(0.9, 0.0, units):
+            break
+    assert units == 3 and clock[0] == 0.75
+    assert not master._no_time_for_another(None, 0.0, 1)  # the reproducible mode has no cap
 
 
 def test_without_numba_the_master_level_still_plays() -> None:

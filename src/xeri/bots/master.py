@@ -167,6 +167,16 @@ def strength_news(status: str | None, told: set[str]) -> str | None:
     return status
 
 
+def _no_time_for_another(deadline: float | None, began: float, units: int) -> bool:
+    """Under a wall-clock cap, whether to stop after ``units`` worlds (or batches) begun at ``began``: when the next,
+    as long as their mean, would end past ``deadline``. The move then ends near the cap, not one unit past it (a
+    3-player endgame world takes up to a tenth of a second, more on a busy machine)."""
+    if deadline is None:
+        return False
+    now = time.perf_counter()
+    return now + (now - began) / units >= deadline
+
+
 class MasterBot:
     """Counting rules with inference early, exact minimax per world in the last cards."""
 
@@ -369,6 +379,7 @@ class MasterBot:
         weighted = None
         if not unique and not horizon and self.endworlds == "weighted" and view is not None:
             weighted = self._weighted_worlds(det, view, history, legal, side)
+        began = time.perf_counter()
         if weighted is not None:
             mass = 0.0
             for world, w in weighted:
@@ -382,7 +393,7 @@ class MasterBot:
                     totals[i] += w * values[c]
                 mass += w
                 done += 1
-                if deadline is not None and time.perf_counter() >= deadline:
+                if _no_time_for_another(deadline, began, done):
                     break
             return [t / mass for t in totals], done
         while done < n:
@@ -399,7 +410,7 @@ class MasterBot:
             for i, c in enumerate(legal):
                 totals[i] += values[c]
             done += 1
-            if deadline is not None and time.perf_counter() >= deadline:
+            if _no_time_for_another(deadline, began, done):
                 break
         return [t / done for t in totals], done
 
@@ -500,6 +511,7 @@ class MasterBot:
         policy, eps, observed = self._reading(det, view, history)
         run = self._world_values(det, lacks, legal, side, gone, card_w, policy, observed, eps, deals, outcome)
         weight = 0.0
+        began, batches = time.perf_counter(), 0
         while done < wanted:
             if run is not None:  # the worlds dealt in the kernel too
                 # To the round's end a world costs up to four times as much: under a wall-clock cap, smaller
@@ -526,7 +538,8 @@ class MasterBot:
                 for i, v in enumerate(row):
                     totals[i] += v
             done += batch
-            if deadline is not None and time.perf_counter() >= deadline:
+            batches += 1
+            if _no_time_for_another(deadline, began, batches):
                 break
         mix = self.mix if outcome is None else 0.0
         return [(1 - mix) * t / weight + mix * c for t, c in zip(totals, counted, strict=True)], done
