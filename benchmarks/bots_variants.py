@@ -38,7 +38,7 @@ from xeri.arena.play import DealTask, check_run, deal_seeds, map_tasks
 from xeri.commands.arena import summary_dict
 
 #: the master on main before issue 28, as a spec of today's code
-TODAY = "master:match=0,endworlds=uniform,downplays=0,partner=model,maxn=0,rdeals=1"
+TODAY = "master:match=0,endworlds=uniform,downplays=0,partner=model,maxn=0,rdeals=1,endgame=12"
 #: the levels' bots (``LEVELS``); ``strong-before`` is the strong level as it was at 3 or 4 players and face-down
 #: piles (the expert's rules)
 BOTS = {"master": "master", "today": TODAY, "expert": "expert", "greedy": "greedy", "random": "random",

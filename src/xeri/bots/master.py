@@ -5,10 +5,12 @@ what the next player can take with a discard, a xeri included; the worth of a
 capture and of a kept Jack), with two changes that measured better: it reads
 the others' plays (``inference``: a seat that passed on the top card's rank
 lacks it, so a discard of that rank is safe), and it keeps Jacks for less
-(``jack_keep`` 3 points, not 5). Once the talon is empty and few cards are
-left, it solves each sampled world exactly (``endgame.Solver``); with two
-players every unseen card is then in the other hand, one world is all there
-is, and the play is perfect. ``early=pimc`` uses determinized Monte Carlo
+(``jack_keep`` 3 points, not 5). With two players, once the talon is empty
+and few cards are left, it solves each sampled world exactly
+(``endgame.Solver``): every unseen card is then in the other hand (in Pişti
+but for the face-down cards taken), one world is all there is, and the play is
+perfect. With three or four the others' hands stay hidden to the end, and the
+rollouts below play on to the last card (``endgame_cards``). ``early=pimc`` uses determinized Monte Carlo
 playouts instead of the counting rules (measured weaker, kept for research).
 ``search=N`` (research, off by default: measured no better than the counting
 rules, docs/reference/bots-measurements.md) searches each sampled world to the end of the current
@@ -188,7 +190,7 @@ class MasterBot:
         iterations: int | None = 2048,
         seconds: float | None = None,
         worlds: int = 24,
-        endgame: int = ENDGAME_CARDS,
+        endgame: int | None = None,
         rollout: str = "smart",
         early: str = "rollout",
         infer: int = 1,
@@ -213,7 +215,7 @@ class MasterBot:
         iterations, seconds = search_budget(iterations, seconds)
         if not isinstance(worlds, int) or worlds < 1:
             raise ValueError("worlds must be a positive integer")
-        if not isinstance(endgame, int) or endgame < 0:
+        if endgame is not None and (not isinstance(endgame, int) or endgame < 0):
             raise ValueError("endgame must be a non-negative integer")
         if not isinstance(search, int) or search < 0:
             raise ValueError("search must be a non-negative integer")
@@ -223,6 +225,8 @@ class MasterBot:
         self.opponents = opponents
         self.iterations, self.seconds = iterations, seconds
         self.worlds = worlds
+        # ``endgame``: the exact search starts once at most this many cards are in the hands (0: never); None:
+        # ``endgame_cards``' default for the rules.
         self.endgame = endgame
         self.play_out, self.smart = rollout_playout(rollout)
         if early not in ("pimc", "expert", "rollout"):
@@ -330,7 +334,7 @@ class MasterBot:
         legal = [c.index for c in view.legal_moves]
         side = det.seat % det.rules.sides
         in_hands = sum(view.hand_counts)
-        if view.talon_count == 0 and in_hands <= self.endgame:
+        if view.talon_count == 0 and in_hands <= self.endgame_cards(view.ruleset):
             totals, done = self._exact(det, legal, side, start, history, outcome=outcome, view=view)
         elif view.talon_count and in_hands <= self.search:
             totals, done = self._exact(det, legal, side, start, history, horizon=True)
@@ -339,9 +343,7 @@ class MasterBot:
             lacks = lacked_ranks(history, det.rules.players)[nxt] if self.infer else set()
             now = margin(view.points, side)
             totals, done = [now + self._expert.score(view, Card.from_index(c), lacks) for c in legal], 0
-            if self._card_values is None and not self._no_rollouts:
-                self._card_values, final = _compiled_rollouts(wait=self.seconds is None)
-                self._no_rollouts = final and self._card_values is None
+            self._load_rollouts()
             if self.early == "rollout":
                 self.status = ("full" if self._card_values is not None else
                                "without" if self._no_rollouts else "warming")
@@ -424,10 +426,7 @@ class MasterBot:
         hand and the face-down cards taken, 35 at most); else ``ENDGAME_DEALT`` worlds dealt in the kernel and
         ``worlds`` of them drawn by weight. None without the compiled kernel (the ``fast`` extra): uniform worlds.
         """
-        if self._card_values is None and not self._no_rollouts:
-            self._card_values, final = _compiled_rollouts(wait=self.seconds is None)
-            self._no_rollouts = final and self._card_values is None
-        if self._card_values is None:
+        if not self._load_rollouts():
             return None
         n = det.rules.players
         lacks = lacked_indices(history, n) if self.infer else [frozenset()] * n
@@ -470,6 +469,26 @@ class MasterBot:
         if self.rdeals is not None:
             return self.rdeals
         return 2 if rules.scoring == "pisti" and rules.players == 2 else 1
+
+    def endgame_cards(self, rules: Ruleset) -> int:
+        """When the exact endgame starts: ``endgame`` if set; else at ``ENDGAME_CARDS`` with 2 players, and never
+        with 3 or 4 while the rollouts are there. There the others' hands stay hidden to the last card, and the
+        minimax of each sampled world lets every seat see every hand and play perfectly, where the rollouts play
+        each the style it showed (measured in docs/reference/bots-measurements.md, "The last cards"). Without
+        the rollouts (no ``fast`` extra, or still loading under a wall-clock cap) the endgame is exact."""
+        if self.endgame is not None:
+            return self.endgame
+        if rules.players >= 3 and self.early == "rollout" and self._load_rollouts():
+            return 0
+        return ENDGAME_CARDS
+
+    def _load_rollouts(self) -> bool:
+        """Whether the compiled rollouts are there, loading them if need be: at once in the reproducible mode (so
+        that a bot made mid-round plays as one made before it), in a background thread under a wall-clock cap."""
+        if self._card_values is None and not self._no_rollouts:
+            self._card_values, final = _compiled_rollouts(wait=self.seconds is None)
+            self._no_rollouts = final and self._card_values is None
+        return self._card_values is not None
 
     @property
     def rollouts_ready(self) -> bool:
