@@ -40,12 +40,15 @@ from xeri.commands.arena import summary_dict
 #: the master on main before issue 28, as a spec of today's code
 TODAY = "master:match=0,endworlds=uniform,downplays=0,partner=model,maxn=0,rdeals=1,endgame=12"
 #: the levels' bots (``LEVELS``); ``strong-before`` is the strong level as it was at 3 or 4 players and face-down
-#: piles (the expert's rules)
+#: piles (the expert's rules); ``exact`` the master solving the last 12 cards exactly at every table (as before its
+#: rollouts played to the last card with 3 or 4 players)
 BOTS = {"master": "master", "today": TODAY, "expert": "expert", "greedy": "greedy", "random": "random",
-        "strong": "learned", "strong-before": "learned:fallback=expert"}
+        "strong": "learned", "strong-before": "learned:fallback=expert",
+        "exact": "master:endgame=12"}
 PAIRS = {"master_vs_expert": ("master", "expert"), "master_vs_strong": ("master", "strong"),
          "strong_vs_expert": ("strong", "expert"), "expert_vs_greedy": ("expert", "greedy"),
-         "greedy_vs_random": ("greedy", "random"), "strong-before_vs_expert": ("strong-before", "expert")}
+         "greedy_vs_random": ("greedy", "random"), "strong-before_vs_expert": ("strong-before", "expert"),
+         "master_vs_exact": ("master", "exact")}
 TABLES = {"pisti.2p": ("pisti", 2), "pisti.4p": ("pisti", 4), "classic.3p": ("classic", 3),
           "classic.4p": ("classic", 4), "classic.2p": ("classic", 2)}
 

@@ -345,7 +345,7 @@ def test_rollouts_reach_two_deals_ahead_in_two_player_pisti_only_unless_told() -
     assert MasterBot(seed=1, rdeals=0).deals_ahead(pisti2) == 0
 
 
-def test_the_exact_endgame_plays_the_last_cards_with_two_players_only_while_rollouts_are_there() -> None:
+def test_the_exact_endgame_plays_the_last_cards_but_at_four_players_while_the_rollouts_are_there() -> None:
     from xeri import find_ruleset
 
     two, three, four = (find_ruleset("classic", players=n) for n in (2, 3, 4))
@@ -353,11 +353,12 @@ def test_the_exact_endgame_plays_the_last_cards_with_two_players_only_while_roll
     bot = MasterBot(seed=1)
     assert bot.rollouts_ready
     pisti2 = find_ruleset("pisti", players=2)
-    assert [bot.endgame_cards(r) for r in (two, pisti2, three, four, pisti4)] == [ENDGAME_CARDS, ENDGAME_CARDS, 0, 0, 0]
+    tables = (two, pisti2, three, four, pisti4)
+    assert [bot.endgame_cards(r) for r in tables] == [ENDGAME_CARDS, ENDGAME_CARDS, ENDGAME_CARDS, 0, 0]
     # Told, or without the rollouts (the counting rules play early), it solves the last cards exactly.
     assert MasterBot(seed=1, endgame=12).endgame_cards(four) == 12
     assert MasterBot(seed=1, endgame=0).endgame_cards(two) == 0
-    assert MasterBot(seed=1, early="expert").endgame_cards(three) == ENDGAME_CARDS
+    assert MasterBot(seed=1, early="expert").endgame_cards(four) == ENDGAME_CARDS
     # A bot made in the last cards (a resumed round, a hint) plays them as one that played the whole round.
     assert MasterBot(seed=1).endgame_cards(four) == 0
 

@@ -5,8 +5,8 @@ policy: observation (``xeri.bots.encoding``, scaled by ``scale``) ->
 tanh layers -> 52 card logits. The bot plays the legal card with the highest
 logit, so it needs numpy but never torch. It was trained on 2-player rules;
 at a table of 3 or 4, or with face-down pile cards, it plays the bot measured between hard and master there: with 3
-players the master's rollouts on 256 worlds and its exact endgame (``master:rworlds=256,endgame=12``), at 4-player
-Pişti the expert tuned for Pişti, elsewhere the counting master (``master:early=expert``).
+players the master's rollouts on 256 worlds (``master:rworlds=256``), at 4-player Pişti the expert tuned for Pişti,
+elsewhere the counting master (``master:early=expert``).
 Like every bot it reads only its seat's view.
 """
 
@@ -23,7 +23,7 @@ from ..engine import SeatView
 from ..errors import XeriError
 from ..events import Event
 from .expert import PISTI_JACK_KEEP, PISTI_XERI_WEIGHT, ExpertBot
-from .master import ENDGAME_CARDS, MasterBot
+from .master import MasterBot
 
 WEIGHTS = "learned.npz"
 
@@ -152,10 +152,7 @@ class LearnedBot:
             return legal[0]
         if view.ruleset.players == 3:
             if self._fallback3 is None:
-                # The exact endgame, as this level was measured (the master's rollouts to the last card were
-                # measured on its 2,048 worlds, not on these).
-                self._fallback3 = MasterBot(seed=self._seed, rworlds=self._rworlds, seconds=self._seconds,
-                                            endgame=ENDGAME_CARDS)
+                self._fallback3 = MasterBot(seed=self._seed, rworlds=self._rworlds, seconds=self._seconds)
             return self._fallback3.choose(view, history)
         if view.ruleset.players == 4 and view.ruleset.scoring == "pisti":
             return self._fallback_pisti4.choose(view, history)

@@ -9,8 +9,8 @@ lacks it, so a discard of that rank is safe), and it keeps Jacks for less
 and few cards are left, it solves each sampled world exactly
 (``endgame.Solver``): every unseen card is then in the other hand (in Pişti
 but for the face-down cards taken), one world is all there is, and the play is
-perfect. With three or four the others' hands stay hidden to the end, and the
-rollouts below play on to the last card (``endgame_cards``). ``early=pimc`` uses determinized Monte Carlo
+perfect. With four the others' hands stay hidden to the end, and the rollouts
+below play on to the last card (``endgame_cards``). ``early=pimc`` uses determinized Monte Carlo
 playouts instead of the counting rules (measured weaker, kept for research).
 ``search=N`` (research, off by default: measured no better than the counting
 rules, docs/reference/bots-measurements.md) searches each sampled world to the end of the current
@@ -471,14 +471,16 @@ class MasterBot:
         return 2 if rules.scoring == "pisti" and rules.players == 2 else 1
 
     def endgame_cards(self, rules: Ruleset) -> int:
-        """When the exact endgame starts: ``endgame`` if set; else at ``ENDGAME_CARDS`` with 2 players, and never
-        with 3 or 4 while the rollouts are there. There the others' hands stay hidden to the last card, and the
-        minimax of each sampled world lets every seat see every hand and play perfectly, where the rollouts play
-        each the style it showed (measured in docs/reference/bots-measurements.md, "The last cards"). Without
-        the rollouts (no ``fast`` extra, or still loading under a wall-clock cap) the endgame is exact."""
+        """When the exact endgame starts: ``endgame`` if set; else never with 4 players while the rollouts are
+        there, and at ``ENDGAME_CARDS`` elsewhere or without them (no ``fast`` extra, or still loading under a
+        wall-clock cap). With 4 the other three hands stay hidden to the last card: the minimax of each sampled
+        world lets every seat see every hand and play perfectly, where the rollouts play each other seat in the
+        style it showed; they measured better against the experts and as good against the exact master's team.
+        With 3 and in 2-player Pişti they too beat the experts by more, but not the masters (measured in
+        docs/reference/bots-measurements.md, "The last cards")."""
         if self.endgame is not None:
             return self.endgame
-        if rules.players >= 3 and self.early == "rollout" and self._load_rollouts():
+        if rules.players == 4 and self.early == "rollout" and self._load_rollouts():
             return 0
         return ENDGAME_CARDS
 

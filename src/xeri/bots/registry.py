@@ -91,11 +91,11 @@ LEVEL_MARGINS_AT: dict[str, dict[str, str]] = {
     "Pişti, 2 players": {"medium": "+9.3 [+8.7, +9.9]", "hard": "+5.3 [+4.6, +5.9]", "strong": "+1.3 [+0.3, +2.4]",
                          "master": "+1.3 [+0.5, +2.1]"},
     "Pişti, 4 players": {"medium": "+10.2 [+9.7, +10.8]", "hard": "+5.9 [+5.3, +6.4]", "strong": "+1.5 [+1.1, +2.0]",
-                         "master": "+1.2 [+0.6, +1.8]"},
+                         "master": "+1.5 [+0.8, +2.1]"},
     "3 players": {"medium": "+7.2 [+6.9, +7.5]", "hard": "+5.2 [+4.9, +5.6]", "strong": "+1.7 [+1.2, +2.3]",
                   "master": "+0.6 [+0.1, +1.2]"},
     "4 players": {"medium": "+20.6 [+19.8, +21.4]", "hard": "+15.4 [+14.6, +16.2]", "strong": "+2.5 [+1.4, +3.7]",
-                  "master": "+4.1 [+2.6, +5.6]"},
+                  "master": "+4.8 [+3.4, +6.3]"},
 }
 #: each table of ``LEVEL_MARGINS_AT`` -> the ``bots_variants`` table name of its runs
 LEVEL_TABLES: dict[str, str] = {"Pişti, 2 players": "pisti.2p", "Pişti, 4 players": "pisti.4p",
