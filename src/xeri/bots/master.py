@@ -475,9 +475,9 @@ class MasterBot:
         there, and at ``ENDGAME_CARDS`` elsewhere or without them (no ``fast`` extra, or still loading under a
         wall-clock cap). With 4 the other three hands stay hidden to the last card: the minimax of each sampled
         world lets every seat see every hand and play perfectly, where the rollouts play each other seat in the
-        style it showed; they measured better against the experts and as good against the exact master's team.
-        With 3 and in 2-player Pişti they too beat the experts by more, but not the masters (measured in
-        docs/reference/bots-measurements.md, "The last cards")."""
+        style it showed; they measured better against the experts, and no worse than the deals could tell against
+        a team of exact masters. With 3 and in 2-player Pişti they gained less against the experts and lost more
+        to the masters (docs/reference/bots-measurements.md, "The last cards")."""
         if self.endgame is not None:
             return self.endgame
         if rules.players == 4 and self.early == "rollout" and self._load_rollouts():
