@@ -41,7 +41,7 @@ from xeri.commands.arena import summary_dict
 TODAY = "master:match=0,endworlds=uniform,downplays=0,partner=model,maxn=0,rdeals=1,endgame=12"
 #: the levels' bots (``LEVELS``); ``strong-before`` is the strong level as it was at 3 or 4 players and face-down
 #: piles (the expert's rules); ``exact`` the master solving the last 12 cards exactly at every table (as before its
-#: rollouts played to the last card with 3 or 4 players)
+#: rollouts played to the last card with 4 players)
 BOTS = {"master": "master", "today": TODAY, "expert": "expert", "greedy": "greedy", "random": "random",
         "strong": "learned", "strong-before": "learned:fallback=expert",
         "exact": "master:endgame=12"}

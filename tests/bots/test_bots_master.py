@@ -346,8 +346,6 @@ def test_rollouts_reach_two_deals_ahead_in_two_player_pisti_only_unless_told() -
 
 
 def test_the_exact_endgame_plays_the_last_cards_but_at_four_players_while_the_rollouts_are_there() -> None:
-    from xeri import find_ruleset
-
     two, three, four = (find_ruleset("classic", players=n) for n in (2, 3, 4))
     pisti4 = find_ruleset("pisti", players=4)
     bot = MasterBot(seed=1)
@@ -359,6 +357,9 @@ def test_the_exact_endgame_plays_the_last_cards_but_at_four_players_while_the_ro
     assert MasterBot(seed=1, endgame=12).endgame_cards(four) == 12
     assert MasterBot(seed=1, endgame=0).endgame_cards(two) == 0
     assert MasterBot(seed=1, early="expert").endgame_cards(four) == ENDGAME_CARDS
+    without = MasterBot(seed=1)
+    without._no_rollouts = True  # as where the fast extra is missing
+    assert without.endgame_cards(four) == ENDGAME_CARDS
     # A bot made in the last cards (a resumed round, a hint) plays them as one that played the whole round.
     assert MasterBot(seed=1).endgame_cards(four) == 0
 
