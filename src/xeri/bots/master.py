@@ -480,7 +480,7 @@ class MasterBot:
         to the masters (docs/reference/bots-measurements.md, "The last cards")."""
         if self.endgame is not None:
             return self.endgame
-        if rules.players == 4 and self.early == "rollout" and self._load_rollouts():
+        if rules.players == 4 and self._load_rollouts():  # never there unless ``early=rollout``
             return 0
         return ENDGAME_CARDS
 
