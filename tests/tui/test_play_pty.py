@@ -193,6 +193,24 @@ def test_four_players_with_a_bot_partner(tmp_path: Path) -> None:
     assert data["result"]["over"]
 
 
+def test_four_players_against_the_master_who_plays_the_last_cards_by_its_rollouts(tmp_path: Path) -> None:
+    """With 4 players the master's rollouts play to the last card (issue 28): a whole round against a master team,
+    with a master partner, in the terminal under the wall-clock cap (the rollouts there once loaded, the exact
+    endgame while they load), each notice told once at most, and the saved round holds every card played."""
+    from xeri.bots.master import NOTICES
+
+    term = Terminal(tmp_path, "--players", "4", "--seed", "6", "--level", "master", "--option", "rounds=1")
+    hands = list(term.play_on())
+    assert term.close() == 0
+    assert hands[:6] == [6, 5, 4, 3, 2, 1] and len(hands) == 12 and "Match over:" in term.text()
+    flat = " ".join(term.text().split())
+    assert flat.count(" ".join(NOTICES["warming"].split())) <= 1
+    assert flat.count(" ".join(NOTICES["full"].split())) <= 1
+    match, setup = saves.load(saved(tmp_path))
+    assert match.is_over and setup.levels == {1: "master", 2: "master", 3: "master"}
+    assert len(match.round.played) == 48
+
+
 @pytest.mark.parametrize("dimensions", [(24, 80)])
 def test_hotseat_hides_each_hand_until_enter(tmp_path: Path, dimensions: tuple[int, int]) -> None:
     term = Terminal(tmp_path, "--hotseat", "--seed", "2", "--name", "Ann", "--name", "Bob")
