@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from xeri import PRESETS, Match, find_ruleset
@@ -39,6 +41,30 @@ def test_oracle_plays_through_a_match() -> None:
         seat = match.turn
         card = bot_card(match, oracle if seat == 0 else other)
         match.play(card)
+
+
+@pytest.mark.parametrize(("preset", "players"), [("pisti", 2), ("pisti", 4), ("classic", 3)])
+def test_the_peeking_master_sees_the_other_hands_and_nothing_else(preset: str, players: int) -> None:
+    """The diagnostic cheater's worlds hold the true hands; the talon and face-down cards are still dealt at random."""
+    rnd = Round.new(find_ruleset(preset, players=players), 0, 11)
+    peek = make_cheater("peek-master:rworlds=32,iterations=32", rnd, seed=1)
+    fair = make_bot("master:rworlds=32,iterations=32", 1)
+    for _ in range(6):
+        seat = rnd.turn
+        assert seat is not None
+        view, log = rnd.view(seat), rnd.log_for(seat)
+        det = peek._determinizer(view, log)  # type: ignore[attr-defined]
+        assert fair._determinizer(view, log).need == [0 if s == seat else len(rnd.hand(s)) for s in range(players)]  # type: ignore[attr-defined]
+        assert det.need == [0] * players
+        world = det.sample(random.Random(seat))
+        assert [sorted(h) for h in world.hands] == [sorted(c.index for c in rnd.hand(s)) for s in range(players)]
+        others = {c.index for s in range(players) if s != seat for c in rnd.hand(s)}
+        assert det.pool == sorted({c.index for c in view.unseen()} - others)
+        talons = {tuple(det.sample(random.Random(k)).talon) for k in range(8)}
+        assert len(talons) == (1 if len(det.pool) < 2 else 8) or not rnd.talon
+        card = peek.choose(view, log)
+        assert card in rnd.legal_moves
+        rnd.play(card, seat)
 
 
 def test_bots_follow_the_protocol_and_the_registry() -> None:

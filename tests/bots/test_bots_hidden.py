@@ -141,7 +141,7 @@ def test_views_are_plain_values_without_a_path_to_the_round() -> None:
         assert isinstance(value, (int, tuple, frozenset, bool, Card, Ruleset, type(None), str))
 
 
-@pytest.mark.parametrize("spec", ["oracle-cheater", "oracle", "oracle-cheater:iterations=10"])
+@pytest.mark.parametrize("spec", ["oracle-cheater", "oracle", "oracle-cheater:iterations=10", "peek-master"])
 def test_the_cheating_oracle_is_not_a_normal_bot(spec: str) -> None:
     with pytest.raises(BotSpecError, match="hidden cards"):
         make_bot(spec, 0)

@@ -330,7 +330,7 @@ class MasterBot:
         (in the exact endgame and the rollouts; the counting rules without them stay in points)."""
         start = time.perf_counter()
         cpu = time.process_time()
-        det = Determinizer(view, history)
+        det = self._determinizer(view, history)
         legal = [c.index for c in view.legal_moves]
         side = det.seat % det.rules.sides
         in_hands = sum(view.hand_counts)
@@ -355,6 +355,10 @@ class MasterBot:
         self.stats.seconds = time.perf_counter() - start
         self.stats.cpu_seconds = time.process_time() - cpu
         return {Card.from_index(c): totals[i] for i, c in enumerate(legal)}
+
+    def _determinizer(self, view: SeatView, history: Sequence[Event]) -> Determinizer:
+        """What this seat cannot see, to be sampled (the arena's cheater ``peek-master`` shows it the others' hands)."""
+        return Determinizer(view, history)
 
     def _deadline(self, start: float) -> float | None:
         return None if self.seconds is None else start + self.seconds

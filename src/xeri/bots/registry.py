@@ -12,7 +12,7 @@ from .expert import ExpertBot
 from .greedy import GreedyBot
 from .ismcts import IsmctsBot, PlayoutBot
 from .master import MasterBot
-from .oracle import OracleCheater
+from .oracle import OracleCheater, PeekingMaster
 from .pimc import PimcBot
 from .random_bot import RandomBot
 
@@ -49,6 +49,7 @@ SEARCH_BOTS = frozenset({"ismcts", "pimc", "master", "learned"})
 #: Bots that read hidden cards: never in ``BOTS`` or ``LEVELS``; only ``make_cheater`` builds them.
 CHEATERS: dict[str, Callable[..., Bot]] = {
     "oracle-cheater": OracleCheater,
+    "peek-master": PeekingMaster,
 }
 
 #: level offered to players -> bot spec, weakest first; each beats the one below it
