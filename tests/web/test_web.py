@@ -285,7 +285,13 @@ def assert_no_overlaps(page: Page, viewport: dict[str, int], *, opponents: int) 
         assert a is not None and a["y"] + a["height"] <= viewport["height"], "the hand must show without scrolling"
         for b in cards[i + 1:]:
             assert b is not None and not boxes_overlap(a, b)
-    assert page.evaluate("document.scrollingElement.scrollWidth") <= viewport["width"]
+    # What sticks out past the right edge (outside the scrolled chip lines), named if the page is too wide.
+    wider = page.evaluate(
+        """w => [...document.querySelectorAll('body *')]
+             .filter(e => !e.closest('.chips, .tools, .sr-only') && e.getBoundingClientRect().right > w + 0.5)
+             .map(e => `${e.tagName.toLowerCase()}.${e.className}: ${Math.round(e.getBoundingClientRect().right)}`)""",
+        viewport["width"])
+    assert page.evaluate("document.scrollingElement.scrollWidth") <= viewport["width"], wider
 
 
 def test_full_round_against_the_weakest_bot_by_clicking(server: Server, browser: Browser,
