@@ -24,6 +24,11 @@ from .master import MasterBot
 from .sim import SimState, from_round
 
 
+def live_round(game: Round | Match) -> Round:
+    """The round in play of the game a cheater is bound to."""
+    return game.round if isinstance(game, Match) else game
+
+
 class OracleCheater:
     """Tree search over the true cards of the round it is bound to."""
 
@@ -39,14 +44,11 @@ class OracleCheater:
         self.c = float(c)
         self.stats = SearchStats()
 
-    def _round(self) -> Round:
-        return self._game.round if isinstance(self._game, Match) else self._game
-
     def choose(self, view: SeatView, history: Sequence[Event]) -> Card:
         legal = view.legal_moves
         if len(legal) == 1:
             return legal[0]
-        truth = from_round(self._round())
+        truth = from_round(live_round(self._game))
 
         def sample(rng: random.Random) -> SimState:
             return truth.copy()
@@ -72,7 +74,7 @@ class PeekingMaster(MasterBot):
 
     def _determinizer(self, view: SeatView, history: Sequence[Event]) -> Determinizer:
         det = super()._determinizer(view, history)
-        rnd = self._game.round if isinstance(self._game, Match) else self._game
+        rnd = live_round(self._game)
         for seat in range(det.rules.players):
             if seat == det.seat:
                 continue
