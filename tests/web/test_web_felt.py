@@ -644,7 +644,7 @@ def test_the_look_matches_the_baselines(server: Server, browser: Browser, contex
                                         console: Console, size: str) -> None:
     page = felt_page(browser, contexts, console, size)
     page.goto(server.url + "/")
-    page.wait_for_selector(".start-vs")
+    page.wait_for_selector(".open-tables:not([aria-busy])")  # the list drawn: the panel's height is its own
     page.evaluate("document.activeElement && document.activeElement.blur()")
     compare(page, f"lobby-{size}")
     for players in (2, 4):

@@ -245,8 +245,16 @@ export async function mountLobby(container) {
   );
 
   // --- open tables ---
-  const list = h("ul.table-list.open-tables");
+  // Busy until the first answer is drawn: a screen reader waits for it, and so do the visual baselines.
+  const list = h("ul.table-list.open-tables", { "aria-busy": "true" });
   const refresh = async () => {
+    try {
+      await refreshTables();
+    } finally {
+      list.removeAttribute("aria-busy");
+    }
+  };
+  const refreshTables = async () => {
     if (!navigator.onLine) {
       clear(list).appendChild(h("li.muted", t("offline_no_tables")));
       return;
