@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Browser, BrowserContext
+from playwright.sync_api import Browser, BrowserContext, Route
 from test_web import PHONE, Console, Server, new_page, play_until
 from test_web_a11y import finished, post, seat, stub_player_matches  # noqa: F401  (finished is a fixture)
 
@@ -47,6 +47,26 @@ def test_the_lobby_leads_with_one_play_now_and_titles_its_tables(server: Server,
     page.wait_for_selector(".hand .card-btn")
     table = server.get(f"/api/tables/{page.url.split('#/t/')[1]}")
     assert [s["bot"] for s in table["seats"]] == [None, "medium"] and table["ruleset"]["name"] == "classic"
+
+
+def test_the_lobby_does_not_move_under_a_finger_while_its_tables_load(server: Server, browser: Browser,
+                                                                        contexts: list[BrowserContext],
+                                                                        console: Console) -> None:
+    page = new_page(browser, contexts, console, viewport=PHONE, is_mobile=True, has_touch=True)
+    held: list[Route] = []
+    # The open tables' answer waits for the test.
+    page.route(re.compile(r"/api/tables\?"), lambda route: held.append(route))
+    with page.expect_request(re.compile(r"/api/tables\?")):
+        page.goto(server.url + "/")
+    page.wait_for_selector(".help-panel .help-link")
+    assert page.get_attribute(".open-tables", "aria-busy") == "true"
+    assert page.inner_text(".open-tables") == "Loading…"
+    before = page.locator(".help-panel").bounding_box()
+    held[0].fulfill(json={"tables": []})
+    page.wait_for_selector(".open-tables:not([aria-busy])")
+    assert page.inner_text(".open-tables") == "No open tables."
+    # The panels below kept their place: a tap aimed at How to play lands on it.
+    assert page.locator(".help-panel").bounding_box() == before
 
 
 def test_settings_close_on_escape_a_click_outside_and_a_change_of_page(server: Server, browser: Browser,

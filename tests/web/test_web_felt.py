@@ -273,6 +273,33 @@ def test_bug7_several_xeris_on_a_stack_each_read(server: Server, browser: Browse
         assert cb is not None and not any(overlap(b, cb) for b in crosswise)
 
 
+@pytest.mark.parametrize("players", [3, 4])
+def test_bug8_xeris_at_a_side_seat_stay_inside_it_on_a_phone(server: Server, browser: Browser,
+                                                             contexts: list[BrowserContext], console: Console,
+                                                             players: int) -> None:
+    # A CI run saw the 3-player phone table 383 px wide at 375: "30 cards · 2 xeris" beside the stack of the seat
+    # on the right, wider than the seat, stuck out past the screen (and its stack out over the pile).
+    sides = 2 if players == 4 else players
+    xeris = [["6H", False], ["JD", True]]
+    page = new_page(browser, contexts, console, viewport={"width": 375, "height": 667}, is_mobile=True,
+                    has_touch=True)
+    open_table(page, server, sync(players, xeris=[xeris] * sides, captured_counts=[30] * sides))
+    stacks = page.locator(".seat-box .captured").count()
+    assert stacks >= 1 and page.locator(".seat-box .xeri-count").count() == stacks
+    for seat in page.locator(".seat-west, .seat-east").all():
+        outer = seat.bounding_box()
+        assert outer is not None
+        for part in seat.locator(".captured, .captured .stack, .captured-count").all():
+            b = part.bounding_box()
+            assert b is not None, part
+            inside = outer["x"] - 0.5 <= b["x"] and b["x"] + b["width"] <= outer["x"] + outer["width"] + 0.5
+            assert inside, (seat.get_attribute("class"), part.get_attribute("class"), b, outer)
+        # On its own line, without the " · ".
+        assert all(x == "2 xeris" for x in seat.locator(".xeri-count").all_inner_texts())
+    assert page.locator(".seat-west .xeri-count, .seat-east .xeri-count").count() >= 1
+    assert page.evaluate("document.scrollingElement.scrollWidth") <= 375
+
+
 TOOLS = """() => [...document.querySelectorAll('.scorebar .tools button, .scorebar .tools a')]
   .map(b => { const r = b.getBoundingClientRect(); return [b.className, Math.round(r.x), Math.round(r.y)]; })"""
 

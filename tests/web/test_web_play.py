@@ -315,6 +315,8 @@ def test_move_log_drawer_help_and_default_level(server: Server, browser: Browser
     page.goto(server.url + "/")
     # A first visit plays "medium" (greedy), and the last choice is remembered.
     assert page.locator(".vs-level").input_value() == "medium"
+    # The open tables drawn first: this module's other tables, listed above How to play, would move it under the tap.
+    page.wait_for_selector(".open-tables:not([aria-busy])")
     page.click(".help-panel .help-link")
     page.wait_for_selector(".help h1")
     assert page.inner_text(".help h1") == "Πώς παίζεται η ξερή"

@@ -132,7 +132,8 @@ function capturedStack(view, side, opts) {
     h(
       "span.count.captured-count",
       cardsCount(count),
-      xeris.length ? h("span.xeri-count", ` · ${xerisCount(xeris.length)}`) : null,
+      // A seat at the side has no room for both on one line: the xeris go under the cards (style.css).
+      xeris.length ? h("span.xeri-count", h("span.xeri-sep", " · "), xerisCount(xeris.length)) : null,
     ),
   );
 }
