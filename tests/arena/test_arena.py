@@ -103,6 +103,18 @@ def test_cheating_oracle_only_through_the_arena() -> None:
     assert len(result.games) == 2
 
 
+def test_the_peeking_master_plays_from_the_arena_command_line(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run_cli(capsys, "peek-master:iterations=40,rworlds=40", "greedy", "--ruleset", "pisti",
+                           "--deals", "2", "--seed", "3", "--jobs", "1", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["a"].startswith("peek-master") and data["deals"] == 2
+    # A cheater is for the arena: a game against a player refuses it, in one line and before anything is made.
+    assert main(["play", "--level", "peek-master", "--fast"]) == 2
+    err = capsys.readouterr().err
+    assert "reads hidden cards: it is for the arena only" in err and len(err.strip().splitlines()) == 1
+
+
 def test_ladder_orders_clear_differences(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     result = run_ladder(["random", "greedy", "expert"], find_ruleset("classic"), 40, seed=1, jobs=1)
     assert [r.bot for r in result.ranked()] == ["expert", "greedy", "random"]
