@@ -300,6 +300,46 @@ def test_bug8_xeris_at_a_side_seat_stay_inside_it_on_a_phone(server: Server, bro
     assert page.evaluate("document.scrollingElement.scrollWidth") <= 375
 
 
+# Each control whose words do not fit it (scrolled or clipped), each pair of the top bar's or the tools' neighbours on
+# one row that overlap, and each tool past the screen's right edge.
+CRAMPED = """() => {
+  const out = [];
+  const clipped = e => e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1;
+  for (const e of document.querySelectorAll('.nav a, .account-btn, .scorebar .tools button, .seat-box .name-text'))
+    if (clipped(e)) out.push(`clipped: ${e.className || e.id} "${e.textContent}"`);
+  for (const sel of ['.topbar > :not(.brand)', '.scorebar .tools button']) {
+    const row = [...document.querySelectorAll(sel)].map(e => [e, e.getBoundingClientRect()]);
+    row.forEach(([e, r], i) => {
+      if (r.right > innerWidth + 0.5) out.push(`off the screen: ${e.className} "${e.textContent}"`);
+      const [f, n] = row[i + 1] || [];
+      if (n && Math.abs(n.top - r.top) < 2 && r.right > n.left + 0.5)
+        out.push(`overlap: "${e.textContent}" and "${f.textContent}"`);
+    });
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_bug9_a_narrow_phone_shows_every_word_of_the_bar_and_the_seats(server: Server, browser: Browser,
+                                                                       contexts: list[BrowserContext],
+                                                                       console: Console, players: int) -> None:
+    # On a 375 px phone in Greek the top bar's links ran into each other, the tools (six at a table against the
+    # computer, with Take back) squeezed their words over the next tool's, and both side seats read "Υπολογι…".
+    tbl = table(players)
+    tbl["takebacks"] = True
+    names = ["Maria"] + [None] * (players - 1)
+    for lang in ("el", "tr", "en"):
+        page = new_page(browser, contexts, console, viewport={"width": 360, "height": 640}, is_mobile=True,
+                        has_touch=True)
+        open_table(page, server, sync(players, tbl, names=names), prefs={"lang": lang, "seenAid": False})
+        assert page.locator(".scorebar .tools button").count() == 6
+        assert page.evaluate(CRAMPED) == [], lang
+        hand = page.locator(".hand .card-btn").last.bounding_box()  # a second row of tools leaves it in view
+        assert hand is not None and hand["y"] + hand["height"] <= 640, (lang, hand)
+        assert page.evaluate("document.scrollingElement.scrollWidth") <= 360, lang
+
+
 TOOLS = """() => [...document.querySelectorAll('.scorebar .tools button, .scorebar .tools a')]
   .map(b => { const r = b.getBoundingClientRect(); return [b.className, Math.round(r.x), Math.round(r.y)]; })"""
 
