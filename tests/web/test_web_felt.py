@@ -274,9 +274,9 @@ def test_bug7_several_xeris_on_a_stack_each_read(server: Server, browser: Browse
 
 
 @pytest.mark.parametrize("players", [3, 4])
-def test_bug8_xeris_at_a_side_seat_stay_inside_it_on_a_phone(server: Server, browser: Browser,
-                                                             contexts: list[BrowserContext], console: Console,
-                                                             players: int) -> None:
+def test_bug11_xeris_at_a_side_seat_stay_inside_it_on_a_phone(server: Server, browser: Browser,
+                                                              contexts: list[BrowserContext], console: Console,
+                                                              players: int) -> None:
     # A CI run saw the 3-player phone table 383 px wide at 375: "30 cards · 2 xeris" beside the stack of the seat
     # on the right, wider than the seat, stuck out past the screen (and its stack out over the pile).
     sides = 2 if players == 4 else players
@@ -321,9 +321,9 @@ CRAMPED = """() => {
 
 
 @pytest.mark.parametrize("players", [3, 4])
-def test_bug9_a_narrow_phone_shows_every_word_of_the_bar_and_the_seats(server: Server, browser: Browser,
-                                                                       contexts: list[BrowserContext],
-                                                                       console: Console, players: int) -> None:
+def test_bug12_a_narrow_phone_shows_every_word_of_the_bar_and_the_seats(server: Server, browser: Browser,
+                                                                        contexts: list[BrowserContext],
+                                                                        console: Console, players: int) -> None:
     # On a 375 px phone in Greek the top bar's links ran into each other, the tools (six at a table against the
     # computer, with Take back) squeezed their words over the next tool's, and both side seats read "Υπολογι…".
     tbl = table(players)
@@ -338,6 +338,26 @@ def test_bug9_a_narrow_phone_shows_every_word_of_the_bar_and_the_seats(server: S
         hand = page.locator(".hand .card-btn").last.bounding_box()  # a second row of tools leaves it in view
         assert hand is not None and hand["y"] + hand["height"] <= 640, (lang, hand)
         assert page.evaluate("document.scrollingElement.scrollWidth") <= 360, lang
+
+
+def test_bug13_a_phone_on_its_side_scrolls_the_score_chips_the_tools_leave_no_room_for(
+        server: Server, browser: Browser, contexts: list[BrowserContext], console: Console) -> None:
+    # At 844x390 in Greek with six tools, 3 players' chips need 588 px of the row's 337: the last was cut, and the
+    # row (overflow hidden) did not move under a finger or a wheel.
+    tbl = table(3)
+    tbl["takebacks"] = True
+    page = felt_page(browser, contexts, console, "844x390")
+    open_table(page, server, sync(3, tbl, names=["Maria", None, None]), prefs={"lang": "el", "seenAid": False})
+    row = page.locator(".scorebar .chips")
+    assert page.evaluate("(c => c.scrollWidth > c.clientWidth)(document.querySelector('.scorebar .chips'))")
+    row.hover()
+    page.mouse.wheel(600, 0)
+    page.wait_for_function("document.querySelector('.scorebar .chips').scrollLeft > 0")
+    last = page.locator(".score-chip").last
+    page.wait_for_function("""() => { const r = document.querySelector('.scorebar .chips').getBoundingClientRect();
+      const s = [...document.querySelectorAll('.score-chip .chip-score')].pop().getBoundingClientRect();
+      return s.right <= r.right + 1 && s.left >= r.left - 1; }""")
+    assert last.locator(".chip-score").inner_text().startswith(":")
 
 
 TOOLS = """() => [...document.querySelectorAll('.scorebar .tools button, .scorebar .tools a')]
