@@ -136,7 +136,7 @@ def main() -> int:
             levels: dict[str, Any] = {}
             for level in out["pack"]["levels"]:
                 got = json.loads(page.evaluate(
-                    "async ([level, n]) => (await import('/static/js/offline-engine.js')).offlineEngine()"
+                    "async ([level, n]) => (await import('/static/js/offline/engine.js')).offlineEngine()"
                     ".call('time_level', level, n, 2026)", [level, args.matches]))
                 levels[level] = {"moves": got["moves"], **summary(got["seconds"])}
             out["move_ms"] = levels

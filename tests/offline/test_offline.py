@@ -290,7 +290,7 @@ def test_the_server_serves_the_pack_and_the_service_worker(tmp_path: Path) -> No
         # The service worker names its version and every file of the page, and not itself nor the pack's worker.
         sw = httpx.get(srv.base + "/sw.js").text
         assert 'const VERSION = "dev";' not in sw and '"/static/js/app.js"' in sw and '"/"' in sw
-        assert "/static/js/sw.js" not in sw and "offline-worker.js" not in sw
+        assert "/static/js/sw.js" not in sw and "offline/worker.js" not in sw
     finally:
         srv.stop()
     # Without a pack: nothing is offered, and the pack's paths say why.

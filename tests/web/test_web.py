@@ -562,11 +562,11 @@ def test_page_helpers_in_the_browser(server: Server, browser: Browser, contexts:
     page.goto(server.url + "/#/cards")
     page.wait_for_selector(".gallery .card")
     got = page.evaluate("""async () => {
-        const i18n = await import('/static/js/i18n.js');
-        const board = await import('/static/js/board.js');
+        const i18n = await import('/static/js/lib/i18n.js');
+        const board = await import('/static/js/table/board.js');
         const prev = i18n.language();
         i18n.setLanguage('el');
-        const cards = await import('/static/js/cards.js');
+        const cards = await import('/static/js/lib/cards.js');
         const reasons = [
             i18n.hintReason({code: 'xeri', params: {card: 'TD', top: 'TS'}}, cards.cardLabel),
             i18n.hintReason({code: 'least_given', params: {card: '8S'}}, cards.cardLabel),

@@ -126,11 +126,11 @@ def low_contrast(page: Page) -> dict[str, list[Any]]:
 
 def english_words(lang: str) -> set[str]:
     """Words of the English strings that the language's own strings never use: English left on its page."""
-    source = (ROOT / "src/xeri/web/js/i18n.js").read_text()
+    source = (ROOT / "src/xeri/web/js/lib/i18n.js").read_text()
 
     def block(name: str) -> str:
         m = re.search(rf"\n  {name}: \{{(.*?)\n  \}},", source, flags=re.S)
-        assert m, f"i18n.js has no {name} block"
+        assert m, f"lib/i18n.js has no {name} block"
         return m[1]
 
     def words(text: str) -> set[str]:

@@ -193,9 +193,9 @@ def test_the_match_over_dialog_leads_with_the_winner_and_what_next(server: Serve
 
 
 def i18n_keys(lang: str) -> list[str]:
-    source = (ROOT / "src/xeri/web/js/i18n.js").read_text()
+    source = (ROOT / "src/xeri/web/js/lib/i18n.js").read_text()
     m = re.search(rf"\n  {lang}: \{{(.*?)\n  \}},", source, flags=re.S)
-    assert m, f"i18n.js has no {lang} block"
+    assert m, f"lib/i18n.js has no {lang} block"
     return re.findall(r"(\w+): \"", m[1])
 
 
@@ -208,7 +208,7 @@ def test_greek_and_turkish_have_no_slash_constructions(server: Server, browser: 
     keys = i18n_keys("el")
     assert len(keys) > 200
     texts: dict[str, dict[str, str]] = page.evaluate("""async (keys) => {
-        const i18n = await import('/static/js/i18n.js');
+        const i18n = await import('/static/js/lib/i18n.js');
         const out = {};
         for (const lang of ['el', 'tr']) {
             i18n.setLanguage(lang);

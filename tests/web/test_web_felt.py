@@ -486,7 +486,7 @@ def test_a_capture_sweeps_the_pile_without_long_tasks(
     if not mid:
         page.click("body")  # a gesture: with sound on, the audio output starts now, before any card flies
     if with_sound and not mid:
-        assert page.evaluate("import('/static/js/sound.js').then(m => m.ready())")  # the context is running
+        assert page.evaluate("import('/static/js/lib/sound.js').then(m => m.ready())")  # the context is running
     sent = page.evaluate("new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => {"
                          " window.__flying = null; new MutationObserver((_, obs) => { window.__flying ="
                          " performance.now(); obs.disconnect(); }).observe(document.getElementById('fx'),"
@@ -517,7 +517,7 @@ def test_a_capture_sweeps_the_pile_without_long_tasks(
     # record, those from the message on, which adds the task that draws the board and launches the first flight.
     longest, drawn = page.evaluate(f"""[[{start}, {end}], [{sent}, {end}]].map(([a, b]) => Math.max(0,
         ...window.__long.filter(([t, d]) => t + d >= a && t <= b && (a === {sent} || t >= a)).map(([, d]) => d)))""")
-    sounds = page.evaluate("import('/static/js/sound.js').then(m => [...m.played])")
+    sounds = page.evaluate("import('/static/js/lib/sound.js').then(m => [...m.played])")
     # Sound on: the capture's two sounds were asked for (the Web Audio path ran); off: none at all.
     assert sounds == (["play", "capture"] if with_sound else []), sounds
     if mid:
@@ -536,7 +536,7 @@ def test_a_capture_sweeps_the_pile_without_long_tasks(
     assert len(audio) == (1 if with_sound else 0), audio
     assert not any(moving for _, moving in audio), audio
     if with_sound:
-        assert page.evaluate("import('/static/js/sound.js').then(m => m.ready())")
+        assert page.evaluate("import('/static/js/lib/sound.js').then(m => m.ready())")
     # The 50 ms gate is a timing gate: it runs alone, off the parallel suite whose other browsers starve this one
     # (benchmarks/web_gates.py sets XERI_LONG_TASK_GATE_MS). Here the figure is recorded above.
     gate = float(os.environ.get("XERI_LONG_TASK_GATE_MS", "0"))
@@ -601,14 +601,14 @@ def test_a_xeri_has_a_banner_flying_points_and_its_sound(server: Server, browser
     page.wait_for_selector("#toast:not([hidden]):not(.small)")
     assert "Xeri!" in page.inner_text("#toast")
     page.wait_for_function("document.querySelectorAll('.fly-points').length === 0")
-    sounds = page.evaluate("import('/static/js/sound.js').then(m => [...m.played])")
+    sounds = page.evaluate("import('/static/js/lib/sound.js').then(m => [...m.played])")
     assert sounds[-3:] == ["play", "capture", "xeri"], sounds
-    assert page.evaluate("import('/static/js/sound.js').then(m => m.ready())")  # made, after the gesture
+    assert page.evaluate("import('/static/js/lib/sound.js').then(m => m.ready())")  # made, after the gesture
     # Off in the settings: no sound at all.
-    page.evaluate("import('/static/js/prefs.js').then(m => m.prefs.set('sound', false))")
+    page.evaluate("import('/static/js/lib/prefs.js').then(m => m.prefs.set('sound', false))")
     script.send(opponent_update(12))
     page.wait_for_selector(".pile .top-card[data-card='4D']")
-    assert page.evaluate("import('/static/js/sound.js').then(m => m.played.length)") == len(sounds)
+    assert page.evaluate("import('/static/js/lib/sound.js').then(m => m.played.length)") == len(sounds)
 
 
 DEAL_WATCH = """window.__flew = 0; window.__dealing = 0;
@@ -636,10 +636,10 @@ def test_the_deal_flies_round_the_table_and_a_turn_a_round_and_a_match_each_soun
     assert page.locator(".hand .card-btn.dealing").count() == 0
     assert page.locator(".hand .card-btn").count() == 4
     # The page's own list of the sounds it made, the live array, for wait_for_function to read.
-    page.evaluate("import('/static/js/sound.js').then(m => { window.__played = m.played; })")
+    page.evaluate("import('/static/js/lib/sound.js').then(m => { window.__played = m.played; })")
     played = "[...window.__played]"
     assert page.evaluate(played)[-1:] == ["turn"]  # dealt, and it is this page's turn: one call
-    assert page.evaluate("import('/static/js/sound.js').then(m => m.ready())")
+    assert page.evaluate("import('/static/js/lib/sound.js').then(m => m.ready())")
     # The round's end, then the match's: each has its own sound.
     over = view(2, hand=[], legal_moves=[], pile=[], top=None, turn=None, over=True, talon_count=0, hand_counts=[0, 0],
                 match_scores=[15, 4], round_wins=[1, 0], captured_counts=[28, 24])

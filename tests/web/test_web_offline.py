@@ -39,7 +39,7 @@ CONFIGS = {
 #: a match through the offline worker, in the page: the person in seat 0 plays its first legal card, closes each
 #: round's summary; every text the worker sends is kept. Returns the texts and the record's text.
 PLAY_IN_WORKER = """async ([body, hooks]) => {
-  const { offlineEngine } = await import("/static/js/offline-engine.js");
+  const { offlineEngine } = await import("/static/js/offline/engine.js");
   const engine = offlineEngine();
   const made = await engine.call("new_table", body, hooks);
   const texts = [];
@@ -223,8 +223,8 @@ def engine_page(server: Server, browser: Browser) -> Iterator[Page]:
     page = ctx.new_page()
     page.goto(server.url + "/")
     poll(page, "navigator.serviceWorker.controller !== null")
-    page.evaluate("async () => { await (await import('/static/js/offline.js')).installPack(); "
-                  "await (await import('/static/js/offline-engine.js')).offlineEngine().call('about'); }")
+    page.evaluate("async () => { await (await import('/static/js/offline/pack.js')).installPack(); "
+                  "await (await import('/static/js/offline/engine.js')).offlineEngine().call('about'); }")
     yield page
     ctx.close()
 
@@ -262,18 +262,18 @@ def test_a_new_version_of_the_page_takes_over_only_when_the_player_reloads(
         page = offline_page(browser, contexts, console)
         page.goto(srv.url + "/")
         poll(page, "navigator.serviceWorker.controller !== null")
-        lobby = web / "js" / "lobby.js"
+        lobby = web / "js" / "pages/lobby.js"
         lobby.write_text(lobby.read_text() + "\n// version two\n")
         page.reload()
         page.wait_for_selector(".start-vs")
         # The new version is cached and waits; the page still gets every file of the old one.
         page.wait_for_selector(".update-banner", timeout=30_000)
-        old = page.evaluate("fetch('/static/js/lobby.js').then((r) => r.text())")
+        old = page.evaluate("fetch('/static/js/pages/lobby.js').then((r) => r.text())")
         assert "version two" not in old
         with page.expect_navigation():  # the new version takes over, and the page reloads itself
             page.click(".update-reload")
         page.wait_for_selector(".start-vs")
-        assert "version two" in page.evaluate("fetch('/static/js/lobby.js').then((r) => r.text())")
+        assert "version two" in page.evaluate("fetch('/static/js/pages/lobby.js').then((r) => r.text())")
         shells = [k for k in page.evaluate("caches.keys()") if k.startswith("xeri-shell-")]
         assert len(shells) == 1
     finally:

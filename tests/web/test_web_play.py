@@ -39,7 +39,7 @@ document.addEventListener("DOMContentLoaded", () => {
 
 
 def label(code: str) -> str:
-    """A card as the page writes it (cards.js cardLabel): 10♦, J♣, 7♥."""
+    """A card as the page writes it (lib/cards.js cardLabel): 10♦, J♣, 7♥."""
     return ("10" if code[0] == "T" else code[0]) + SUITS[code[1]]
 
 
@@ -341,7 +341,7 @@ def test_move_log_drawer_help_and_default_level(server: Server, browser: Browser
 def test_static_files_are_cached_compressed_and_installable(server: Server, browser: Browser,
                                                            contexts: list[BrowserContext], console: Console) -> None:
     """ETag + revalidation, gzip, a web-app manifest; and the first visit's bytes and time to interactive."""
-    for path in ("/", "/static/js/table.js", "/static/css/style.css"):
+    for path in ("/", "/static/js/table/controller.js", "/static/css/style.css"):
         req = urllib.request.Request(server.url + path, headers={"Accept-Encoding": "gzip"})
         with urllib.request.urlopen(req, timeout=5) as r:
             etag, body = r.headers["ETag"], r.read()

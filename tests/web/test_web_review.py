@@ -17,7 +17,7 @@ SUITS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 
 
 def label(code: str) -> str:
-    """A card as the page writes it (cards.js cardLabel): 10♦, J♣, 7♥."""
+    """A card as the page writes it (lib/cards.js cardLabel): 10♦, J♣, 7♥."""
     return ("10" if code[0] == "T" else code[0]) + SUITS[code[1]]
 
 

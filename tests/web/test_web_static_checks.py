@@ -17,7 +17,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 JS = ROOT / "src" / "xeri" / "web" / "js"
 BIN = ROOT / "node_modules" / ".bin"
-MODULES = sorted(JS.glob("*.js"))
+MODULES = sorted(JS.rglob("*.js"))
 
 
 def tool(name: str) -> Path:

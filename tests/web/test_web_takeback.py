@@ -42,7 +42,7 @@ def test_take_back_by_button_and_by_key(server: Server, browser: Browser, contex
     play_and_take_back(page, "key")
     assert server.get(f"/api/tables/{table_id}")["takebacks"] is True
     # The keyboard help names the key.
-    assert "U take back" in page.evaluate("() => import('/static/js/i18n.js').then(m => m.t('keys_help'))")
+    assert "U take back" in page.evaluate("() => import('/static/js/lib/i18n.js').then(m => m.t('keys_help'))")
 
 
 def test_no_take_back_with_a_friend(server: Server, browser: Browser, contexts: list[BrowserContext],

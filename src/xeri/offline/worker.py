@@ -1,6 +1,6 @@
 """The offline engine as the browser's Web Worker calls it: JSON text in, JSON text out.
 
-``web/js/offline-worker.js`` loads Pyodide and this package's wheel, then calls these functions with strings
+``web/js/offline/worker.js`` loads Pyodide and this package's wheel, then calls these functions with strings
 and numbers only, so nothing but text crosses between JavaScript and Python. Messages come back as the
 server's texts (``json.dumps`` with ``ensure_ascii=False``), one a line: ``json.dumps`` never writes a raw
 newline, and the page parses each text as it parses a WebSocket frame (a 64-bit seed is a string of digits, as

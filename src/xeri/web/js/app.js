@@ -1,14 +1,14 @@
 // @ts-check
 // The page's entry point: settings in the top bar and a hash router over the views.
 
-import { loadAccount, onAccountChange, paintButton } from "./account.js";
-import { cardElement, RANKS } from "./cards.js";
-import { byId, clear, h } from "./dom.js";
-import { detectLanguage, setLanguage, t, translateTree } from "./i18n.js";
-import { mountLobby } from "./lobby.js";
-import { packOnInstall, registerServiceWorker } from "./offline.js";
-import { prefs } from "./prefs.js";
-import { mountTable } from "./table.js";
+import { loadAccount, onAccountChange, paintButton } from "./pages/account.js";
+import { cardElement, RANKS } from "./lib/cards.js";
+import { byId, clear, h } from "./lib/dom.js";
+import { detectLanguage, setLanguage, t, translateTree } from "./lib/i18n.js";
+import { mountLobby } from "./pages/lobby.js";
+import { packOnInstall, registerServiceWorker } from "./offline/pack.js";
+import { prefs } from "./lib/prefs.js";
+import { mountTable } from "./table/controller.js";
 
 /** @typedef {() => void | Promise<void>} Unmount what a view returns: it stops the view's timers and sockets */
 
@@ -79,21 +79,21 @@ async function route() {
     result = mountTable(view, parts[1], { watch: parts[2] === "watch" });
   } else if (parts[0] === "history") {
     nav("nav-history");
-    result = lazy(import("./history.js"), (m) => m.mountHistory(view, parts[1] || null), current);
+    result = lazy(import("./pages/history.js"), (m) => m.mountHistory(view, parts[1] || null), current);
   } else if (parts[0] === "replay" && parts[1]) {
     nav("nav-history");
     const seat = parts[2] === "review" && /^\d+$/.test(parts[3] || "") ? Number(parts[3]) : null;
-    result = lazy(import("./history.js"), (m) => m.mountReplay(view, parts[1], seat), current);
+    result = lazy(import("./pages/history.js"), (m) => m.mountReplay(view, parts[1], seat), current);
   } else if (parts[0] === "profile" && parts[1]) {
-    result = lazy(import("./profile.js"), (m) => m.mountProfile(view, parts[1]), current);
+    result = lazy(import("./pages/profile.js"), (m) => m.mountProfile(view, parts[1]), current);
   } else if (parts[0] === "leaderboard") {
-    result = lazy(import("./leaderboard.js"), (m) => m.mountLeaderboard(view, parts[1] || "classic-2p"), current);
+    result = lazy(import("./pages/leaderboard.js"), (m) => m.mountLeaderboard(view, parts[1] || "classic-2p"), current);
   } else if (parts[0] === "stats") {
     nav("nav-stats");
-    result = lazy(import("./history.js"), (m) => m.mountStats(view, parts[1] || null), current);
+    result = lazy(import("./pages/history.js"), (m) => m.mountStats(view, parts[1] || null), current);
   } else if (parts[0] === "help") {
     nav("nav-help");
-    result = lazy(import("./help.js"), (m) => m.mountHelp(view), current);
+    result = lazy(import("./pages/help.js"), (m) => m.mountHelp(view), current);
   } else if (parts[0] === "cards") {
     result = mountGallery(view);
   } else {
@@ -163,7 +163,8 @@ function settingsMenu() {
   const bind = (id, key) => {
     const node = byId(id, HTMLSelectElement);
     node.value = String(prefs.get(key));
-    node.addEventListener("change", () => prefs.set(key, /** @type {import("./prefs.js").Prefs[K]} */ (node.value)));
+    node.addEventListener("change",
+      () => prefs.set(key, /** @type {import("./lib/prefs.js").Prefs[K]} */ (node.value)));
   };
   bind("pref-theme", "theme");
   bind("pref-motion", "motion");

@@ -2,7 +2,7 @@
 // Drag a card onto the pile, with pointer events (a mouse, a pen and a finger alike). A press that does not move
 // is left to the click; a drop anywhere but on the target puts the card back. The ghost flies in #fx.
 
-import { rectOf } from "./fx.js";
+import { rectOf } from "../lib/flight.js";
 
 /**
  * Start following a press on `btn` (a card button); `target()` is where a drop plays, `onDrop()` plays.

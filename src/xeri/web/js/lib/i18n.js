@@ -694,7 +694,7 @@ export function cardsCount(n) {
 
 /**
  * A hint's reason from its code and parameters (xeri.bots.hint); the English sentence only as a last resort.
- * @param {import("./api.js").Hint | null} hint
+ * @param {import("../net/types.js").Hint | null} hint
  * @param {(code: string) => string} [cardLabel]
  * @returns {string}
  */
@@ -733,7 +733,7 @@ export function rulesetName(name) {
 
 /** A seat's shown name: a server bot by its level (the seat's `bot` field), else the player's name. */
 /**
- * @param {import("./api.js").Seat | null | undefined} seat
+ * @param {import("../net/types.js").Seat | null | undefined} seat
  * @param {string} [fallback]
  * @returns {string}
  */

@@ -3,10 +3,10 @@
 // time (inline SVG, its points also a table for screen readers), and a rated match's change at its end. Loaded when
 // first needed (a profile, the end of a rated match), like leaderboard.js.
 
-import { api } from "./api.js";
-import { clear, h } from "./dom.js";
+import { api } from "../net/api.js";
+import { clear, h } from "../lib/dom.js";
 import { when } from "./history.js";
-import { t } from "./i18n.js";
+import { t } from "../lib/i18n.js";
 import "./ratingstrings.js";
 
 /** The rated formats, in the order the page shows them (xeri.ratings.FORMATS). */
@@ -50,7 +50,7 @@ function svg(tag, attrs) {
  * The rating over time in one format: the line of the ratings in the band of their deviations, a dot per rated
  * match. An image to a screen reader, named by its first and last rating; its points are the table beside it.
  * @param {string} fmt
- * @param {import("./api.js").RatingPoint[]} points the format's, the oldest first
+ * @param {import("../net/types.js").RatingPoint[]} points the format's, the oldest first
  * @returns {HTMLElement}
  */
 export function ratingChart(fmt, points) {
@@ -88,7 +88,7 @@ export function ratingChart(fmt, points) {
 /**
  * Fill a profile's ratings slot: each rated format's rating, its counts, a link to its leaderboard and its chart.
  * @param {HTMLElement} slot
- * @param {import("./api.js").Profile} profile
+ * @param {import("../net/types.js").Profile} profile
  */
 export function fillRatings(slot, profile) {
   const ratings = profile.ratings || [];

@@ -4,12 +4,13 @@
 // table's Transport for it, so the table view cannot tell it from the WebSocket), and the offline matches kept in
 // IndexedDB, as records, to go on with.
 
-import { ApiError, isOfflineTable } from "./api.js";
+import { ApiError } from "../net/http.js";
+import { isOfflineTable } from "../net/api.js";
 
-/** @typedef {import("./api.js").ServerMessage} ServerMessage */
-/** @typedef {import("./api.js").ClientMessage} ClientMessage */
-/** @typedef {import("./api.js").TransportHandlers} TransportHandlers */
-/** @typedef {import("./api.js").MatchSummary} MatchSummary */
+/** @typedef {import("../net/types.js").ServerMessage} ServerMessage */
+/** @typedef {import("../net/types.js").ClientMessage} ClientMessage */
+/** @typedef {import("../net/types.js").TransportHandlers} TransportHandlers */
+/** @typedef {import("../net/types.js").MatchSummary} MatchSummary */
 
 /** localStorage: the seconds between offline bot moves (the tests set 0). */
 const DELAY_KEY = "xeri.offlineBotDelay";
@@ -259,7 +260,7 @@ async function finished(id) {
 /**
  * An offline table's TABLE.
  * @param {string} id
- * @returns {Promise<import("./api.js").Table>}
+ * @returns {Promise<import("../net/types.js").Table>}
  */
 async function offlineTable(id) {
   const e = offlineEngine();
@@ -267,7 +268,7 @@ async function offlineTable(id) {
   return answer(await e.call("info", id));
 }
 
-/** @type {import("./api.js").OfflineApi} */
+/** @type {import("../net/types.js").OfflineApi} */
 export const engineApi = {
   open: (tableId, token, handlers) => new OfflineSocket(tableId, token, handlers),
   createTable: async (body) => {

@@ -2,17 +2,19 @@
 // Optional accounts (docs/accounts.md): the top bar's account button and its dialog (sign in, sign up, and once
 // signed in: the profile, hiding from the leaderboards, a new password, deleting, signing out). Guests play as before.
 
-import { api, ApiError, seats, useAccount } from "./api.js";
-import { modal } from "./dialogs.js";
-import { byId, h } from "./dom.js";
-import { errorText, t } from "./i18n.js";
+import { api } from "../net/api.js";
+import { ApiError, useAccount } from "../net/http.js";
+import { seats } from "../net/seats.js";
+import { modal } from "../lib/modal.js";
+import { byId, h } from "../lib/dom.js";
+import { errorText, t } from "../lib/i18n.js";
 
-/** @type {import("./api.js").Account} */
+/** @type {import("../net/types.js").Account} */
 let me = { signed_in: false };
 /** @type {Set<() => void>} */
 const listeners = new Set();
 
-/** @returns {import("./api.js").Account} who is signed in on this page now */
+/** @returns {import("../net/types.js").Account} who is signed in on this page now */
 export function account() {
   return me;
 }
@@ -27,7 +29,7 @@ export function onAccountChange(fn) {
   return () => listeners.delete(fn);
 }
 
-/** @param {import("./api.js").Account} next */
+/** @param {import("../net/types.js").Account} next */
 function setAccount(next) {
   me = next;
   useAccount(next);

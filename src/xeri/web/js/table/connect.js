@@ -3,13 +3,15 @@
 // is down, a move it never answered, a seat or a table that is gone), the server's notices about the computer's
 // play, and the match commitment kept in the browser to be verified later.
 
-import { api, ApiError, seats } from "./api.js";
-import { clear, h } from "./dom.js";
-import { announce } from "./fx.js";
-import { errorText, t } from "./i18n.js";
+import { api } from "../net/api.js";
+import { ApiError } from "../net/http.js";
+import { seats } from "../net/seats.js";
+import { clear, h } from "../lib/dom.js";
+import { announce } from "../lib/flight.js";
+import { errorText, t } from "../lib/i18n.js";
 import { say } from "./movelog.js";
-import { prefs } from "./prefs.js";
-import { seatLine } from "./tableview.js";
+import { prefs } from "../lib/prefs.js";
+import { seatLine } from "./view.js";
 
 const COMMITMENTS_KEY = "xeri.commitments";
 
@@ -20,7 +22,7 @@ const noticesShown = new Set();
  * A word from the server about the computer's play: the master (or the strong level, where it plays a master)
  * plays by the counting rules while its rollouts load, then at full strength. Shown over the table and read out,
  * once each.
- * @param {import("./protocol.js").NoticeMessage["notice"]} notice
+ * @param {import("../protocol.js").NoticeMessage["notice"]} notice
  */
 export function showNotice(notice) {
   if (noticesShown.has(notice)) return;
@@ -81,9 +83,9 @@ export function gonePanel(tableId, why, detail) {
 
 /**
  * The socket's state: open (connected or reconnected), lost (retrying), closed (4003 bad token, 4004 no table).
- * @param {{ root: HTMLElement, tableId: string, queue: import("./tablequeue.js").DrawQueue }} ctx
+ * @param {{ root: HTMLElement, tableId: string, queue: import("./queue.js").DrawQueue }} ctx
  * @returns {(status: "open" | "lost" | "closed", detail: string | number,
- *   unanswered?: import("./api.js").ClientMessage | null) => void}
+ *   unanswered?: import("../net/types.js").ClientMessage | null) => void}
  */
 export function connectionStatus({ root, tableId, queue }) {
   return (status, detail, unanswered) => {
@@ -110,8 +112,8 @@ export function connectionStatus({ root, tableId, queue }) {
  * A table waiting for players, and no seat of this browser's at it: a name, Join, or watch.
  * @param {HTMLElement} root
  * @param {string} tableId
- * @param {import("./api.js").Table} table
- * @param {import("./tablestate.js").TableState} s
+ * @param {import("../net/types.js").Table} table
+ * @param {import("./state.js").TableState} s
  * @param {(token: string) => void} onJoined connects with the new seat's token
  */
 export function joinForm(root, tableId, table, s, onJoined) {

@@ -1,106 +1,14 @@
 // @ts-check
-// Dialogs: the round breakdown, the end of a match, and the fairness check of each round.
+// The round's and the match's reports: the breakdown of a round, the rounds so far, the result, the fairness check.
 
-import { api } from "./api.js";
-import { cardLabel } from "./cards.js";
-import { h } from "./dom.js";
-import { joinNames, SCORE_ORDER, scoreLabel, splitScoreLabel, t } from "./i18n.js";
+import { api } from "../net/api.js";
+import { cardLabel } from "../lib/cards.js";
+import { h } from "../lib/dom.js";
+import { joinNames, SCORE_ORDER, scoreLabel, splitScoreLabel, t } from "../lib/i18n.js";
 
-/** @typedef {import("./api.js").Round} Round */
-/** @typedef {import("./api.js").View} View */
-/** @typedef {import("./api.js").Ruleset} Ruleset */
-
-/**
- * A dialog's button: a link when `href` is given; `onClick(close)` instead of closing at once.
- * @typedef {object} Action
- * @property {string} label
- * @property {boolean} [primary]
- * @property {(close: () => void) => void} [onClick]
- * @property {string} [href]
- * @property {string} [download]
- * @property {string} [cls]
- */
-
-let dialogs = 0;
-
-/**
- * Open a modal; returns a function that closes it. Escape and the backdrop close it too.
- * Tab stays inside it, and on closing the focus goes back where it was (or to the table).
- * @param {string} title
- * @param {import("./dom.js").Child} body
- * @param {Action[]} [actions]
- * @param {{ id?: string | null, onClose?: (() => void) | null }} [options]
- * @returns {() => void}
- */
-export function modal(title, body, actions = [], { id = null, onClose = null } = {}) {
-  const previous = /** @type {HTMLElement | null} */ (document.activeElement);
-  const titleId = `dialog-title-${++dialogs}`;
-  let closed = false;
-  const close = () => {
-    if (closed) return;
-    closed = true;
-    back.remove();
-    document.removeEventListener("keydown", onKey, true);
-    if (onClose) onClose();
-    if (document.querySelector(".modal-back")) return;
-    /** @type {HTMLElement | null} */
-    const fallback =
-      document.querySelector("#view .hand .card-btn") ||
-      document.querySelector("#view .hand") ||
-      document.getElementById("view");
-    const target = previous && previous !== document.body && previous.isConnected ? previous : fallback;
-    if (target && target.focus && (!document.activeElement || document.activeElement === document.body))
-      target.focus({ preventScroll: true });
-  };
-  const focusable = "a[href], button:not([disabled]), input, select, textarea, [tabindex]:not([tabindex='-1'])";
-  const focusables = () => [
-    .../** @type {NodeListOf<HTMLElement>} */ (dialog.querySelectorAll(focusable)),
-  ];
-  /** @param {KeyboardEvent} ev */
-  const onKey = (ev) => {
-    if (ev.key === "Escape") {
-      ev.stopPropagation();
-      close();
-    } else if (ev.key === "Tab") {
-      const all = focusables();
-      if (!all.length) return;
-      const i = all.indexOf(/** @type {HTMLElement} */ (document.activeElement));
-      const next = ev.shiftKey ? (i <= 0 ? all.length - 1 : i - 1) : (i < 0 || i === all.length - 1 ? 0 : i + 1);
-      ev.preventDefault();
-      all[next].focus();
-    }
-  };
-  const buttons = actions.map(({ label, primary, onClick, href, download, cls }) => {
-    if (href) return h(`a.btn${cls ? "." + cls : ""}`, { href, download: download || null }, label);
-    return h(
-      `button${primary ? ".primary" : ""}${cls ? "." + cls : ""}`,
-      { type: "button", onclick: () => (onClick ? onClick(close) : close()) },
-      label,
-    );
-  });
-  const dialog = h(
-    "div.modal",
-    { role: "dialog", "aria-modal": "true", "aria-labelledby": titleId, id },
-    h(`h2#${titleId}`, title),
-    body,
-    h("div.actions", buttons),
-  );
-  /** @param {MouseEvent} ev */
-  const onBackClick = (ev) => ev.target === back && close();
-  const back = h("div.modal-back", { onclick: onBackClick }, dialog);
-  document.body.appendChild(back);
-  document.addEventListener("keydown", onKey, true);
-  /** @type {HTMLButtonElement | null} */
-  const first =
-    dialog.querySelector(".lead-actions button.primary") ||
-    dialog.querySelector(".actions button.primary") ||
-    dialog.querySelector(".actions button");
-  // The focus goes to the first button without scrolling to it: a dialog opens at its top, its headline in view.
-  if (first) first.focus({ preventScroll: true });
-  dialog.scrollTop = 0;
-  return close;
-}
-
+/** @typedef {import("../net/types.js").Round} Round */
+/** @typedef {import("../net/types.js").View} View */
+/** @typedef {import("../net/types.js").Ruleset} Ruleset */
 /**
  * The names of a side's seats: "Alice & Carol".
  * @param {string[]} names
@@ -118,7 +26,7 @@ function sideLabel(names, players, sides, side) {
 /**
  * One round's score, item by item in a fixed order (each item once), a column per side; its caption names
  * the round.
- * @param {{ round: number, scores: import("./api.js").Breakdown[] }} round
+ * @param {{ round: number, scores: import("../net/types.js").Breakdown[] }} round
  * @param {string[]} names
  * @param {number} players
  * @param {number} sides
@@ -353,7 +261,7 @@ export function compactBreakdown(round, view) {
 
 /**
  * The details a dialog folds below its summary: the full tables and the fairness hashes.
- * @param {import("./dom.js").Child[]} children
+ * @param {import("../lib/dom.js").Child[]} children
  * @returns {HTMLDetailsElement}
  */
 export function folded(...children) {

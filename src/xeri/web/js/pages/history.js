@@ -1,17 +1,18 @@
 // @ts-check
 // Past matches, a move-by-move replay, record downloads and per-player stats.
 
-import { api, ApiError } from "./api.js";
-import { renderBoard } from "./board.js";
-import { cardLabel } from "./cards.js";
-import { breakdownTable } from "./dialogs.js";
-import { clear, h } from "./dom.js";
-import { errorText, locale, t } from "./i18n.js";
-import { describeEvents } from "./movelog.js";
-import { prefs } from "./prefs.js";
+import { api } from "../net/api.js";
+import { ApiError } from "../net/http.js";
+import { renderBoard } from "../table/board.js";
+import { cardLabel } from "../lib/cards.js";
+import { breakdownTable } from "../table/reports.js";
+import { clear, h } from "../lib/dom.js";
+import { errorText, locale, t } from "../lib/i18n.js";
+import { describeEvents } from "../table/movelog.js";
+import { prefs } from "../lib/prefs.js";
 import { reviewPanel } from "./review.js";
 
-/** @typedef {import("./api.js").MatchSummary} MatchSummary */
+/** @typedef {import("../net/types.js").MatchSummary} MatchSummary */
 
 /**
  * A date and time in the page's language.
@@ -178,7 +179,7 @@ export async function mountStats(container, name = null) {
   root.append(h("h1", t("stats") + (name ? ` — ${name}` : "")), form);
   /** @type {("games" | "wins" | "points" | "xeris")[]} */
   const cols = ["games", "wins", "points", "xeris"];
-  /** @param {import("./api.js").Stats[]} players */
+  /** @param {import("../net/types.js").Stats[]} players */
   const table = (players) =>
     h(
       "table.list-table.stats-table",
@@ -360,7 +361,7 @@ function recentChart(results) {
 
 /**
  * One replay step in the move log's words (docs/web.md): who played what, what it took, each xeri.
- * @param {import("./api.js").Step} step
+ * @param {import("../net/types.js").Step} step
  * @param {string[]} names
  * @param {number} sides
  * @returns {string}
@@ -445,7 +446,7 @@ export async function mountReplay(container, id, reviewSeat = null) {
   );
   function show() {
     const step = steps[i];
-    /** @type {import("./api.js").View} */
+    /** @type {import("../net/types.js").View} */
     const view = { ...step.state, seat: null, names };
     caption.textContent = t("step", { i, n: steps.length - 1 });
     what.textContent = describeStep(step, names, view.sides);

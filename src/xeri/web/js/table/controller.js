@@ -5,23 +5,25 @@
 // (effects.js: motion, sound); the page's acts go out through tablemoves.js, the dialogs are tabledialogs.js's,
 // the keys and the focus tablekeys.js's, joining and the connection's state tableconnect.js's.
 
-import { account } from "./account.js";
-import { api, ApiError, openTransport, seats } from "./api.js";
-import { clear, h } from "./dom.js";
-import { announce, hideAnnouncement } from "./fx.js";
-import { errorText, t } from "./i18n.js";
-import { prefs } from "./prefs.js";
-import { banner, connectionStatus, gonePanel, joinForm, keepCommitment, showNotice } from "./tableconnect.js";
-import { TableDialogs } from "./tabledialogs.js";
-import { drawTable, tickTimer } from "./tabledraw.js";
-import { focusKey, moveInHand, restoreFocus, resultTarget, tableKeys } from "./tablekeys.js";
-import { askHint, flushOutbox, newMatch, play, takeBack } from "./tablemoves.js";
-import { DrawQueue } from "./tablequeue.js";
-import { statusText } from "./tableview.js";
+import { account } from "../pages/account.js";
+import { api, openTransport } from "../net/api.js";
+import { ApiError } from "../net/http.js";
+import { seats } from "../net/seats.js";
+import { clear, h } from "../lib/dom.js";
+import { announce, hideAnnouncement } from "../lib/flight.js";
+import { errorText, t } from "../lib/i18n.js";
+import { prefs } from "../lib/prefs.js";
+import { banner, connectionStatus, gonePanel, joinForm, keepCommitment, showNotice } from "./connect.js";
+import { TableDialogs } from "./dialogs.js";
+import { drawTable, tickTimer } from "./draw.js";
+import { focusKey, moveInHand, restoreFocus, resultTarget, tableKeys } from "./keys.js";
+import { askHint, flushOutbox, newMatch, play, takeBack } from "./moves.js";
+import { DrawQueue } from "./queue.js";
+import { statusText } from "./view.js";
 
-/** @typedef {import("./api.js").GameEvent} GameEvent */
-/** @typedef {import("./api.js").ServerMessage} ServerMessage */
-/** @typedef {import("./tablestate.js").Step} Step */
+/** @typedef {import("../net/types.js").GameEvent} GameEvent */
+/** @typedef {import("../net/types.js").ServerMessage} ServerMessage */
+/** @typedef {import("./state.js").Step} Step */
 
 const PHONE = "(max-width: 600px)";
 
@@ -33,7 +35,7 @@ const PHONE = "(max-width: 600px)";
  * @returns {() => void}
  */
 export function mountTable(container, tableId, { watch = false } = {}) {
-  /** @type {import("./api.js").Transport | null} */
+  /** @type {import("../net/types.js").Transport | null} */
   let socket = null;
   let disposed = false;
   const root = h("section.table-view", { dataset: { table: tableId } });
@@ -42,13 +44,13 @@ export function mountTable(container, tableId, { watch = false } = {}) {
   const now = () => performance.now();
 
   const queue = new DrawQueue({ root, render, gate: () => dialogs.closed, after });
-  /** @type {import("./tablemoves.js").MoveContext} */
+  /** @type {import("./moves.js").MoveContext} */
   const moves = { queue, socket: () => socket };
   const dialogs = new TableDialogs({
     tableId, shown: () => queue.shown, send: (msg) => void (socket && socket.send(msg)), render,
     newMatch: () => void newMatch(queue.state), resultTarget: () => resultTarget(root),
   });
-  /** @type {import("./tableview.js").ViewHandlers} */
+  /** @type {import("./view.js").ViewHandlers} */
   const on = {
     askHint: () => askHint(moves), takeBack: () => takeBack(moves), toggleSeen, toggleLog,
     showAllRounds: () => dialogs.showAllRounds(),

@@ -4,20 +4,20 @@
 // disclosure, the move log at its end) is kept across draws. The focus is the controller's (tablekeys.js).
 
 import { renderBoard } from "./board.js";
-import { cardLabel } from "./cards.js";
-import { clear, h } from "./dom.js";
+import { cardLabel } from "../lib/cards.js";
+import { clear, h } from "../lib/dom.js";
 import { startDrag } from "./drag.js";
-import { hintReason, t } from "./i18n.js";
-import { prefs } from "./prefs.js";
-import { myTurn, seatLevel, seatNames } from "./tablestate.js";
-import { handLabel, headline, panels, timerText, tools, waitingPanel } from "./tableview.js";
+import { hintReason, t } from "../lib/i18n.js";
+import { prefs } from "../lib/prefs.js";
+import { myTurn, seatLevel, seatNames } from "./state.js";
+import { handLabel, headline, panels, timerText, tools, waitingPanel } from "./view.js";
 
-/** @typedef {import("./tablestate.js").TableState} TableState */
+/** @typedef {import("./state.js").TableState} TableState */
 
 /**
  * What a draw needs besides the state.
  * @typedef {object} DrawOptions
- * @property {import("./tableview.js").ViewHandlers} on the tool bar's and the panels' handlers
+ * @property {import("./view.js").ViewHandlers} on the tool bar's and the panels' handlers
  * @property {(code: string) => void} play plays a card (a click, a drop on the pile, a number key)
  * @property {(ev: KeyboardEvent) => void} onHandKey the arrow keys in the hand
  * @property {string} status the line over the hand

@@ -2,10 +2,10 @@
 // A rated format's leaderboard (#/leaderboard/FORMAT, docs/ratings.md): rank, name (to the profile), rating and
 // deviation, rated matches and wins, with links between the formats. Loaded when first needed.
 
-import { api } from "./api.js";
-import { clear, h } from "./dom.js";
+import { api } from "../net/api.js";
+import { clear, h } from "../lib/dom.js";
 import { failure } from "./history.js";
-import { t } from "./i18n.js";
+import { t } from "../lib/i18n.js";
 import { FORMATS, formatName } from "./ratingsview.js";
 
 /**
@@ -17,7 +17,7 @@ export async function mountLeaderboard(container, fmt) {
   const root = h("section.leaderboard.panel");
   clear(container).appendChild(root);
   root.appendChild(h("p", t("loading")));
-  /** @type {import("./api.js").Leaderboard} */
+  /** @type {import("../net/types.js").Leaderboard} */
   let data;
   try {
     data = await api.leaderboard(fmt);

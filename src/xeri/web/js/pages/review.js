@@ -3,12 +3,12 @@
 // lost, the better card named, a summary per round and the costliest moves. The server weighs the moves off its
 // event loop; this panel asks for it, shows the progress, and polls until it is ready.
 
-import { api } from "./api.js";
-import { cardLabel } from "./cards.js";
-import { clear, h } from "./dom.js";
-import { errorText, t } from "./i18n.js";
+import { api } from "../net/api.js";
+import { cardLabel } from "../lib/cards.js";
+import { clear, h } from "../lib/dom.js";
+import { errorText, t } from "../lib/i18n.js";
 
-/** @typedef {import("./api.js").ReviewedMove} ReviewedMove */
+/** @typedef {import("../net/types.js").ReviewedMove} ReviewedMove */
 
 const POLL_MS = 600;
 // The colour of each grade (the same scale as `xeri review`), for the border of a move's note; the grades' text
@@ -60,7 +60,7 @@ const num = (x) => (Math.round(x * 10) / 10).toFixed(1);
 
 /**
  * What a card does, in the page's language (the review's `*_effect`).
- * @param {import("./api.js").Effect} e
+ * @param {import("../net/types.js").Effect} e
  * @returns {string}
  */
 export function effectText(e) {
@@ -169,7 +169,7 @@ export function reviewPanel(id, names, steps, goTo, seat = 0) {
     );
   }
 
-  /** @param {import("./api.js").Review} review */
+  /** @param {import("../net/types.js").Review} review */
   function ready(review) {
     bar.hidden = true;
     startBtn.disabled = false;

@@ -3,19 +3,21 @@
 // down, and a new match. The latest state decides (never the board, which may be a step behind): the page sends
 // only what the server will take, so it never hears "It is not your turn".
 
-import { api, ApiError, seats } from "./api.js";
-import { announce } from "./fx.js";
-import { errorText, t } from "./i18n.js";
+import { api } from "../net/api.js";
+import { ApiError } from "../net/http.js";
+import { seats } from "../net/seats.js";
+import { announce } from "../lib/flight.js";
+import { errorText, t } from "../lib/i18n.js";
 import { say } from "./movelog.js";
-import { myTurn } from "./tablestate.js";
+import { myTurn } from "./state.js";
 
-/** @typedef {Extract<import("./api.js").ClientMessage, { type: "move" }>} MoveMessage */
+/** @typedef {Extract<import("../net/types.js").ClientMessage, { type: "move" }>} MoveMessage */
 
 /**
  * The table's queue and its socket, as the controller holds them.
  * @typedef {object} MoveContext
- * @property {import("./tablequeue.js").DrawQueue} queue
- * @property {() => import("./api.js").Transport | null} socket
+ * @property {import("./queue.js").DrawQueue} queue
+ * @property {() => import("../net/types.js").Transport | null} socket
  */
 
 /**
@@ -92,12 +94,12 @@ export function takeBack(ctx) {
 
 /**
  * The same table again: the same rules and bots, this player in the same seat; the page goes to it.
- * @param {import("./tablestate.js").TableState} state
+ * @param {import("./state.js").TableState} state
  */
 export async function newMatch(state) {
   const table = state.table;
   if (!table || state.seat == null) return;
-  /** @type {import("./api.js").RuleOptions} */
+  /** @type {import("../net/types.js").RuleOptions} */
   const options = { ...table.ruleset };
   delete options.name;
   const me = table.seats[state.seat];

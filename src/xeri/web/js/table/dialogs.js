@@ -3,25 +3,26 @@
 // round's breakdown, Leave's question, the end of the match, and the end's buttons (New match, Rematch), which
 // also take the hand's place on the board. Each reads the shown state when it opens.
 
-import { account } from "./account.js";
-import { api } from "./api.js";
+import { account } from "../pages/account.js";
+import { api } from "../net/api.js";
 import {
-  breakdownTable, fairnessBlock, folded, matchHeadline, matchResult, modal, roundHeadline, roundOverBody, roundsTable,
-} from "./dialogs.js";
-import { h } from "./dom.js";
-import { seatName, t } from "./i18n.js";
+  breakdownTable, fairnessBlock, folded, matchHeadline, matchResult, roundHeadline, roundOverBody, roundsTable,
+} from "./reports.js";
+import { modal } from "../lib/modal.js";
+import { h } from "../lib/dom.js";
+import { seatName, t } from "../lib/i18n.js";
 import { say } from "./movelog.js";
-import { nameOf } from "./tableview.js";
+import { nameOf } from "./view.js";
 
-/** @typedef {import("./tablestate.js").TableState} TableState */
-/** @typedef {import("./dialogs.js").Action} Action */
+/** @typedef {import("./state.js").TableState} TableState */
+/** @typedef {import("../lib/modal.js").Action} Action */
 
 /**
  * What the dialogs ask of the controller.
  * @typedef {object} DialogHooks
  * @property {string} tableId
  * @property {() => TableState} shown the state the board shows
- * @property {(msg: import("./api.js").ClientMessage) => void} send to the table's socket, if there is one
+ * @property {(msg: import("../net/types.js").ClientMessage) => void} send to the table's socket, if there is one
  * @property {() => void} render draws the board again
  * @property {() => void} newMatch the same table again
  * @property {() => HTMLElement | null} resultTarget what to do next, on the board, once the match is over
@@ -56,7 +57,7 @@ export class TableDialogs {
     modal(t("breakdown"), body, [{ label: t("close"), primary: true }], { id: "rounds-dialog" });
   }
 
-  /** @param {import("./api.js").Round} round */
+  /** @param {import("../net/types.js").Round} round */
   showRoundOver(round) {
     const s = this.hooks.shown();
     const v = s.view;
@@ -173,7 +174,7 @@ export class TableDialogs {
     // A rated match: the player's rating before and after it (ratingsview.js).
     const [fmt, me] = [table.rated, account().name];
     const change = fmt && me && s.seat != null ? h("p.rating-change", { role: "status" }) : null;
-    if (change && fmt && me) import("./ratingsview.js").then((m) => m.showRatingChange(change, fmt, me));
+    if (change && fmt && me) import("../pages/ratingsview.js").then((m) => m.showRatingChange(change, fmt, me));
     const body = h(
       "div",
       matchResult(v, byRounds),

@@ -3,11 +3,13 @@
 // tables with titles people read.
 
 import { account } from "./account.js";
-import { api, ApiError, seats } from "./api.js";
-import { installedPack, installPack } from "./offline.js";
-import { clear, h } from "./dom.js";
-import { errorText, roundsCount, rulesetName, seatName, t } from "./i18n.js";
-import { prefs } from "./prefs.js";
+import { api } from "../net/api.js";
+import { ApiError } from "../net/http.js";
+import { seats } from "../net/seats.js";
+import { installedPack, installPack } from "../offline/pack.js";
+import { clear, h } from "../lib/dom.js";
+import { errorText, roundsCount, rulesetName, seatName, t } from "../lib/i18n.js";
+import { prefs } from "../lib/prefs.js";
 
 /**
  * A <select> with id and class `cls`.
@@ -24,7 +26,7 @@ function select(cls, options, value) {
 
 /**
  * How a table's match ends: "to 151", "5 rounds".
- * @param {import("./api.js").Ruleset | null} rs
+ * @param {import("../net/types.js").Ruleset | null} rs
  * @returns {string}
  */
 function rulesetText(rs) {
@@ -34,7 +36,7 @@ function rulesetText(rs) {
 
 /**
  * An open table's title as people read it: its own title, else its host's table, with the rules and the players.
- * @param {import("./api.js").Table} table
+ * @param {import("../net/types.js").Table} table
  * @returns {string}
  */
 export function tableTitle(table) {
@@ -47,8 +49,8 @@ export function tableTitle(table) {
 /**
  * The lobby's options, shared by "Play now" and "Play with friends": name, level, players, rules, target,
  * turn timer. Each field keeps the class names the tests and docs know (vs-level, fr-timer, ...).
- * @param {import("./api.js").Meta} meta
- * @returns {{ rows: HTMLElement[], read: () => import("./api.js").NewTable & { players: number }, level: string,
+ * @param {import("../net/types.js").Meta} meta
+ * @returns {{ rows: HTMLElement[], read: () => import("../net/types.js").NewTable & { players: number }, level: string,
  *   timer: () => number | null, summary: () => string, rated: () => boolean }}
  */
 function lobbyOptions(meta) {
@@ -147,7 +149,7 @@ function lobbyOptions(meta) {
     prefs.set("vsPlayers", Number(players.value));
     prefs.set("vsTarget", target.value);
     if (signedIn) prefs.set("vsRated", rated.checked);
-    /** @type {import("./api.js").NewTable & { players: number }} */
+    /** @type {import("../net/types.js").NewTable & { players: number }} */
     const body = { ruleset: ruleset.value, players: Number(players.value) };
     const n = Number(target.value.slice(1));
     if (target.value.startsWith("r")) body.options = { match_end: "rounds", rounds: n };
@@ -179,7 +181,7 @@ function lobbyOptions(meta) {
 export async function mountLobby(container) {
   const root = h("section.lobby");
   clear(container).appendChild(root);
-  /** @type {import("./api.js").Meta} */
+  /** @type {import("../net/types.js").Meta} */
   let meta;
   try {
     meta = await api.meta();
@@ -192,7 +194,7 @@ export async function mountLobby(container) {
     }
     // No server and no kept lobby data, but the offline pack: the computer still plays, by the classic rules (the
     // engine's defaults: no options given). Only the parts the lobby reads, each of which it checks is there.
-    meta = /** @type {import("./api.js").Meta} */ (
+    meta = /** @type {import("../net/types.js").Meta} */ (
       { rulesets: [{ name: "classic", options: {} }], levels: pack.levels, offline: pack });
   }
   const options = lobbyOptions(meta);
@@ -337,7 +339,7 @@ export async function mountLobby(container) {
  * "Play offline": the computer in this browser, with no network. The pack downloads on the first click (never on a
  * first visit), then the match is made by the offline engine with the lobby's options. The panel says which levels
  * play offline. Null when neither the server nor this browser has a pack.
- * @param {import("./api.js").Meta} meta
+ * @param {import("../net/types.js").Meta} meta
  * @param {ReturnType<typeof lobbyOptions>} options
  * @param {HTMLElement} error
  * @returns {{ panel: HTMLElement, play: () => Promise<void> } | null}

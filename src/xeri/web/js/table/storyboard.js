@@ -4,12 +4,12 @@
 // (a snapshot of the board before the draw), and draws the next step when they end. Motion follows the motion
 // setting and prefers-reduced-motion (fx.scaled); nothing moves while a dialog is open.
 
-import { announce, fly, rectOf, scaled } from "./fx.js";
-import { t } from "./i18n.js";
-import { motion, sound } from "./sound.js";
+import { announce, fly, rectOf, scaled } from "../lib/flight.js";
+import { t } from "../lib/i18n.js";
+import { motion, sound } from "../lib/sound.js";
 
-/** @typedef {import("./fx.js").Rect} Rect */
-/** @typedef {import("./api.js").GameEvent} GameEvent */
+/** @typedef {import("../lib/flight.js").Rect} Rect */
+/** @typedef {import("../net/types.js").GameEvent} GameEvent */
 
 /**
  * Where the cards were before a draw.

@@ -3,7 +3,7 @@
 // Greek, English and Turkish like i18n.js, loaded with the views that use them, so the first visit does not carry
 // them (tests/web/test_web_static.py checks every language has every key here too).
 
-import { addStrings } from "./i18n.js";
+import { addStrings } from "../lib/i18n.js";
 
 addStrings({
   en: {

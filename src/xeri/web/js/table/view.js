@@ -4,14 +4,14 @@
 // the controller (table.js) passes in; none keeps anything.
 
 import { seenPanel, sideName } from "./board.js";
-import { h } from "./dom.js";
-import { seatName, t } from "./i18n.js";
+import { h } from "../lib/dom.js";
+import { seatName, t } from "../lib/i18n.js";
 import { logPanel } from "./movelog.js";
-import { prefs } from "./prefs.js";
-import { myTurn, timerLeft } from "./tablestate.js";
+import { prefs } from "../lib/prefs.js";
+import { myTurn, timerLeft } from "./state.js";
 
-/** @typedef {import("./tablestate.js").TableState} TableState */
-/** @typedef {import("./api.js").Table} Table */
+/** @typedef {import("./state.js").TableState} TableState */
+/** @typedef {import("../net/types.js").Table} Table */
 
 /**
  * What the view's buttons do: the controller's functions.
@@ -174,7 +174,7 @@ export function panels(s, on) {
 
 /**
  * @param {TableState} s
- * @param {import("./api.js").Seat} seat
+ * @param {import("../net/types.js").Seat} seat
  * @returns {string}
  */
 export function seatLine(s, seat) {

@@ -3,17 +3,17 @@
 // bottom), the talon and the fanned pile in the middle, the hand, the captured stacks and the score bar. It holds no
 // state and starts nothing: the table's controller and the replay both call it, and draw again on every change.
 
-import { cardElement, cardLabel, RANKS, SUITS, rankValue } from "./cards.js";
-import { h } from "./dom.js";
-import { cardsCount, t, xerisCount } from "./i18n.js";
+import { cardElement, cardLabel, RANKS, SUITS, rankValue } from "../lib/cards.js";
+import { h } from "../lib/dom.js";
+import { cardsCount, t, xerisCount } from "../lib/i18n.js";
 
-/** @typedef {import("./api.js").View} View */
+/** @typedef {import("../net/types.js").View} View */
 
 /**
  * What renderBoard draws besides the view.
  * @typedef {object} BoardOptions
  * @property {boolean} [fourColour]
- * @property {import("./dom.js").Child} [tools] nodes for the tool bar
+ * @property {import("../lib/dom.js").Child} [tools] nodes for the tool bar
  * @property {((code: string) => void) | null} [onPlay] makes the hand clickable
  * @property {((ev: KeyboardEvent) => void) | null} [onHandKey]
  * @property {((ev: PointerEvent, code: string) => void) | null} [onCardPointer] starts a drag
@@ -31,7 +31,7 @@ import { cardsCount, t, xerisCount } from "./i18n.js";
  * @property {number | null} [rounds] a match's rounds
  * @property {boolean} [byRounds] rounds won decide the match
  * @property {boolean} [replay]
- * @property {import("./dom.js").Child} [result] shown instead of the hand once the match is over
+ * @property {import("../lib/dom.js").Child} [result] shown instead of the hand once the match is over
  */
 
 /** @type {Record<string, string>} */

@@ -4,14 +4,14 @@
 // (tablestate.js); the server's steps are drawn in order, each step's effects (effects.js) playing before the next
 // is drawn, and the next round's moves waiting behind an open round dialog. The page's own acts show at once.
 
-import { playEffects, snapshot } from "./effects.js";
+import { playEffects, snapshot } from "./storyboard.js";
 import { say } from "./movelog.js";
-import { initialState, myTurn, reduce } from "./tablestate.js";
-import { nameOf } from "./tableview.js";
+import { initialState, myTurn, reduce } from "./state.js";
+import { nameOf } from "./view.js";
 
-/** @typedef {import("./tablestate.js").TableState} TableState */
-/** @typedef {import("./tablestate.js").Step} Step */
-/** @typedef {import("./api.js").ServerMessage | import("./tablestate.js").LocalAction} Message */
+/** @typedef {import("./state.js").TableState} TableState */
+/** @typedef {import("./state.js").Step} Step */
+/** @typedef {import("../net/types.js").ServerMessage | import("./state.js").LocalAction} Message */
 
 /**
  * What the queue asks of the controller.
@@ -38,7 +38,7 @@ export class DrawQueue {
 
   /**
    * The table as the HTTP API gave it, before any socket message: drawn as is.
-   * @param {import("./api.js").Table} table
+   * @param {import("../net/types.js").Table} table
    */
   setTable(table) {
     this.state = { ...this.state, table };

@@ -5,13 +5,13 @@
 // is always the latest message's, whatever is still being animated.
 
 import { describeEvents } from "./movelog.js";
-import { t } from "./i18n.js";
+import { t } from "../lib/i18n.js";
 
-/** @typedef {import("./api.js").Table} Table */
-/** @typedef {import("./api.js").View} View */
-/** @typedef {import("./api.js").GameEvent} GameEvent */
-/** @typedef {import("./api.js").ServerMessage} ServerMessage */
-/** @typedef {Extract<import("./api.js").ClientMessage, { type: "move" }>} MoveMessage */
+/** @typedef {import("../net/types.js").Table} Table */
+/** @typedef {import("../net/types.js").View} View */
+/** @typedef {import("../net/types.js").GameEvent} GameEvent */
+/** @typedef {import("../net/types.js").ServerMessage} ServerMessage */
+/** @typedef {Extract<import("../net/types.js").ClientMessage, { type: "move" }>} MoveMessage */
 
 /**
  * Everything the table page knows.
@@ -20,17 +20,17 @@ import { t } from "./i18n.js";
  * @property {number | null} seat this page's seat, null when watching
  * @property {number} version the moves played so far
  * @property {View | null} view null while the table waits for players; names are the page's (seatNames)
- * @property {import("./api.js").Round[]} history
- * @property {import("./api.js").Timer | null} timer
+ * @property {import("../net/types.js").Round[]} history
+ * @property {import("../net/types.js").Timer | null} timer
  * @property {number} timerAt when the timer was received (the caller's clock, ms)
- * @property {import("./api.js").Hint | null} hint
+ * @property {import("../net/types.js").Hint | null} hint
  * @property {boolean} pending a move was sent and not answered yet: it is nobody's turn on this page until then
  * @property {import("./movelog.js").LogLine[]} log
  * @property {MoveMessage | null} outbox a move made while the connection was down, or sent just before it went down
  * @property {boolean} outboxSent the outbox's move reached a socket that closed unanswered: if the table moved on,
  *   it was most likely stored, and it is forgotten without a word
  * @property {string | null} commitment
- * @property {import("./api.js").Pause | null} pause
+ * @property {import("../net/types.js").Pause | null} pause
  * @property {boolean} synced
  * @property {boolean} takeback the server says this seat may take back its last card now (docs/play.md#takebacks)
  * @property {boolean} takingBack a takeback was sent and its sync has not come yet

@@ -3,10 +3,10 @@
 // its replay and its review. Its ratings and their chart fill the `.profile-ratings` slot (ratingsview.js, loaded
 // when first needed).
 
-import { api } from "./api.js";
-import { clear, h } from "./dom.js";
+import { api } from "../net/api.js";
+import { clear, h } from "../lib/dom.js";
 import { failure, matchScore, shownName, when, winnersOf } from "./history.js";
-import { t } from "./i18n.js";
+import { t } from "../lib/i18n.js";
 
 /**
  * @param {HTMLElement} container
@@ -17,7 +17,7 @@ export async function mountProfile(container, name) {
   const root = h("section.profile.panel");
   clear(container).appendChild(root);
   root.appendChild(h("p", t("loading")));
-  /** @type {import("./api.js").Profile} */
+  /** @type {import("../net/types.js").Profile} */
   let data;
   try {
     data = await api.profile(name);

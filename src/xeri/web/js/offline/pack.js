@@ -4,10 +4,11 @@
 // The engine itself (offline-engine.js: the Web Worker, the OfflineSocket, the saved matches) loads only when an
 // offline table is opened or listed: a first visit does not carry it.
 
-import { ApiError, useOffline } from "./api.js";
+import { ApiError } from "../net/http.js";
+import { useOffline } from "../net/api.js";
 
-/** @typedef {import("./api.js").TransportHandlers} TransportHandlers */
-/** @typedef {import("./api.js").ClientMessage} ClientMessage */
+/** @typedef {import("../net/types.js").TransportHandlers} TransportHandlers */
+/** @typedef {import("../net/types.js").ClientMessage} ClientMessage */
 
 /** localStorage: the installed pack ({ version, levels, bytes }). */
 const PACK_KEY = "xeri.offlinePack";
@@ -114,8 +115,8 @@ export function packOnInstall() {
 
 // ---- the engine, loaded when first needed ----
 
-/** @returns {Promise<typeof import("./offline-engine.js")>} */
-const load = () => import("./offline-engine.js").then((m) => {
+/** @returns {Promise<typeof import("./engine.js")>} */
+const load = () => import("./engine.js").then((m) => {
   recordUrls = m.recordUrls;
   return m;
 });
@@ -131,7 +132,7 @@ class LazySocket {
    * @param {TransportHandlers} handlers
    */
   constructor(tableId, token, handlers) {
-    /** @type {import("./api.js").Transport | null} */
+    /** @type {import("../net/types.js").Transport | null} */
     this.inner = null;
     this.closed = false;
     load().then(

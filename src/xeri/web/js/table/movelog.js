@@ -2,9 +2,9 @@
 // The move log: every event of the table said as a line in the player's language, for the log
 // beside the table (a drawer on a phone) and for the polite live region a screen reader reads.
 
-import { cardLabel } from "./cards.js";
-import { h } from "./dom.js";
-import { t } from "./i18n.js";
+import { cardLabel } from "../lib/cards.js";
+import { h } from "../lib/dom.js";
+import { t } from "../lib/i18n.js";
 
 /**
  * One line of the log: kind "move" for a card played (with its capture), "deal", "xeri", "leftover", "score", "auto".
@@ -22,7 +22,7 @@ function list(cards) {
 /**
  * Lines for `events` (docs/reference/protocol-messages.md's EVENTs, oldest first). `nameOf(seat)` names a seat,
  * `sideText(side)` a side. Each line is {text, seat, kind}: kind "move" for a card played.
- * @param {import("./api.js").GameEvent[]} events
+ * @param {import("../net/types.js").GameEvent[]} events
  * @param {(seat: number) => string} nameOf
  * @param {(side: number) => string} sideText
  * @returns {LogLine[]}
@@ -30,7 +30,7 @@ function list(cards) {
 export function describeEvents(events, nameOf, sideText) {
   /** @type {LogLine[]} */
   const out = [];
-  /** @type {import("./api.js").PlayedEvent | null} */
+  /** @type {import("../net/types.js").PlayedEvent | null} */
   let pending = null; // a `played` event waiting to see whether a capture follows
   const flush = () => {
     if (pending)

@@ -2,15 +2,15 @@
 // "How to play": the rules in a few lines, what each card and each xeri is worth under every preset, the marks of
 // the table, and the presets, in the page's language.
 
-import { api } from "./api.js";
-import { clear, h } from "./dom.js";
-import { rulesetName, scoreLabel, t } from "./i18n.js";
+import { api } from "../net/api.js";
+import { clear, h } from "../lib/dom.js";
+import { rulesetName, scoreLabel, t } from "../lib/i18n.js";
 
 const PRESETS = ["classic", "classic-points", "cardgames", "berman", "pisti"];
 
 /**
  * The points a round gives, a column per preset: a xeri, a Jack xeri, most cards, then each point card.
- * @param {import("./api.js").Meta["rulesets"]} rulesets
+ * @param {import("../net/types.js").Meta["rulesets"]} rulesets
  * @returns {HTMLTableElement}
  */
 function valuesTable(rulesets) {
