@@ -2,13 +2,12 @@
 // The page's entry point: settings in the top bar and a hash router over the views.
 
 import { loadAccount, onAccountChange, paintButton } from "./pages/account.js";
-import { cardElement, RANKS } from "./lib/cards.js";
+import { cardElement, loadFaces, RANKS } from "./lib/cards.js";
 import { byId, clear, h } from "./lib/dom.js";
 import { detectLanguage, setLanguage, t, translateTree } from "./lib/i18n.js";
 import { mountLobby } from "./pages/lobby.js";
 import { packOnInstall, registerServiceWorker } from "./offline/pack.js";
 import { prefs } from "./lib/prefs.js";
-import { mountTable } from "./table/controller.js";
 
 /** @typedef {() => void | Promise<void>} Unmount what a view returns: it stops the view's timers and sockets */
 
@@ -76,14 +75,18 @@ async function route() {
   /** @type {Unmount | Promise<Unmount>} */
   let result;
   if (parts[0] === "t" && parts[1]) {
-    result = mountTable(view, parts[1], { watch: parts[2] === "watch" });
+    // The table's modules and the faces' artwork, fetched when a table is first opened (the lobby's first visit
+    // carries neither), together, so that no card is drawn twice.
+    result = lazy(Promise.all([import("./table/controller.js"), loadFaces()]),
+      ([m]) => m.mountTable(view, parts[1], { watch: parts[2] === "watch" }), current);
   } else if (parts[0] === "history") {
     nav("nav-history");
     result = lazy(import("./pages/history.js"), (m) => m.mountHistory(view, parts[1] || null), current);
   } else if (parts[0] === "replay" && parts[1]) {
     nav("nav-history");
     const seat = parts[2] === "review" && /^\d+$/.test(parts[3] || "") ? Number(parts[3]) : null;
-    result = lazy(import("./pages/history.js"), (m) => m.mountReplay(view, parts[1], seat), current);
+    result = lazy(Promise.all([import("./pages/history.js"), loadFaces()]),
+      ([m]) => m.mountReplay(view, parts[1], seat), current);
   } else if (parts[0] === "profile" && parts[1]) {
     result = lazy(import("./pages/profile.js"), (m) => m.mountProfile(view, parts[1]), current);
   } else if (parts[0] === "leaderboard") {
@@ -95,7 +98,7 @@ async function route() {
     nav("nav-help");
     result = lazy(import("./pages/help.js"), (m) => m.mountHelp(view), current);
   } else if (parts[0] === "cards") {
-    result = mountGallery(view);
+    result = lazy(loadFaces(), () => mountGallery(view), current);
   } else {
     nav("nav-lobby");
     result = mountLobby(view);
@@ -169,6 +172,13 @@ function settingsMenu() {
   bind("pref-theme", "theme");
   bind("pref-motion", "motion");
   bind("pref-size", "cardSize");
+  // The faces: the figures' artwork is loaded before the choice is kept, so the cards are drawn once, with it.
+  const faces = byId("pref-faces", HTMLSelectElement);
+  faces.value = prefs.get("faces");
+  faces.addEventListener("change", () => {
+    const chosen = faces.value === "index" ? "index" : "figures";
+    void loadFaces(chosen).then(() => prefs.set("faces", chosen));
+  });
   const sound = byId("pref-sound", HTMLInputElement);
   sound.checked = Boolean(prefs.get("sound"));
   sound.addEventListener("change", () => prefs.set("sound", sound.checked));
@@ -192,7 +202,7 @@ function start() {
   prefs.onChange((key) => {
     if (key === "theme") applyTheme();
     if (key === "cardSize") applyCardSize();
-    if (key === "fourColour" && !location.hash.startsWith("#/t/")) route();
+    if ((key === "fourColour" || key === "faces") && !location.hash.startsWith("#/t/")) route();
   });
   // The skip link goes to the game: the hand at a table, else the view.
   byId("skip-link", HTMLAnchorElement).addEventListener("click", (ev) => {

@@ -1,12 +1,39 @@
 // @ts-check
 // Cards drawn as SVG by the page itself: crisp at any size, no image files.
 // A card code is rank letter + suit letter, as in records: "TD" is the 10 of diamonds.
+// Two faces (Settings, prefs "faces"): "figures", court cards with the figures of a public-domain deck (lib/faces.js,
+// loaded only for a table: loadFaces) and aces with a large pip; and "index", court cards as a large letter.
+
+import { prefs } from "./prefs.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 
 export const SUITS = ["C", "D", "H", "S"];
 export const RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A"];
-/** @typedef {{ fourColour?: boolean }} CardOptions */
+/** @typedef {"figures" | "index"} Faces */
+/** @typedef {{ fourColour?: boolean, faces?: Faces }} CardOptions faces: the Settings' choice when left out */
+
+/** @type {typeof import("./faces.js") | null} the court figures, once loaded */
+let art = null;
+/** @type {Promise<void> | null} */
+let loading = null;
+
+/**
+ * Load the court figures (their own module, fetched once, when a table is shown): what "figures" needs to draw.
+ * "index" needs nothing; if the load fails, court cards keep the large index until a later try.
+ * @param {Faces} [faces]
+ * @returns {Promise<void>}
+ */
+export function loadFaces(faces = prefs.get("faces")) {
+  if (faces === "index" || art) return Promise.resolve();
+  loading = loading || import("./faces.js").then((m) => {
+    art = m;
+    pictures.clear();
+  }, () => {
+    loading = null;
+  });
+  return loading;
+}
 
 /** @type {Record<string, string>} */
 const RANK_LABEL = { T: "10" };
@@ -132,7 +159,10 @@ export function cardFace(code, options = {}) {
   const c = parseCode(code);
   if (!c) return cardBack();
   const colour = suitColour(c.suit, options.fourColour);
-  const svg = el("svg", { viewBox: "0 0 60 84", class: "card-svg", role: "img", "aria-label": cardLabel(code) });
+  const figures = (options.faces || prefs.get("faces")) !== "index" && art ? art : null;
+  const svg = el("svg", {
+    viewBox: "0 0 60 84", class: "card-svg", role: "img", "aria-label": cardLabel(code), color: colour,
+  });
   el(
     "rect",
     { x: 0.5, y: 0.5, width: 59, height: 83, rx: 4.5, fill: "#fffdf8", stroke: "#8a8a8a", "stroke-width": 1 },
@@ -153,15 +183,22 @@ export function cardFace(code, options = {}) {
   corner(false);
   corner(true);
   const n = Number(label);
-  if (c.rank === "A") {
+  if (c.rank === "A" && figures) {
+    // The ace's one large pip, as on a printed deck; the spade's framed by a ring, as the deck's signature card.
+    if (c.suit === "S") el("circle", { cx: 30, cy: 42, r: 21, fill: "none", stroke: colour, "stroke-width": 0.6 }, svg);
+    suitShape(svg, c.suit, c.suit === "S" ? 13 : 10, c.suit === "S" ? 25 : 22, c.suit === "S" ? 34 : 40, colour);
+  } else if (c.rank === "A") {
     suitShape(svg, c.suit, 15, 27, 30, colour);
   } else if (n >= 2 && n <= 10) {
     for (const [x, y, flip] of PIPS[n]) suitShape(svg, c.suit, x - 5.5, y - 5.5 + 1, 11, colour, Boolean(flip));
+  } else if (figures && figures.drawCourt(svg, c.rank, c.suit)) {
+    svg.classList.add("has-figure");
   } else {
-    // Court cards: a framed panel with the letter and the suit, no artwork to license.
+    // Court cards, the large index: a framed panel with the letter and the suit.
     el(
       "rect",
       {
+        class: "court-index",
         x: 13,
         y: 12,
         width: 34,
@@ -194,7 +231,8 @@ export function cardFace(code, options = {}) {
 }
 
 /**
- * An <svg> of a card back.
+ * An <svg> of a card back: a deep red panel with a fine lattice, a gold double rule and a rosette round a Ξ, in the
+ * manner of a printed deck's back. Paths only, no ids (every back is a copy of one node, and ids would repeat).
  * @returns {SVGElement}
  */
 export function cardBack() {
@@ -204,46 +242,46 @@ export function cardBack() {
     { x: 0.5, y: 0.5, width: 59, height: 83, rx: 4.5, fill: "#fffdf8", stroke: "#8a8a8a", "stroke-width": 1 },
     svg,
   );
-  el("rect", { x: 4, y: 4, width: 52, height: 76, rx: 3, fill: "#1d4e89" }, svg);
+  el("rect", { x: 3.5, y: 3.5, width: 53, height: 77, rx: 3, fill: "#8c1c2b" }, svg);
   // The lattice, each line cut to the inner panel here (no clipPath, so no id: every back is the same node).
   let d = "";
-  for (let i = -76; i < 60; i += 6) {
-    for (const [x0, dx] of [[4 + i, 76], [56 - i, -76]]) {
-      // x = x0 + dx * t, y = 4 + 76 * t, for t in [0, 1], kept where 4 <= x <= 56.
-      const ta = (4 - x0) / dx;
-      const tb = (56 - x0) / dx;
+  for (let i = -77; i < 60; i += 4.5) {
+    for (const [x0, dx] of [[3.5 + i, 77], [56.5 - i, -77]]) {
+      // x = x0 + dx * t, y = 3.5 + 77 * t, for t in [0, 1], kept where 3.5 <= x <= 56.5.
+      const ta = (3.5 - x0) / dx;
+      const tb = (56.5 - x0) / dx;
       const lo = Math.max(0, Math.min(ta, tb));
       const hi = Math.min(1, Math.max(ta, tb));
       if (hi <= lo) continue;
-      const p = (/** @type {number} */ t) => `${(x0 + dx * t).toFixed(2)} ${(4 + 76 * t).toFixed(2)}`;
+      const p = (/** @type {number} */ t) => `${(x0 + dx * t).toFixed(2)} ${(3.5 + 77 * t).toFixed(2)}`;
       d += `M${p(lo)}L${p(hi)}`;
     }
   }
-  el("path", { d, stroke: "#5f8fc9", "stroke-width": 1.1, opacity: 0.9, fill: "none" }, svg);
-  el(
-    "rect",
-    {
-      x: 20,
-      y: 32,
-      width: 20,
-      height: 20,
-      rx: 3,
-      fill: "#1d4e89",
-      stroke: "#f4c542",
-      "stroke-width": 1.2,
-      transform: "rotate(45 30 42)",
-    },
-    svg,
-  );
+  el("path", { d, stroke: "#b8414f", "stroke-width": 0.7, fill: "none" }, svg);
+  const gold = "#e8c15a";
+  el("rect", { x: 6.5, y: 6.5, width: 47, height: 71, rx: 2, fill: "none", stroke: gold, "stroke-width": 0.8 }, svg);
+  el("rect", { x: 8.3, y: 8.3, width: 43.4, height: 67.4, rx: 1.5, fill: "none", stroke: gold, "stroke-width": 0.35 },
+    svg);
+  // The rosette: twelve ellipses turned round the middle, over a plain disc that quiets the lattice under it.
+  el("circle", { cx: 30, cy: 42, r: 15.5, fill: "#8c1c2b" }, svg);
+  let rose = "";
+  for (let a = 0; a < 180; a += 15) {
+    const r = (a * Math.PI) / 180;
+    const [cx, cy] = [14 * Math.cos(r), 14 * Math.sin(r)];
+    rose += `M${(30 - cx).toFixed(2)} ${(42 - cy).toFixed(2)}A14 4.2 ${a} 0 0 ${(30 + cx).toFixed(2)} ` +
+      `${(42 + cy).toFixed(2)}A14 4.2 ${a} 0 0 ${(30 - cx).toFixed(2)} ${(42 - cy).toFixed(2)}`;
+  }
+  el("path", { d: rose, stroke: gold, "stroke-width": 0.45, fill: "none" }, svg);
+  el("circle", { cx: 30, cy: 42, r: 6.5, fill: "#8c1c2b", stroke: gold, "stroke-width": 0.8 }, svg);
   const x = el(
     "text",
     {
       x: 30,
-      y: 46.5,
+      y: 45.6,
       "text-anchor": "middle",
-      "font-size": 12,
+      "font-size": 10,
       "font-weight": 700,
-      fill: "#f4c542",
+      fill: gold,
       "font-family": "Georgia, serif",
     },
     svg,
@@ -263,10 +301,11 @@ const pictures = new Map();
  */
 export function cardElement(code, options = {}) {
   const div = document.createElement("div");
-  const key = `${code || ""}|${options.fourColour ? 4 : 2}`;
+  const faces = (options.faces || prefs.get("faces")) === "index" || !art ? "index" : "figures";
+  const key = `${code || ""}|${options.fourColour ? 4 : 2}|${faces}`;
   let picture = pictures.get(key);
   if (!picture) {
-    picture = code ? cardFace(code, options) : cardBack();
+    picture = code ? cardFace(code, { ...options, faces }) : cardBack();
     pictures.set(key, picture);
   }
   div.className = "card";

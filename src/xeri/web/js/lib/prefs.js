@@ -1,6 +1,6 @@
 // @ts-check
 // The player's settings, kept in localStorage: language, four-colour suits, the counting aid, their name, the
-// theme, sound, motion and card size, and which of the table's panels are open.
+// theme, sound, motion, card size and faces, and which of the table's panels are open.
 
 /**
  * @typedef {object} Prefs
@@ -12,6 +12,7 @@
  * @property {boolean} sound the table's sounds are on
  * @property {"off" | "normal" | "fast"} motion the speed of the table's animations
  * @property {"small" | "medium" | "large"} cardSize the size of the cards, relative to what the screen allows
+ * @property {"figures" | "index"} faces the cards' faces: court cards with figures, or a large letter
  * @property {boolean} logOpen the move log panel is open
  * @property {string} [level] the lobby's last level against the computer
  * @property {string} [vsRuleset] the lobby's last choices: against the computer (vs), with friends (fr)
@@ -28,7 +29,7 @@ const KEY = "xeri.prefs";
 /** @type {Prefs} */
 const DEFAULTS = {
   lang: null, fourColour: false, seenAid: true, name: "",
-  theme: "auto", sound: true, motion: "normal", cardSize: "medium", logOpen: false,
+  theme: "auto", sound: true, motion: "normal", cardSize: "medium", faces: "figures", logOpen: false,
 };
 /** @type {Set<PrefsListener>} */
 const listeners = new Set();
