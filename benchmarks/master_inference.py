@@ -24,7 +24,7 @@ import numpy as np
 
 from xeri.bots.determinize import Determinizer
 from xeri.bots.inference import lacked_indices
-from xeri.bots.master import MasterBot
+from xeri.bots.master_config import MasterConfig
 from xeri.bots.opponent_model import OpponentModel, current_decisions, finished_decisions
 from xeri.bots.registry import make_bot
 from xeri.engine import Round, shuffle_and_deal
@@ -91,7 +91,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=30)
     parser.add_argument("--worlds", type=int, default=2048)
     args = parser.parse_args()
-    eps = MasterBot().weigh
+    eps = MasterConfig().off_style_weight
     # the last: a strong player who often plays other cards than the expert's
     others = {"expert": "expert", "greedy": "greedy", "random": "random", "master_without_model": "master:model=0"}
     data = {"rounds": args.rounds, "worlds": args.worlds, "eps": eps, "specs": others,

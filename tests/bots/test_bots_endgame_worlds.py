@@ -15,6 +15,7 @@ from xeri import find_ruleset
 from xeri.bots import BotSpecError, make_bot
 from xeri.bots.determinize import Determinizer
 from xeri.bots.master import ENUMERATE, MasterBot, placement_count, placements
+from xeri.bots.master_config import MasterConfig
 from xeri.bots.sim import SimState
 from xeri.engine import Round, SeatView
 from xeri.events import Event
@@ -84,7 +85,7 @@ def test_many_placements_are_dealt_and_drawn_by_weight(preset: str, players: int
         _rnd, view, log = endgame(preset, players, seed, left)
         det = Determinizer(view, log)
         count = placement_count(det)
-        bot = MasterBot(seed=seed, worlds=24)
+        bot = MasterBot(MasterConfig(exact_worlds=24), seed=seed)
         legal = [c.index for c in view.legal_moves]
         worlds = bot._weighted_worlds(det, view, log, legal, view.seat % view.ruleset.sides)  # type: ignore[operator]
         assert worlds is not None

@@ -19,6 +19,8 @@ from xeri.bots.determinize import Determinizer
 from xeri.bots.endgame import Solver
 from xeri.bots.inference import lacked_indices, lacked_ranks, sample_consistent
 from xeri.bots.master import ENDGAME_CARDS, MasterBot
+from xeri.bots.master_config import Early, MasterConfig, Partner
+from xeri.bots.registry import BotSpecError, parse_spec
 from xeri.bots.sim import SimState, from_round
 from xeri.cards import Card, Rank
 from xeri.engine import Deal, Round
@@ -327,11 +329,31 @@ def test_reproducible_mode_is_identical_beside_a_busy_process(spec: str) -> None
     assert busy == quiet
 
 
-def test_bad_master_parameters_are_refused() -> None:
+def test_bad_master_parameters_are_refused_naming_the_option() -> None:
     for params in ("worlds=0", "endgame=-1", "early=foo", "iterations=0", "search=-1", "opponents=foo", "rworlds=0",
-                   "rdeals=-1", "rpolicy=random", "mix=2", "close=-1", "sampler=numpy"):
-        with pytest.raises(ValueError):
-            MasterBot(**{k: (int(v) if v.lstrip("-").isdigit() else v) for k, v in [params.split("=")]})
+                   "rdeals=-1", "rpolicy=random", "mix=2", "close=-1", "sampler=numpy", "infer=2", "model=yes",
+                   "weigh=1.5", "endworlds=all", "partner=me", "rollout=slow", "jack_keep=x", "worlds=2.5"):
+        key = params.split("=")[0]
+        with pytest.raises(ValueError, match=key):
+            MasterConfig.from_spec(parse_spec(f"master:{params}")[1])
+        with pytest.raises(BotSpecError, match=key):
+            make_bot(f"master:{params}")
+    with pytest.raises(BotSpecError, match="unknown master option 'wrolds'"):
+        make_bot("master:wrolds=2")
+    with pytest.raises(ValueError, match=r"off_style_weight \(spec weigh\)"):
+        MasterConfig(off_style_weight=2.0)
+    with pytest.raises(TypeError, match="MasterConfig"):
+        MasterBot(3)  # type: ignore[arg-type]
+
+
+def test_a_spec_maps_into_one_frozen_config() -> None:
+    bot = make_bot("master:early=expert,rworlds=256,infer=0,partner=master,close=2,endgame=12", seed=1)
+    assert isinstance(bot, MasterBot)
+    assert bot.config == MasterConfig(early=Early.EXPERT, rollout_worlds=256, inference=False, partner=Partner.MASTER,
+                                      rollout_when_within=2.0, endgame_cards=12)
+    assert make_bot("master", seed=1).config == MasterConfig()  # type: ignore[attr-defined]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        bot.config.rollout_worlds = 1  # type: ignore[misc]
 
 
 def test_rollouts_reach_two_deals_ahead_in_two_player_pisti_only_unless_told() -> None:
@@ -341,8 +363,9 @@ def test_rollouts_reach_two_deals_ahead_in_two_player_pisti_only_unless_told() -
                                find_ruleset("classic"))
     bot = MasterBot(seed=1)
     assert [bot.deals_ahead(r) for r in (pisti2, pisti4, classic)] == [2, 1, 1]
-    assert [MasterBot(seed=1, rdeals=1).deals_ahead(r) for r in (pisti2, pisti4, classic)] == [1, 1, 1]
-    assert MasterBot(seed=1, rdeals=0).deals_ahead(pisti2) == 0
+    one = MasterBot(MasterConfig(rollout_deals=1), seed=1)
+    assert [one.deals_ahead(r) for r in (pisti2, pisti4, classic)] == [1, 1, 1]
+    assert MasterBot(MasterConfig(rollout_deals=0), seed=1).deals_ahead(pisti2) == 0
 
 
 def test_the_exact_endgame_plays_the_last_cards_but_at_four_players_while_the_rollouts_are_there() -> None:
@@ -354,9 +377,9 @@ def test_the_exact_endgame_plays_the_last_cards_but_at_four_players_while_the_ro
     tables = (two, pisti2, three, four, pisti4)
     assert [bot.endgame_cards(r) for r in tables] == [ENDGAME_CARDS, ENDGAME_CARDS, ENDGAME_CARDS, 0, 0]
     # Told, or without the rollouts (the counting rules play early), it solves the last cards exactly.
-    assert MasterBot(seed=1, endgame=12).endgame_cards(four) == 12
-    assert MasterBot(seed=1, endgame=0).endgame_cards(two) == 0
-    assert MasterBot(seed=1, early="expert").endgame_cards(four) == ENDGAME_CARDS
+    assert MasterBot(MasterConfig(endgame_cards=12), seed=1).endgame_cards(four) == 12
+    assert MasterBot(MasterConfig(endgame_cards=0), seed=1).endgame_cards(two) == 0
+    assert MasterBot(MasterConfig(early=Early.EXPERT), seed=1).endgame_cards(four) == ENDGAME_CARDS
     without = MasterBot(seed=1)
     without._no_rollouts = True  # as where the fast extra is missing
     assert without.endgame_cards(four) == ENDGAME_CARDS
@@ -444,7 +467,7 @@ def test_rollout_master_weighs_each_card_by_its_rollouts() -> None:
         seat = rnd.turn
         assert seat is not None
         view, log = rnd.view(seat), rnd.log_for(seat)
-        bot = MasterBot(seed=2, early="rollout", rworlds=48, rdeals=1)
+        bot = MasterBot(MasterConfig(early=Early.ROLLOUT, rollout_worlds=48, rollout_deals=1), seed=2)
         values = bot.evaluate(view, log)
         assert set(values) == set(view.legal_moves) and bot.stats.iterations == 48
         assert all(abs(v) < 200 for v in values.values())
@@ -463,7 +486,7 @@ def test_rollout_master_weighs_each_card_by_its_rollouts() -> None:
                 xeri = [c for c in view.hand if c.rank is top.rank]
                 if xeri:
                     found += 1
-                    bot = MasterBot(seed=k, early="rollout", rworlds=32, rdeals=1)
+                    bot = MasterBot(MasterConfig(early=Early.ROLLOUT, rollout_worlds=32, rollout_deals=1), seed=k)
                     assert bot.choose(view, rnd.log_for(seat)) in xeri
             rnd.play(bots[seat].choose(view, rnd.log_for(seat)), seat)
     assert found == 3
@@ -477,9 +500,9 @@ def test_without_the_compiled_rollouts_the_master_plays_the_counting_rules(monke
         raise ValueError(f"rollout={name} is not installed")
 
     monkeypatch.setattr(master, "offered_playout", missing)
-    bot = MasterBot(seed=4, early="rollout")
+    bot = MasterBot(MasterConfig(early=Early.ROLLOUT), seed=4)
     assert not bot.rollouts_ready
-    counting = MasterBot(seed=4, early="expert")
+    counting = MasterBot(MasterConfig(early=Early.EXPERT), seed=4)
     for rnd in _positions("classic", 2, 3, 8):
         seat = rnd.turn
         assert seat is not None
@@ -494,7 +517,7 @@ def test_rollouts_stop_at_the_wall_clock_cap() -> None:
     assert seat is not None
     import xeri.bots.master as master
 
-    bot = MasterBot(seed=1, early="rollout", rworlds=1_000_000, iterations=None, seconds=0.05)
+    bot = MasterBot(MasterConfig(early=Early.ROLLOUT, rollout_worlds=1_000_000, iterations=None, seconds=0.05), seed=1)
     bot.evaluate(rnd.view(seat), rnd.log_for(seat))  # a capped master's first move in a process starts the loader
     assert master._LOADER is not None
     master._LOADER.join(120)  # then plays with the rollouts (alone, this test saw none: iterations 0)

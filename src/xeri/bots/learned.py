@@ -24,6 +24,7 @@ from ..errors import XeriError
 from ..events import Event
 from .expert import PISTI_JACK_KEEP, PISTI_XERI_WEIGHT, ExpertBot
 from .master import MasterBot
+from .master_config import Early, MasterConfig
 
 WEIGHTS = "learned.npz"
 
@@ -123,7 +124,8 @@ class LearnedBot:
         # ``counting``: the counting master at every table (issue 28's first fallback).
         # ``seconds``: the wall-clock cap of interactive play (``make_bot(..., interactive=True)``), for the masters.
         self._fallback: MasterBot | ExpertBot = (ExpertBot(seed=seed) if fallback == "expert"
-                                                 else MasterBot(seed=seed, early="expert", seconds=seconds))
+                                                 else MasterBot(MasterConfig(early=Early.EXPERT, seconds=seconds),
+                                                                seed=seed))
         #: with 3 players (``table``): the master's rollouts on few worlds, made at the first 3-player view (a
         #: capped master starts loading numba when it is made); without numba it plays the counting rules, as the
         #: master itself does (and with a cap, while numba loads)
@@ -152,7 +154,8 @@ class LearnedBot:
             return legal[0]
         if view.ruleset.players == 3:
             if self._fallback3 is None:
-                self._fallback3 = MasterBot(seed=self._seed, rworlds=self._rworlds, seconds=self._seconds)
+                self._fallback3 = MasterBot(MasterConfig(rollout_worlds=self._rworlds, seconds=self._seconds),
+                                            seed=self._seed)
             return self._fallback3.choose(view, history)
         if view.ruleset.players == 4 and view.ruleset.scoring == "pisti":
             return self._fallback_pisti4.choose(view, history)

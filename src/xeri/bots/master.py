@@ -38,6 +38,8 @@ best cards keeps ``weigh`` of its weight): PIMC with inference, as in Skat progr
 
 Budgets count worlds and playouts (reproducible: the same seed gives the same
 moves on any machine); ``seconds`` adds a wall-clock cap for interactive play.
+
+The options named here by their spec keys are the fields of one frozen ``MasterConfig`` (``master_config``).
 """
 
 from __future__ import annotations
@@ -59,7 +61,8 @@ from .determinize import Determinizer
 from .endgame import Solver
 from .expert import ExpertBot
 from .inference import lacked_indices, lacked_ranks, sample_consistent
-from .ismcts import SearchStats, rollout_playout, search_budget
+from .ismcts import SearchStats, rollout_playout
+from .master_config import Early, EndgameWorlds, MasterConfig, Partner, Sampler, SearchOpponents
 from .match_value import at_stake, outcome_table
 from .opponent_model import MODELS, Decision, OpponentModel, deal_decisions
 from .playouts import offered_playout
@@ -184,103 +187,24 @@ class MasterBot:
 
     name = "master"
 
-    def __init__(
-        self,
-        seed: int | None = None,
-        iterations: int | None = 2048,
-        seconds: float | None = None,
-        worlds: int = 24,
-        endgame: int | None = None,
-        rollout: str = "smart",
-        early: str = "rollout",
-        infer: int = 1,
-        jack_keep: float = 3.0,
-        xeri_weight: float = 0.5,
-        search: int = 0,
-        opponents: str = "policy",
-        rworlds: int = 2048,
-        rdeals: int | None = None,
-        rpolicy: str = "expert",
-        close: float = 0.0,
-        mix: float = 0.0,
-        sampler: str = "kernel",
-        model: int = 1,
-        weigh: float = 0.1,
-        match: int = 1,
-        endworlds: str = "weighted",
-        downplays: int = 1,
-        partner: str = "model",
-        maxn: int = 1,
-    ) -> None:
-        iterations, seconds = search_budget(iterations, seconds)
-        if not isinstance(worlds, int) or worlds < 1:
-            raise ValueError("worlds must be a positive integer")
-        if endgame is not None and (not isinstance(endgame, int) or endgame < 0):
-            raise ValueError("endgame must be a non-negative integer")
-        if not isinstance(search, int) or search < 0:
-            raise ValueError("search must be a non-negative integer")
-        self.search = search
-        if opponents not in ("policy", "minimax"):
-            raise ValueError("opponents must be policy or minimax")
-        self.opponents = opponents
-        self.iterations, self.seconds = iterations, seconds
-        self.worlds = worlds
-        # ``endgame``: the exact search starts once at most this many cards are in the hands (0: never); None:
-        # ``endgame_cards``' default for the rules.
-        self.endgame = endgame
-        self.play_out, self.smart = rollout_playout(rollout)
-        if early not in ("pimc", "expert", "rollout"):
-            raise ValueError("early must be rollout, expert or pimc")
-        if not isinstance(rworlds, int) or rworlds < 1:
-            raise ValueError("rworlds must be a positive integer")
-        if rdeals is not None and (not isinstance(rdeals, int) or rdeals < 0):
-            raise ValueError("rdeals must be 0 (to the round's end) or a positive number of deals")
-        # ``rdeals``: the deals the rollouts play past this one; None: ``deals_ahead``'s default for the rules.
-        self.rdeals = rdeals
-        if rpolicy not in ("expert", "expert-pisti", "greedy", "playout"):
-            raise ValueError("rpolicy must be expert, expert-pisti, greedy or playout")
-        if not 0.0 <= mix <= 1.0:
-            raise ValueError("mix must be between 0 and 1")
-        if close < 0:
-            raise ValueError("close must be 0 (always roll out) or a positive number of points")
-        if sampler not in ("python", "kernel"):
-            raise ValueError("sampler must be python or kernel")
-        self.sampler = sampler
-        # ``model``: the rollouts play each other seat as the policy its finished deals fit (``opponent_model``).
-        self.model = OpponentModel() if model else None
-        # ``weigh``: worlds weighted by how likely they make the deal's plays so far (``play_weights``), a play
-        # off the seat's policy keeping this much of its weight (0: not weighted; ``sampler=kernel`` only).
-        if not 0.0 <= weigh <= 1.0:
-            raise ValueError("weigh must be between 0 (off) and 1")
-        self.weigh = float(weigh)
-        # ``match``: when the round can change who wins the match (``match_value.at_stake``), play for the chance
-        # of winning it (``outcome_table``) rather than the round's points; 0: always for points.
-        self.match = bool(match)
-        # ``endworlds``: the exact endgame's worlds where cards are still hidden (Pişti's face-down cards taken, 3
-        # or 4 players): ``weighted`` deals them in the kernel and weighs them by the others' plays (every world
-        # when there are few, ``ENUMERATE``), ``uniform`` draws ``worlds`` of them at random.
-        if endworlds not in ("weighted", "uniform"):
-            raise ValueError("endworlds must be weighted or uniform")
-        self.endworlds = endworlds
-        # ``downplays``: weigh the plays made onto face-down pile cards too (Pişti's first capture).
-        self.downplays = bool(downplays)
-        # ``partner``: with 4 players, ``master`` rolls the partner out as this seat (the expert) and weighs its
-        # plays loosely, for a partner that is itself a master; ``model`` fits its style like the others'.
-        if partner not in ("model", "master"):
-            raise ValueError("partner must be model or master")
-        self.partner = partner
-        # ``maxn``: with 3 players the endgame lets each side play for itself (``Solver.each_for_itself``); 0: both
-        # others play against this seat (paranoid minimax, exact with two sides only).
-        self.maxn = bool(maxn)
+    def __init__(self, config: MasterConfig | None = None, *, seed: int | None = None) -> None:
+        """A master playing ``config`` (the master level's by default), every random choice drawn from ``seed``."""
+        config = MasterConfig() if config is None else config
+        if not isinstance(config, MasterConfig):
+            raise TypeError(f"config must be a MasterConfig, not {type(config).__name__}")
+        self.config = config
+        #: the budget in force: the config's, but a caller may lift the wall-clock cap (``xeri review`` does, so that
+        #: a review depends on the seed alone)
+        self.iterations, self.seconds = config.iterations, config.seconds
+        self.play_out, self.smart = rollout_playout(config.pimc_rollout)
+        # The rollouts play each other seat as the policy its finished deals fit (``opponent_model``).
+        self.model = OpponentModel() if config.opponent_model else None
         self._outcome_key: tuple[object, ...] | None = None
         self._outcome: list[list[float]] | None = None
-        self.early = early
-        self.rworlds, self.rpolicy, self.close, self.mix = rworlds, rpolicy, float(close), float(mix)
         # The compiled rollouts come from the ``fast`` extra; without it the counting rules play early.
         self._card_values: Callable[..., list[list[float]]] | None = None
-        self._no_rollouts = early != "rollout"  # set when the fast extra is missing
-        self.infer = bool(infer)
-        self._expert = ExpertBot(seed, jack_keep, xeri_weight)
+        self._no_rollouts = config.early is not Early.ROLLOUT  # set when the fast extra is missing
+        self._expert = ExpertBot(seed, config.jack_keep, config.xeri_weight)
         self._rng = random.Random(seed)
         self.stats = SearchStats()
         #: how the last move before the endgame was played: ``full`` (the rollouts), ``warming`` (the counting
@@ -302,7 +226,7 @@ class MasterBot:
     def outcome(self, view: SeatView) -> list[list[float]] | None:
         """What ``choose`` plays for: None for the round's points, or (``match``, when the round can change who
         wins the match) the table of the chance each result of the round wins it (``match_value.outcome_table``)."""
-        if not self.match or not view.match_scores or not at_stake(view):
+        if not self.config.play_for_match or not view.match_scores or not at_stake(view):
             return None
         assert view.seat is not None
         key = (view.match_scores, view.round_wins, view.round_number, view.target, view.seat % view.ruleset.sides)
@@ -336,15 +260,15 @@ class MasterBot:
         in_hands = sum(view.hand_counts)
         if view.talon_count == 0 and in_hands <= self.endgame_cards(view.ruleset):
             totals, done = self._exact(det, legal, side, start, history, outcome=outcome, view=view)
-        elif view.talon_count and in_hands <= self.search:
+        elif view.talon_count and in_hands <= self.config.search_cards:
             totals, done = self._exact(det, legal, side, start, history, horizon=True)
-        elif self.early != "pimc":
+        elif self.config.early is not Early.PIMC:
             nxt = (det.seat + 1) % det.rules.players
-            lacks = lacked_ranks(history, det.rules.players)[nxt] if self.infer else set()
+            lacks = lacked_ranks(history, det.rules.players)[nxt] if self.config.inference else set()
             now = margin(view.points, side)
             totals, done = [now + self._expert.score(view, Card.from_index(c), lacks) for c in legal], 0
             self._load_rollouts()
-            if self.early == "rollout":
+            if self.config.early is Early.ROLLOUT:
                 self.status = ("full" if self._card_values is not None else
                                "without" if self._no_rollouts else "warming")
             if self._card_values is not None and (outcome is not None or self._worth_rolling(totals)):
@@ -374,16 +298,16 @@ class MasterBot:
         and ``endworlds=weighted`` the worlds are weighed by the others' plays (``_weighted_worlds``).
         """
         unique = sum(1 for k in (*det.need, det.talon_need, len(det.face_down_at), *det.hidden_taken) if k) <= 1
-        n = 1 if unique else self.worlds
+        n = 1 if unique else self.config.exact_worlds
         # Inference-weighted worlds only for the mid-deal search: the endgame's default stays as measured.
-        lacks = lacked_indices(history, det.rules.players) if horizon and self.infer and not unique else None
+        lacks = lacked_indices(history, det.rules.players) if horizon and self.config.inference and not unique else None
         deadline = self._deadline(start)
         rng = self._rng
         totals = [0.0] * len(legal)
         done = 0
         solver: Solver | None = None  # one table for this decision's worlds (its keys hold whole hands)
         weighted = None
-        if not unique and not horizon and self.endworlds == "weighted" and view is not None:
+        if not unique and not horizon and self.config.endgame_worlds is EndgameWorlds.WEIGHTED and view is not None:
             weighted = self._weighted_worlds(det, view, history, legal, side)
         began = time.perf_counter()
         if weighted is not None:
@@ -391,7 +315,7 @@ class MasterBot:
             for world, w in weighted:
                 if solver is None:
                     solver = Solver(world)
-                    solver.each_for_itself(self.maxn)
+                    solver.each_for_itself(self.config.each_for_itself)
                     if outcome is not None:
                         solver.play_for(outcome)
                 values = solver.solve_root(world, side)
@@ -407,8 +331,8 @@ class MasterBot:
             if solver is None:
                 solver = Solver(world)
                 if not horizon:
-                    solver.each_for_itself(self.maxn)
-                if horizon and self.opponents == "policy":
+                    solver.each_for_itself(self.config.each_for_itself)
+                if horizon and self.config.search_opponents is SearchOpponents.POLICY:
                     solver.policy_opponents(det.seen)
                 if outcome is not None and not horizon:
                     solver.play_for(outcome)
@@ -433,7 +357,7 @@ class MasterBot:
         if not self._load_rollouts():
             return None
         n = det.rules.players
-        lacks = lacked_indices(history, n) if self.infer else [frozenset()] * n
+        lacks = lacked_indices(history, n) if self.config.inference else [frozenset()] * n
         policy, eps, observed = self._reading(det, view, history)
         gone = [c.index for c in view.gone]
         run = self._world_values(det, lacks, legal, side, gone, 0.0, policy, observed, eps,
@@ -449,13 +373,13 @@ class MasterBot:
             return [(self._state(det, *p), w) for p, w in zip(placed, weights, strict=True)]
         dealt, weights = run.placements(self._rng.getrandbits(62), ENDGAME_DEALT)
         total = sum(weights)
-        step = total / self.worlds
+        step = total / self.config.exact_worlds
         u = self._rng.random() * step
         picks: dict[int, int] = {}
         acc = 0.0
         for k, w in enumerate(weights):  # systematic resampling: ``worlds`` draws in proportion to the weights
             acc += w
-            while u < acc and sum(picks.values()) < self.worlds:
+            while u < acc and sum(picks.values()) < self.config.exact_worlds:
                 picks[k] = picks.get(k, 0) + 1
                 u += step
         return [(self._state(det, *dealt[k]), float(m)) for k, m in sorted(picks.items())]
@@ -470,8 +394,8 @@ class MasterBot:
         """The deals the rollouts play past this one: ``rdeals`` if set; else 2 in 2-player Pişti, whose 4-card
         hands leave the rollouts 8 plies and an unvalued pile that the next deal's leader often takes (measured
         +0.63 [+0.12, +1.15] over 1,000 deals, docs/reference/bots-measurements.md), and 1 elsewhere."""
-        if self.rdeals is not None:
-            return self.rdeals
+        if self.config.rollout_deals is not None:
+            return self.config.rollout_deals
         return 2 if rules.scoring == "pisti" and rules.players == 2 else 1
 
     def endgame_cards(self, rules: Ruleset) -> int:
@@ -482,8 +406,8 @@ class MasterBot:
         style it showed; they measured better against the experts, and no worse than the deals could tell against
         a team of exact masters. With 3 and in 2-player Pişti they gained less against the experts and lost more
         to the masters (docs/reference/bots-measurements.md, "The last cards")."""
-        if self.endgame is not None:
-            return self.endgame
+        if self.config.endgame_cards is not None:
+            return self.config.endgame_cards
         if rules.players == 4 and self._load_rollouts():  # never there unless ``early=rollout``
             return 0
         return ENDGAME_CARDS
@@ -506,10 +430,10 @@ class MasterBot:
 
     def _worth_rolling(self, counted: list[float]) -> bool:
         """Whether to roll out: always, or (``close``) when the counting rules' two best cards are that close."""
-        if self.close <= 0:
+        if self.config.rollout_when_within <= 0:
             return True
         best, second = sorted(counted, reverse=True)[:2]
-        return best - second <= self.close
+        return best - second <= self.config.rollout_when_within
 
     def _rollouts(
         self, det: Determinizer, view: SeatView, history: Sequence[Event], legal: list[int], side: int,
@@ -525,14 +449,16 @@ class MasterBot:
         """
         assert self._card_values is not None
         deals = 0 if outcome is not None else self.deals_ahead(view.ruleset)
-        lacks = lacked_indices(history, det.rules.players) if self.infer else [frozenset()] * det.rules.players
+        n = det.rules.players
+        lacks = lacked_indices(history, n) if self.config.inference else [frozenset()] * n
         deadline = self._deadline(start)
         rng = self._rng
         gone = [c.index for c in view.gone]
         card_w = 0.1 + view.ruleset.most_cards_points / 60  # the counting rules' worth of a card taken
         totals = [0.0] * len(legal)
         done = 0
-        wanted = self.rworlds if self.iterations is None else min(self.rworlds, self.iterations)
+        most = self.config.rollout_worlds
+        wanted = most if self.iterations is None else min(most, self.iterations)
         policy, eps, observed = self._reading(det, view, history)
         run = self._world_values(det, lacks, legal, side, gone, card_w, policy, observed, eps, deals, outcome)
         weight = 0.0
@@ -566,7 +492,7 @@ class MasterBot:
             batches += 1
             if _no_time_for_another(deadline, began, batches):
                 break
-        mix = self.mix if outcome is None else 0.0
+        mix = self.config.counting_mix if outcome is None else 0.0
         return [(1 - mix) * t / weight + mix * c for t, c in zip(totals, counted, strict=True)], done
 
     def _reading(
@@ -575,20 +501,20 @@ class MasterBot:
         """What the others' plays say: each seat's rollout policy, the noise its plays weigh with, and the deal's
         plays so far that weigh the worlds (``opponent_model``)."""
         n = det.rules.players
-        policy: str | list[str] = self.rpolicy
-        eps = [self.weigh] * n
-        finished, current = deal_decisions(history, n, face_down=self.downplays)
+        policy: str | list[str] = self.config.rollout_policy.value
+        eps = [self.config.off_style_weight] * n
+        finished, current = deal_decisions(history, n, face_down=self.config.weigh_face_down_plays)
         if self.model is not None:
             fits = [MODELS[name] for name in self.model.policies(view, finished)]
             policy = [m.rollout for m in fits]
-            policy[det.seat] = self.rpolicy
+            policy[det.seat] = self.config.rollout_policy.value
             # Each seat's plays weigh with the looser of ``weigh`` and its model's noise (``own``: a half).
-            eps = [max(self.weigh, m.noise) for m in fits]
-            if self.partner == "master" and n == 4:
+            eps = [max(self.config.off_style_weight, m.noise) for m in fits]
+            if self.config.partner is Partner.MASTER and n == 4:
                 mate = (det.seat + 2) % n
-                policy[mate] = self.rpolicy
-                eps[mate] = max(self.weigh, MODELS["own"].noise)
-        observed = [d for d in current if d.seat != det.seat] if self.weigh else []
+                policy[mate] = self.config.rollout_policy.value
+                eps[mate] = max(self.config.off_style_weight, MODELS["own"].noise)
+        observed = [d for d in current if d.seat != det.seat] if self.config.off_style_weight else []
         return policy, eps, observed
 
     def _world_values(
@@ -600,7 +526,7 @@ class MasterBot:
 
         None too when an older install offers ``compiled-expert`` but not ``compiled-expert-worlds``.
         """
-        if self.sampler != "kernel":
+        if self.config.sampler is not Sampler.KERNEL:
             return None
         try:
             make = offered_playout("compiled-expert-worlds")

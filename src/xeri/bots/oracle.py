@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
 
 from ..cards import Card
 from ..engine import Round, SeatView
@@ -21,6 +20,7 @@ from ..match import Match
 from .determinize import Determinizer
 from .ismcts import SearchStats, search
 from .master import MasterBot
+from .master_config import MasterConfig
 from .sim import SimState, from_round
 
 
@@ -68,8 +68,8 @@ class PeekingMaster(MasterBot):
     name = "peek-master"
     cheats = True
 
-    def __init__(self, game: Round | Match, seed: int | None = None, **params: Any) -> None:
-        super().__init__(seed=seed, **params)
+    def __init__(self, game: Round | Match, config: MasterConfig | None = None, *, seed: int | None = None) -> None:
+        super().__init__(config, seed=seed)
         self._game = game
 
     def _determinizer(self, view: SeatView, history: Sequence[Event]) -> Determinizer:

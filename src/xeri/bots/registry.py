@@ -12,6 +12,7 @@ from .expert import ExpertBot
 from .greedy import GreedyBot
 from .ismcts import IsmctsBot, PlayoutBot
 from .master import MasterBot
+from .master_config import MasterConfig
 from .oracle import OracleCheater, PeekingMaster
 from .pimc import PimcBot
 from .random_bot import RandomBot
@@ -31,6 +32,16 @@ def _learned(seed: int | None = None, **params: Any) -> Bot:
     return LearnedBot(seed=seed, **params)
 
 
+def _master(seed: int | None = None, **params: Any) -> Bot:
+    """The master of a spec's parameters, by their short keys (``master:early=expert,rworlds=256``)."""
+    return MasterBot(MasterConfig.from_spec(params), seed=seed)
+
+
+def _peek_master(game: Any, seed: int | None = None, **params: Any) -> Bot:
+    """The peeking master bound to ``game``, with the master's spec parameters."""
+    return PeekingMaster(game, MasterConfig.from_spec(params), seed=seed)
+
+
 #: name -> factory(seed=..., **params)
 BOTS: dict[str, BotFactory] = {
     "random": RandomBot,
@@ -40,7 +51,7 @@ BOTS: dict[str, BotFactory] = {
     "expert": ExpertBot,
     "ismcts": IsmctsBot,
     "pimc": PimcBot,
-    "master": MasterBot,
+    "master": _master,
 }
 
 #: Bots whose budget may carry a wall-clock cap (``seconds=``; the learned bot passes it to its fallback masters).
@@ -49,7 +60,7 @@ SEARCH_BOTS = frozenset({"ismcts", "pimc", "master", "learned"})
 #: Bots that read hidden cards: never in ``BOTS`` or ``LEVELS``; only ``make_cheater`` builds them.
 CHEATERS: dict[str, Callable[..., Bot]] = {
     "oracle-cheater": OracleCheater,
-    "peek-master": PeekingMaster,
+    "peek-master": _peek_master,
 }
 
 #: level offered to players -> bot spec, weakest first; each beats the one below it

@@ -1,0 +1,1 @@
+"""Accounts: names, passwords, sessions, the account service and its routes (docs/accounts.md)."""

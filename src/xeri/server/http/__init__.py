@@ -1,0 +1,1 @@
+"""The HTTP edges: headers, hosts and origins, request bodies, read deadlines, the page's files."""

@@ -1,0 +1,1 @@
+"""Finished matches: their summaries, replays and reviews."""

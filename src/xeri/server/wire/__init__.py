@@ -1,0 +1,1 @@
+"""What the server and clients say: requests and messages as schema models, their JSON Schema, refusals."""
