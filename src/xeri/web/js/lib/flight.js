@@ -12,14 +12,24 @@ import { motion, prefs } from "./prefs.js";
 let toastTimer;
 
 /**
- * Show a short message over the table; `big` for a xeri.
+ * Show a short message over the table; `big` for a xeri, with `sub` (who made it) on a line of its own, so that a
+ * phone's width never wraps it mid-phrase. `quiet`: for the eyes only, when the move log's line already says it to
+ * a screen reader (a xeri is said once).
  * @param {string} text
- * @param {{ big?: boolean, ms?: number }} [options]
+ * @param {{ big?: boolean, ms?: number, sub?: string, quiet?: boolean }} [options]
  */
-export function announce(text, { big = false, ms = 1400 } = {}) {
+export function announce(text, { big = false, ms = 1400, sub = "", quiet = false } = {}) {
   const toast = document.getElementById("toast");
   if (!toast) return;
+  if (quiet) toast.setAttribute("aria-hidden", "true");
+  else toast.removeAttribute("aria-hidden");
   toast.textContent = text;
+  if (sub) {
+    const line = document.createElement("span");
+    line.className = "toast-sub";
+    line.textContent = sub;
+    toast.appendChild(line);
+  }
   toast.classList.toggle("small", !big);
   toast.hidden = false;
   clearTimeout(toastTimer);

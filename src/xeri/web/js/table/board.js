@@ -32,6 +32,8 @@ import { cardsCount, t, xerisCount } from "../lib/i18n.js";
  * @property {boolean} [byRounds] rounds won decide the match
  * @property {boolean} [replay]
  * @property {import("../lib/dom.js").Child} [result] shown instead of the hand once the match is over
+ * @property {null | { pile: boolean }} [dealing] a deal is being shown: the hands (and the pile when `pile`) are
+ *   drawn hidden, and the storyboard shows each card as its back lands (storyboard.js)
  */
 
 /** @type {Record<string, string>} */
@@ -177,6 +179,7 @@ function seatBox(view, seat, opts, showPileFor) {
   } else {
     for (let i = 0; i < count; i++) fan.appendChild(cardElement(null));
   }
+  if (opts.dealing) for (const c of fan.children) c.classList.add("dealing");
   const place = seatPlace(view.players, view.seat, seat);
   const turn = view.turn === seat && !view.over && !view.match_over;
   const name = (view.names || [])[seat] || `${t("seat")} ${seat + 1}`;
@@ -270,6 +273,7 @@ function pileArea(view, opts) {
     const c = cardElement(code, opts);
     c.style.setProperty("--i", String(i));
     if (i === shown.length - 1) c.classList.add("top-card");
+    if (opts.dealing && opts.dealing.pile) c.classList.add("dealing");
     box.appendChild(c);
   });
   return h("div.pile-area", box, h("div.label.pile-count", `${t("pile")}: ${pile.length}`));
@@ -365,6 +369,7 @@ function mySeat(view, me, opts, pileSide) {
         cardElement(code, opts),
         h("span.keycap", { "aria-hidden": "true" }, String(i + 1)),
       );
+      if (opts.dealing) btn.classList.add("dealing");
       if (opts.hinted === code) {
         btn.classList.add("hinted");
         btn.appendChild(h("span.hint-badge", { "aria-hidden": "true" }, t("hint")));

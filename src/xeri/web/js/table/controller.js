@@ -19,6 +19,9 @@ import { drawTable, tickTimer } from "./draw.js";
 import { focusKey, moveInHand, restoreFocus, resultTarget, tableKeys } from "./keys.js";
 import { askHint, flushOutbox, newMatch, play, takeBack } from "./moves.js";
 import { DrawQueue } from "./queue.js";
+import { moving, playFrame, settle, snapshot, still, tell } from "./storyboard.js";
+import { say } from "./movelog.js";
+import { myTurn } from "./state.js";
 import { statusText } from "./view.js";
 
 /** @typedef {import("../net/types.js").GameEvent} GameEvent */
@@ -43,7 +46,8 @@ export function mountTable(container, tableId, { watch = false } = {}) {
   const phone = window.matchMedia(PHONE);
   const now = () => performance.now();
 
-  const queue = new DrawQueue({ root, render, gate: () => dialogs.closed, after });
+  const story = { snapshot, playFrame, tell, settle, still, moving };
+  const queue = new DrawQueue({ root, render, gate: () => dialogs.closed, after, story, say });
   /** @type {import("./moves.js").MoveContext} */
   const moves = { queue, socket: () => socket };
   const dialogs = new TableDialogs({
@@ -62,7 +66,8 @@ export function mountTable(container, tableId, { watch = false } = {}) {
     if (disposed) return;
     const key = focusKey(root);
     drawTable(root, queue.shown, {
-      on, play: (code) => play(moves, code), onHandKey: (ev) => moveInHand(root, ev), status: status(), now: now(),
+      on, play: (code, from) => play(moves, code, from), onHandKey: (ev) => moveInHand(root, ev), status: status(),
+      now: now(),
       endActions: () => dialogs.endButtons(),
     });
     restoreFocus(root, key);
@@ -174,6 +179,16 @@ export function mountTable(container, tableId, { watch = false } = {}) {
 
   const onKey = tableKeys(root, on);
   document.addEventListener("keydown", onKey);
+  // A card clicked while cards still move (the hand is drawn waiting until the last one lands): kept, and played
+  // if the latest state lets it; its flight follows the motion already queued.
+  const onHeldClick = (/** @type {MouseEvent} */ ev) => {
+    const btn = ev.target instanceof Element ? ev.target.closest(".hand .card-btn[aria-disabled='true']") : null;
+    const code = btn instanceof HTMLElement ? btn.dataset.card : undefined;
+    if (!code || !queue.busy || !myTurn(queue.state)) return;
+    ev.stopPropagation();
+    play(moves, code);
+  };
+  root.addEventListener("click", onHeldClick, { capture: true });
   const unPrefs = prefs.onChange((key) => {
     if (key !== "sound" && key !== "motion" && key !== "name") render();
   });
@@ -221,6 +236,7 @@ export function mountTable(container, tableId, { watch = false } = {}) {
     disposed = true;
     queue.disposed = true;
     document.removeEventListener("keydown", onKey);
+    root.removeEventListener("click", onHeldClick, { capture: true });
     phone.removeEventListener("change", onMedia);
     unPrefs();
     clearInterval(timerTick);

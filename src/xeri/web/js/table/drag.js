@@ -1,14 +1,16 @@
 // @ts-check
 // Drag a card onto the pile, with pointer events (a mouse, a pen and a finger alike). A press that does not move
-// is left to the click; a drop anywhere but on the target puts the card back. The ghost flies in #fx.
+// is left to the click; a drop anywhere but on the target puts the card back. The ghost flies in #fx; a card
+// dropped on the pile flies on from where it was dropped (onDrop is given the ghost's place).
 
 import { rectOf } from "../lib/flight.js";
 
 /**
- * Start following a press on `btn` (a card button); `target()` is where a drop plays, `onDrop()` plays.
+ * Start following a press on `btn` (a card button); `target()` is where a drop plays, `onDrop(from)` plays it
+ * from where it was dropped.
  * @param {PointerEvent} ev
  * @param {() => Element | null} target
- * @param {() => void} onDrop
+ * @param {(from: import("../lib/flight.js").Rect | null) => void} onDrop
  */
 export function startDrag(ev, target, onDrop) {
   if (ev.button !== 0) return;
@@ -56,10 +58,23 @@ export function startDrag(ev, target, onDrop) {
     target()?.classList.remove("drop-target");
     btn.classList.remove("dragging");
     if (!ghost) return;
+    const dropped = rectOf(ghost);
     ghost.remove();
-    // The click that follows a drag is not a second play.
-    btn.addEventListener("click", (c) => c.stopImmediatePropagation(), { capture: true, once: true });
-    if (e.type === "pointerup" && over(e)) onDrop();
+    // The click that follows a drag is not a second play; nor is a finger's tap that a touch drag may end in. Both
+    // are forgotten at the card's next press: a cancelled or a finger's drag fires no click, and the next tap on
+    // the card must play it.
+    /** @param {Event} c */
+    const swallow = (c) => c.stopImmediatePropagation();
+    /** @param {Event} c */
+    const noTap = (c) => c.preventDefault();
+    const forget = () => {
+      btn.removeEventListener("click", swallow, { capture: true });
+      btn.removeEventListener("touchend", noTap);
+    };
+    btn.addEventListener("click", swallow, { capture: true, once: true });
+    btn.addEventListener("touchend", noTap, { once: true, passive: false });
+    btn.addEventListener("pointerdown", forget, { once: true, capture: true });
+    if (e.type === "pointerup" && over(e)) onDrop(dropped);
   };
   btn.addEventListener("pointermove", move);
   btn.addEventListener("pointerup", up);

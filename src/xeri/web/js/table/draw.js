@@ -18,7 +18,8 @@ import { handLabel, headline, panels, timerText, tools, waitingPanel } from "./v
  * What a draw needs besides the state.
  * @typedef {object} DrawOptions
  * @property {import("./view.js").ViewHandlers} on the tool bar's and the panels' handlers
- * @property {(code: string) => void} play plays a card (a click, a drop on the pile, a number key)
+ * @property {(code: string, from?: import("../lib/flight.js").Rect | null) => void} play plays a card (a click, a
+ *   drop on the pile, a number key); `from`: where a dropped card sets off
  * @property {(ev: KeyboardEvent) => void} onHandKey the arrow keys in the hand
  * @property {string} status the line over the hand
  * @property {number} now the clock the timer is read against
@@ -51,7 +52,7 @@ export function drawTable(root, s, { on, play, onHandKey, status, now, endAction
     tools: tools(s, on),
     onPlay: canPlay ? play : null,
     onCardPointer: canPlay
-      ? (ev, code) => startDrag(ev, () => root.querySelector(".pile-area"), () => play(code))
+      ? (ev, code) => startDrag(ev, () => root.querySelector(".pile-area"), (from) => play(code, from))
       : null,
     myTurn: canPlay,
     hinted: s.hint && s.hint.card,
@@ -65,6 +66,7 @@ export function drawTable(root, s, { on, play, onHandKey, status, now, endAction
     rounds: table && table.ruleset && table.ruleset.match_end === "rounds" ? table.ruleset.rounds : null,
     byRounds: Boolean(table && table.ruleset && table.ruleset.match_end === "rounds"),
     onHandKey,
+    dealing: s.dealing || null,
     result: v.match_over ? h("div.result-box", h("p.result-headline", headline(s)), endActions()) : null,
   });
   const side = h("div.side-panels", panels(s, on));

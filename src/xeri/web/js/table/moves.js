@@ -21,11 +21,13 @@ import { myTurn } from "./state.js";
  */
 
 /**
- * Play `code`, if the latest state lets this page play it.
+ * Play `code`, if the latest state lets this page play it; its card flies to the pile from `from` (where it was
+ * dropped), else from its place in the hand.
  * @param {MoveContext} ctx
  * @param {string} code
+ * @param {import("../lib/flight.js").Rect | null} [from]
  */
-export function play(ctx, code) {
+export function play(ctx, code, from = null) {
   const { queue } = ctx;
   const socket = ctx.socket();
   const state = queue.state;
@@ -40,7 +42,7 @@ export function play(ctx, code) {
     say(t("not_sent"));
     return;
   }
-  queue.dispatch({ type: "sent", move: msg });
+  queue.dispatch({ type: "sent", move: msg }, { from });
 }
 
 /**

@@ -4,6 +4,7 @@
 // returns, and the effects (motion, sound) play the events it hands back. The server is the authority: the state
 // is always the latest message's, whatever is still being animated.
 
+import { framesOf, isOpening, roundEndView, roundSplit } from "./frames.js";
 import { describeEvents } from "./movelog.js";
 import { t } from "../lib/i18n.js";
 
@@ -34,6 +35,7 @@ import { t } from "../lib/i18n.js";
  * @property {boolean} synced
  * @property {boolean} takeback the server says this seat may take back its last card now (docs/play.md#takebacks)
  * @property {boolean} takingBack a takeback was sent and its sync has not come yet
+ * @property {null | { pile: boolean }} [dealing] a frame's state only (frames.js): the dealt cards drawn hidden
  */
 
 /**
@@ -44,8 +46,12 @@ import { t } from "../lib/i18n.js";
  */
 
 /**
- * What reduce() hands back: the new state, the events to play (motion, sound), and the log lines to say.
- * @typedef {{ state: TableState, events: GameEvent[], said: string[], kind: string }} Step
+ * What reduce() hands back: the new state, the events to play (motion, sound), the log lines to say, the frames
+ * the board shows while the motion plays (frames.js; drawn before `state`), and, for an update that ends a round
+ * and deals the next, the round's end as a step of its own (`before`), drawn first: the next round's deal waits
+ * behind the round's screen.
+ * @typedef {{ state: TableState, events: GameEvent[], said: string[], kind: string,
+ *   frames?: import("./frames.js").Frame[], before?: Step | null }} Step
  */
 
 /** @returns {TableState} */
@@ -140,27 +146,51 @@ export function reduce(state, msg, now) {
       // connected); a resync says nothing again.
       /** @type {string[]} */
       let said = [];
+      /** @type {import("./frames.js").Frame[]} */
+      let frames = [];
       if (view) {
         const { log, lines } = logged(next, msg.events || []);
         said = state.synced ? [] : lines;
         next = { ...next, log, synced: true };
+        // A round's opening, seen first: its deal is shown (a sync mid-round draws the table as it is).
+        if (!state.synced && isOpening(msg.events || [])) frames = framesOf(null, msg.events || [], view);
       }
       // The sync that answers this page's takeback: the board is the server's, the card back in the hand.
       if (state.takingBack) said = [...said, t("takeback_done")];
-      return { state: next, events: none, said, kind: "sync" };
+      return { state: next, events: none, said, kind: "sync", frames };
     }
     case "update": {
       const view = named(state.table, msg.view);
       const events = msg.events || [];
-      const base = { ...state, view };
-      const { log, lines } = logged(base, events);
+      const prev = state.view;
+      const split = roundSplit(events);
+      // An update that ends a round and deals the next: the round's end is a step of its own, drawn first.
+      const ended = split < 0 ? [] : events.slice(0, split);
+      const rest = split < 0 ? events : events.slice(split);
+      /** @type {Step | null} */
+      let before = null;
+      let base = { ...state, view };
+      if (split >= 0) {
+        // The server's own view of the round's end when it sends one; else the same, worked out from the events.
+        const endView = msg.round_end ? named(state.table, msg.round_end) : roundEndView(prev, ended, view);
+        const endLog = logged({ ...state, view: endView }, ended);
+        const end = {
+          ...state, view: endView, version: msg.version, timer: null, timerAt: now, pending: false,
+          history: msg.history || state.history, log: endLog.log, hint: null, takeback: false,
+        };
+        before = { state: end, events: ended, said: endLog.lines, kind: "update", frames: framesOf(prev, ended, view),
+          before: null };
+        base = { ...end, view };
+      }
+      const { log, lines } = logged(base, rest);
       const next = {
         ...base, version: msg.version, timer: msg.timer || null, timerAt: now,
         pause: "pause" in msg ? msg.pause ?? null : state.pause, pending: false, history: msg.history || state.history,
         log, hint: state.hint && view.turn === state.seat && view.hand.includes(state.hint.card) ? state.hint : null,
         takeback: Boolean(msg.takeback),
       };
-      return { state: next, events, said: lines, kind: "update" };
+      const frames = framesOf(before ? before.state.view : prev, rest, view);
+      return { state: next, events: rest, said: lines, kind: "update", frames, before };
     }
     case "table": {
       // The table's message carries the timer as it is now (an away timer stops once the seat is back).
