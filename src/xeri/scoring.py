@@ -24,13 +24,15 @@ class ScoreLine:
 
 @dataclass(frozen=True, slots=True)
 class ScoreBreakdown:
-    """A side's score for one round."""
+    """A side's score for one round. ``captured`` is every card the side took (by rank, then suit), for the round's end
+    screen (xeri.views sends it once the round is over); the record leaves it out (``to_dict``): its moves say it."""
 
     side: int
     cards: int
     xeris: int
     jack_xeris: int
     lines: tuple[ScoreLine, ...]
+    captured: tuple[Card, ...] = ()
 
     @property
     def total(self) -> int:
@@ -166,5 +168,5 @@ def score_round(
             lines.append(ScoreLine(f"xeri x{len(plain)}", ruleset.xeri_points * len(plain), plain))
         if jack:
             lines.append(ScoreLine(f"Jack xeri x{len(jack)}", ruleset.jack_xeri_points * len(jack), jack))
-        result.append(ScoreBreakdown(side, counts[side], len(plain), len(jack), tuple(lines)))
+        result.append(ScoreBreakdown(side, counts[side], len(plain), len(jack), tuple(lines), tuple(sorted(cards))))
     return tuple(result)

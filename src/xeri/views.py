@@ -39,6 +39,7 @@ from .events import (
 from .match import Match
 from .record import deal_from_dict, to_record
 from .rules import Ruleset
+from .scoring import ScoreBreakdown
 
 
 def codes(cards: Iterable[Card | None]) -> list[str | None]:
@@ -85,6 +86,18 @@ def match_view(match: Match | None, seat: int | None) -> dict[str, Any] | None:
     return view_json(match.view(seat), winner=match.winner, match_over=match.is_over)
 
 
+def round_end_view(match: Match, seat: int | None, events: Sequence[Event], number: int) -> dict[str, Any] | None:
+    """``seat``'s VIEW of round ``number`` as it ended, when ``events`` (a move's, from that round) scored it and
+    dealt the next: the page draws it behind the round's summary, and the next round only once that is closed.
+    None when the move scored no round or ended the match (the VIEW is the round's end then)."""
+    if number >= len(match.rounds) or not any(isinstance(e, RoundScored) for e in events):
+        return None
+    rnd = match.rounds[number - 1]
+    view = rnd.view(seat, match_scores=tuple(match.scores), round_wins=tuple(match.round_wins), round_number=number,
+                    target=match.target, names=match.names)
+    return view_json(view)
+
+
 def _played(e: Played) -> dict[str, Any]:
     return {"kind": "played", "seat": e.seat, "card": e.card.code}
 
@@ -109,8 +122,14 @@ def _round_started(e: RoundStarted) -> dict[str, Any]:
     return {"kind": "round_started", "number": e.number, "dealer": e.dealer}
 
 
+def breakdown_json(score: ScoreBreakdown) -> dict[str, Any]:
+    """A side's score of a finished round (the protocol's Breakdown): the record's lines, and every card the side
+    took, which every seat may see once the round is over (its seed is revealed then too)."""
+    return {**score.to_dict(), "captured": codes(score.captured)}
+
+
 def _round_scored(e: RoundScored) -> dict[str, Any]:
-    return {"kind": "round_scored", "scores": [s.to_dict() for s in e.scores]}
+    return {"kind": "round_scored", "scores": [breakdown_json(s) for s in e.scores]}
 
 
 def _match_over(e: MatchOver) -> dict[str, Any]:
@@ -221,7 +240,7 @@ class Commitments:
             if rnd.scores is None:
                 continue
             reveal = self.reveal(match, i + 1)
-            out.append({"round": i + 1, "dealer": rnd.dealer, "scores": [s.to_dict() for s in rnd.scores],
+            out.append({"round": i + 1, "dealer": rnd.dealer, "scores": [breakdown_json(s) for s in rnd.scores],
                         "totals": [s.total for s in rnd.scores], "commitment": reveal["commitment"],
                         "seed": reveal["seed"], "salt": reveal["salt"]})
         return out

@@ -29,7 +29,7 @@ from ..match import Match
 from ..record import to_record
 from ..rules import Ruleset, find_ruleset
 from ..seeds import bot_seed
-from ..views import Commitments, match_record, match_view, sync_events, wire_events
+from ..views import Commitments, match_record, match_view, round_end_view, sync_events, wire_events
 
 #: the server's bots are seeded in this domain (``xeri.server.autoplay.SEED_DOMAIN``): the same seed, the same moves
 SEED_DOMAIN = "server"
@@ -301,6 +301,9 @@ class OfflineTable:
         if history is not None:
             update["history"] = history
         update["takeback"] = self.can_take_back()
+        end = round_end_view(m, self.me, events, number)
+        if end is not None:
+            update["round_end"] = end
         out = [update]
         if m.is_over:
             self.finished_at = time.time()

@@ -128,12 +128,32 @@ def redealt_face_down(msg: dict[str, Any], face_down: int) -> list[str]:
     return [c for e in msg.get("events") or [] if e["kind"] == "pile_redealt" for c in e["cards"][:face_down]]
 
 
+def check_round_end(msg: dict[str, Any]) -> None:
+    """A round's captured cards and its ``round_end`` view come only once the round is scored: the breakdown's
+    ``captured`` in a ``round_scored`` event (before any next round's start), ``round_end`` only in the update that
+    scored the round and dealt the next, showing that round over, with no hand and nothing face down."""
+    events = msg.get("events") or []
+    kinds = [e["kind"] for e in events]
+    for i, e in enumerate(events):
+        if e["kind"] == "round_scored":
+            assert "round_started" not in kinds[:i]
+            taken = [c for b in e["scores"] for c in b["captured"]]
+            assert len(taken) == len(set(taken)) == sum(b["cards"] for b in e["scores"])
+    end = msg.get("round_end")
+    if end is None:
+        return
+    assert "round_scored" in kinds and "round_started" in kinds, msg
+    assert end["over"] and end["turn"] is None and end["hand"] == [] and None not in end["pile"], end
+    assert end["round_number"] == msg["view"]["round_number"] - 1 and not end["match_over"]
+
+
 def check_messages(seat: int | None, messages: list[dict[str, Any]], truth: list[Snapshot]) -> int:
     """Assert that no message names a card hidden from ``seat`` or a secret; return how many were checked."""
     version = 0
     for msg in messages:
         if msg["type"] in ("sync", "update"):
             version = msg["version"]
+            check_round_end(msg)
         snap = truth[version]
         named = set(walk(msg))
         leaked = named & snap.secrets

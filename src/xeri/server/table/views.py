@@ -144,7 +144,9 @@ def update_message(table: TableState, seat: int | None, events: Sequence[Event],
     if auto is not None:
         evs.insert(0, m.AutoMoveEvent(seat=auto[0], reason=auto[1]))
     view = seat_view(table, seat)
-    assert view is not None  # a move was made: the match is on
+    assert view is not None and table.match is not None  # a move was made: the match is on
+    end = core.round_end_view(table.match, seat, events, round_number)
     return m.UpdateMessage(version=table.version, events=evs, view=view, timer=timer,
                            pause=table.pause_state(), history=history if history is not None else msgspec.UNSET,
-                           takeback=table.can_take_back(seat))
+                           takeback=table.can_take_back(seat),
+                           round_end=msgspec.UNSET if end is None else msgspec.convert(end, m.View))

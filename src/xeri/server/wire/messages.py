@@ -174,6 +174,8 @@ class Breakdown(Model, frozen=True):
     jack_xeris: int
     lines: list[ScoreLine]
     total: int
+    #: every card the side took, by rank then suit: sent only once the round is over (the round's end screen)
+    captured: list[Card]
 
 
 class Round(Model, frozen=True):
@@ -333,6 +335,9 @@ class UpdateMessage(Message, frozen=True, tag="update"):
     history: list[Round] | UnsetType = UNSET
     #: whether this seat may take back its last card now (the page shows its Take back button)
     takeback: bool = False
+    #: when this move scored a round and dealt the next: the seat's view of the round as it ended, which the page
+    #: draws behind the round's summary (``view`` is the next round's)
+    round_end: View | UnsetType = UNSET
 
 
 class TableMessage(Message, frozen=True, tag="table"):

@@ -694,6 +694,10 @@ export interface Breakdown {
   jack_xeris: number;
   lines: ScoreLine[];
   total: number;
+  /**
+   * Items: a card code such as "TD"
+   */
+  captured: string[];
 }
 /**
  * This interface was referenced by `Protocol`'s JSON-Schema
@@ -876,6 +880,7 @@ export interface UpdateMessage {
   pause: Pause | null;
   history?: Round[];
   takeback?: boolean;
+  round_end?: View;
 }
 /**
  * The table changed (a seat taken, a player away or back, the match over, a rematch offered).
