@@ -13,8 +13,9 @@ output; a round's seed and salt are revealed only once the round is over, the ma
 from __future__ import annotations
 
 import dataclasses
+import time
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, overload
 
 from . import fairness
 from .cards import Card
@@ -40,6 +41,18 @@ from .match import Match
 from .record import deal_from_dict, to_record
 from .rules import Ruleset
 from .scoring import ScoreBreakdown
+
+
+@overload
+def iso_time(ts: float) -> str: ...
+@overload
+def iso_time(ts: float | None) -> str | None: ...
+def iso_time(ts: float | None) -> str | None:
+    """A Unix time as every message and page of the protocol writes it: ISO 8601 in UTC, to the second
+    (``2024-01-01T00:00:00Z``); None (not yet) stays None."""
+    if ts is None:
+        return None
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(ts))
 
 
 def codes(cards: Iterable[Card | None]) -> list[str | None]:

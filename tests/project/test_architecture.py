@@ -20,7 +20,7 @@ SRC = Path(__file__).resolve().parents[2] / "src" / "xeri"
 
 #: the stdlib-only core: these import only the standard library and each other
 CORE = ["cards", "rules", "engine", "events", "scoring", "match", "record", "errors", "seeds", "notation", "saves",
-        "fairness", "views"]
+        "fairness", "views", "table_rules"]
 
 #: lowest first: (layer, the packages and modules in it). A module belongs to its longest listed prefix, and that
 #: prefix is its *component* for the cycle check.

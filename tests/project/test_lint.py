@@ -8,7 +8,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 CORE = ["cards", "rules", "engine", "events", "scoring", "match", "record", "errors", "seeds", "notation", "saves",
-        "fairness"]
+        "fairness", "views", "table_rules"]
 
 
 def test_ruff_is_clean() -> None:

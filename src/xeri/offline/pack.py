@@ -27,9 +27,9 @@ from .table import OFFLINE_LEVELS
 
 #: the package's root folder, which the wheel is built from
 PACKAGE = Path(__file__).resolve().parent.parent
-#: the top-level modules in the wheel: the stdlib-only core, the views and the review
+#: the top-level modules in the wheel: the stdlib-only core, the views, the table's rules and the review
 MODULES = ("__init__", "cards", "rules", "engine", "events", "scoring", "match", "record", "errors", "seeds",
-           "notation", "saves", "fairness", "views", "review")
+           "notation", "saves", "fairness", "views", "table_rules", "review")
 #: the packages in the wheel, and the modules of theirs left out (the learned bot needs NumPy)
 PACKAGES: dict[str, tuple[str, ...]] = {"bots": ("learned",), "offline": ()}
 #: Pyodide's files that the worker loads, from npm's ``pyodide`` package

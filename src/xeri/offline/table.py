@@ -19,17 +19,19 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .. import fairness
+from .. import table_rules as rules
 from ..bots import make_bot
 from ..bots.hint import HintReason, suggest
 from ..bots.registry import bot_missing, parse_spec
 from ..cards import Card
-from ..errors import CardError, TakebackError, XeriError
+from ..errors import XeriError
 from ..events import RoundScored
 from ..match import Match
 from ..record import to_record
 from ..rules import Ruleset, find_ruleset
 from ..seeds import bot_seed
-from ..views import Commitments, match_record, match_view, round_end_view, sync_events, wire_events
+from ..table_rules import ROUND_PAUSE, Refused, RoundPause
+from ..views import Commitments, iso_time, match_record, match_view, round_end_view, sync_events, wire_events
 
 #: the server's bots are seeded in this domain (``xeri.server.autoplay.SEED_DOMAIN``): the same seed, the same moves
 SEED_DOMAIN = "server"
@@ -44,8 +46,6 @@ OFFLINE_LEVELS: dict[str, str] = {
 }
 #: the hint's bot: the offline master
 HINT_SPEC = OFFLINE_LEVELS["master"]
-#: the longest wait, in seconds, for the person to close a round's summary before the next round goes on
-ROUND_PAUSE = 30.0
 #: what a saved table's JSON says it is
 STATE_FORMAT = "xeri-offline"
 STATE_VERSION = 1
@@ -53,25 +53,14 @@ STATE_VERSION = 1
 BOT_DELAY = 0.4
 
 
-class OfflineError(XeriError):
-    """A request the offline engine refuses: ``code`` is the protocol's error code, and nothing changed."""
-
-    def __init__(self, code: str, message: str, **extra: Any) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.extra = extra
+class OfflineError(Refused, XeriError):
+    """A request the offline engine refuses: ``code`` is the protocol's error code, and nothing changed (a refusal
+    of the table's rules, ``xeri.table_rules``, raised as the server raises its ``ProtocolError``)."""
 
 
 def offline_levels() -> list[str]:
     """The levels this Python can play offline, weakest first (strong only where NumPy is there)."""
     return [level for level, spec in OFFLINE_LEVELS.items() if bot_missing(parse_spec(spec)[0]) is None]
-
-
-def iso(ts: float | None) -> str | None:
-    if ts is None:
-        return None
-    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(ts))
 
 
 def error(code: str, message: str, ref: Any = None, **extra: Any) -> dict[str, Any]:
@@ -85,7 +74,17 @@ def new_table_id() -> str:
 
 
 class OfflineTable:
-    """A match against the computer: ``me`` is the person's seat, ``bots`` each seat's level (None: the person)."""
+    """A match against the computer: ``me`` is the person's seat, ``bots`` each seat's level (None: the person).
+
+    It is a table as the rules see it (``xeri.table_rules.Table``), like the server's: it is never waiting, its
+    one person never leaves, it has no turn timer and no takeover, it is nobody else's (private), and it allows
+    takebacks (one person against the computer).
+    """
+
+    turn_timer: float | None = None
+    takeover_after: float | None = None
+    takeover_level = "easy"
+    private = True
 
     def __init__(self, *, table_id: str, ruleset: Ruleset, names: Sequence[str], bots: Sequence[str | None],
                  me: int, match_seed: int, salt_key: str, first_dealer: int, title: str = "",
@@ -115,8 +114,7 @@ class OfflineTable:
         self.match = Match(ruleset, seed=match_seed, names=self.names, first_dealer=first_dealer)
         self.version = 0
         #: after a round, whether the person still reads its summary, and until when the next round waits
-        self.pause: set[int] = set()
-        self.pause_until = 0.0
+        self.pause = RoundPause(ROUND_PAUSE)
 
     # --- making one -----------------------------------------------------------------
 
@@ -206,29 +204,23 @@ class OfflineTable:
         return {"id": self.id, "title": self.title,
                 "bots": {str(s): level for s, level in enumerate(self.bots) if level is not None}}
 
-    def paused(self) -> bool:
-        return bool(self.pause) and time.monotonic() < self.pause_until
+    def has_left(self, seat: int) -> bool:
+        """Nobody leaves an offline table: the person's page is the table."""
+        return False
+
+    def takeback_allowed(self) -> bool:
+        """Always: an offline table is one person against the computer."""
+        return True
 
     def pause_state(self) -> dict[str, Any] | None:
         """The protocol's PAUSE: the seats still reading the round summary and the seconds left, or None."""
-        if not self.paused():
-            return None
-        return {"waiting": sorted(self.pause), "remaining": round(self.pause_until - time.monotonic(), 2)}
+        return self.pause.shown()
 
     def info(self) -> dict[str, Any]:
-        """The protocol's TABLE object (``offline``: true)."""
-        m = self.match
-        seats = [{"seat": s, "side": self.ruleset.side_of(s), "name": self.names[s], "bot": level,
-                  "human": level is None, "taken": True, "connected": True, "away": False}
+        """The protocol's TABLE object, as the server builds it (xeri.table_rules), with ``offline``: true."""
+        seats = [rules.seat_info(self.ruleset, s, name=self.names[s], bot=level, human=level is None)
                  for s, level in enumerate(self.bots)]
-        return {
-            "id": self.id, "title": self.title, "status": self.status, "ruleset": self.ruleset.to_dict(),
-            "players": self.ruleset.players, "seats": seats, "free_seats": [], "turn_timer": None,
-            "takeover_after": None, "takeover_level": "easy", "private": True, "version": self.version,
-            "created_at": iso(self.created_at), "finished_at": iso(self.finished_at), "invite": f"/#/t/{self.id}",
-            "scores": list(m.scores), "winner": m.winner, "pause": self.pause_state(), "rematch": None,
-            "takebacks": True, "offline": True,
-        }
+        return rules.table_info(self, seats, offline=True)
 
     def sync(self) -> dict[str, Any]:
         """Everything the person may know now (the server's ``sync``)."""
@@ -261,39 +253,23 @@ class OfflineTable:
                 "winners": [self.names[s] for s in range(self.ruleset.players)
                             if over and self.ruleset.side_of(s) == m.winner],
                 "rounds": len(m.rounds), "round_wins": list(m.round_wins), "bots": list(self.bots),
-                "finished_at": iso(self.finished_at), "created_at": iso(self.created_at), "status": self.status,
+                "finished_at": iso_time(self.finished_at), "created_at": iso_time(self.created_at),
+                "status": self.status,
                 "offline": True}
 
     # --- moves ---------------------------------------------------------------------
 
     def move(self, seat: int | None, card_text: Any, version: Any, *, bot: bool = False) -> list[dict[str, Any]]:
-        """Apply one move; OfflineError (and nothing changed) if it is refused, as the server would refuse it."""
+        """Apply one move; OfflineError (and nothing changed) if it is refused, as the server refuses it (the same
+        rules: xeri.table_rules)."""
         m = self.match
-        if seat is None:
-            raise OfflineError("spectator", "spectators cannot play")
-        if m.is_over:
-            raise OfflineError("game_over", "the match is over")
-        if version != self.version:
-            raise OfflineError("stale", f"the move was made at version {version}, but the table is at "
-                               f"{self.version}", version=self.version)
-        if not bot and self.paused():
-            raise OfflineError("round_pause", "the next round starts once everyone has closed the round summary",
-                               version=self.version)
-        if m.turn != seat:
-            raise OfflineError("not_your_turn", f"it is {m.names[m.turn or 0]}'s turn", version=self.version)
-        try:
-            card = Card.parse(str(card_text))
-        except CardError as exc:
-            raise OfflineError("bad_card", str(exc)) from None
-        if card not in m.legal_moves:
-            raise OfflineError("illegal_move", f"{card} is not in your hand", version=self.version)
+        card = rules.allowed(rules.verify_move(self, seat, str(card_text), version, auto=bot), OfflineError)
+        assert seat is not None  # verify_move refuses a spectator
         number = len(m.rounds)
         events = m.play(card, seat)
         self.version += 1
-        now = time.monotonic()
-        if not m.is_over and any(isinstance(e, RoundScored) for e in events):
-            # The next round waits until the person has closed the round's summary (or a timeout), as on the server.
-            self.pause, self.pause_until = {self.me}, now + ROUND_PAUSE
+        # The next round waits until the person has closed the round's summary (or a timeout), as on the server.
+        self.pause.after(m, events, [self.me], time.monotonic())
         history = self.commitments.history(m) if any(isinstance(e, RoundScored) for e in events) else None
         update: dict[str, Any] = {"type": "update", "version": self.version,
                                   "events": wire_events(m, self.commitments, events, self.me, number),
@@ -313,26 +289,12 @@ class OfflineTable:
     def can_take_back(self) -> bool:
         """Whether the person may take back their last card now (the server's ``TableState.can_take_back``: an
         offline table is always one person against the computer)."""
-        if self.match.is_over:
-            return False
-        try:
-            self.match.takeback_run(self.me)
-        except TakebackError:
-            return False
-        return True
+        return rules.can_take_back(self, self.me)
 
     def take_back(self, version: Any) -> list[dict[str, Any]]:
         """The person takes back their last card and the computer's after it, as the server does: a fresh sync."""
-        m = self.match
-        if m.is_over:
-            raise OfflineError("game_over", "the match is over: there is nothing to take back")
-        if version != self.version:
-            raise OfflineError("stale", f"the takeback was asked at version {version}, but the table is at "
-                               f"{self.version}", version=self.version)
-        try:
-            m.take_back(self.me)
-        except TakebackError as exc:
-            raise OfflineError(exc.code, str(exc), version=self.version) from None
+        rules.allowed(rules.verify_takeback(self, self.me, version), OfflineError)
+        self.match.take_back(self.me)
         self.version += 1
         return [self.sync()]
 
@@ -341,8 +303,7 @@ class OfflineTable:
         m = self.match
         if m.is_over or m.turn is None or m.turn == self.me:
             return None
-        wait = self.pause_until - time.monotonic() if self.paused() else 0.0
-        return max(self.bot_delay, wait, 0.0)
+        return max(self.bot_delay, self.pause.left(time.monotonic()), 0.0)
 
     def bot_move(self) -> list[dict[str, Any]]:
         """The bot to play moves (the server's bot, seeded as the server seeds it); [] when no bot is to play."""
@@ -359,18 +320,15 @@ class OfflineTable:
 
     def hint(self, ref: Any = None) -> dict[str, Any]:
         m = self.match
-        if m.turn != self.me:
-            raise OfflineError("not_your_turn", "hints are for your own turn")
+        rules.allowed(rules.verify_hint(self, self.me), OfflineError)
         card, reason = suggest(m.view(self.me), m.round.log_for(self.me), HINT_SPEC)
         extra = reason.to_json() if isinstance(reason, HintReason) else {}
         return {"type": "hint", "card": card.code, "reason": str(reason), **extra, "ref": ref}
 
     def ready(self) -> list[dict[str, Any]]:
         """The person closed the round summary: the next round goes on."""
-        if self.me not in self.pause:
+        if not self.pause.ready(self.me):
             return []
-        self.pause.discard(self.me)
-        self.pause_until = time.monotonic()
         return [self.table_message()]
 
     # --- the page's socket messages ----------------------------------------------------

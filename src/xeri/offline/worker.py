@@ -190,10 +190,10 @@ def time_level(level: str, matches: int = 3, seed: int = 0) -> str:
         while not table.match.is_over:
             if table.match.turn == table.me:
                 table.move(table.me, table.match.legal_moves[0].code, table.version)
-                table.pause.clear()
+                table.pause.waiting.clear()
             else:
                 start = time.perf_counter()
                 table.bot_move()
                 seconds.append(time.perf_counter() - start)
-                table.pause.clear()
+                table.pause.waiting.clear()
     return _text({"level": level, "moves": len(seconds), "seconds": seconds})

@@ -7,13 +7,13 @@ CSRF check of a POST that carries the cookie). A change answers with the account
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import Response
 
 from . import account_names, inputs, messages
+from ...views import iso_time
 from .accounts import AccountService
 from .bodies import read_body
 from .errors import ProtocolError
@@ -172,6 +172,6 @@ async def profile(request: Request) -> Response:
     rows = await store.account_matches(account.id, PROFILE_MATCHES, include_private=own)
     stats = await store.account_stats(account.id, account.name, include_private=own)
     return _answer(messages.Profile, {
-        "name": account.name, "created_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(account.created_at)),
+        "name": account.name, "created_at": iso_time(account.created_at),
         "stats": stats.to_dict(), "matches": [{"seat": seat, "match": summary(r)} for r, seat in rows],
         **await profile_ratings(store, account.id)})

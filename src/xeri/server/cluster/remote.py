@@ -20,6 +20,7 @@ import msgspec
 
 from ...bots.hint import HintReason
 from ...rules import Ruleset
+from ...views import iso_time
 from .. import messages
 from ..envelope import Envelope
 from ..errors import ProtocolError
@@ -27,7 +28,6 @@ from ..pubsub import channel
 from ..seats import Seat, hash_token
 from ..store import SeatRow, TableRow
 from ..table.state import status_of, takeback_allowed
-from ..table.views import iso
 from .rpc import (
     AnyCall,
     AttachCall,
@@ -232,7 +232,8 @@ def listed_info(row: TableRow, seats: list[SeatRow], rated: str | None = None) -
                                   away=s.human and not s.left and s.name is not None) for s in places],
         free_seats=[s.seat for s in places if not s.taken],
         turn_timer=row.turn_timer, takeover_after=row.takeover_after, takeover_level=row.takeover_level,
-        private=bool(row.private), version=0, created_at=iso(row.created_at), finished_at=iso(row.finished_at),
+        private=bool(row.private), version=0, created_at=iso_time(row.created_at),
+        finished_at=iso_time(row.finished_at),
         invite=f"/#/t/{row.id}", scores=[0] * ruleset.sides, winner=None, pause=None, rematch=None, rated=rated,
         takebacks=takeback_allowed(places) and rated is None,
     )

@@ -6,7 +6,6 @@ Only finished matches are replayed here, so every hand may be shown.
 from __future__ import annotations
 
 import json
-import time
 from typing import Any
 
 import msgspec
@@ -30,8 +29,7 @@ def summary(row: MatchRow) -> dict[str, Any]:
         "winners": result.get("winners", []), "rounds": result.get("rounds"),
         # Rounds won decide a match played to a number of rounds; bots are told apart by level, not by name.
         "round_wins": result.get("round_wins"), "bots": result.get("bots"),
-        "finished_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(row.finished_at))
-        if row.finished_at else None,
+        "finished_at": views.iso_time(row.finished_at) if row.finished_at else None,
     }
 
 

@@ -6,7 +6,6 @@ no table, no token. A rated table is never private, so a profile's chart shows n
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 from starlette.requests import Request
@@ -14,15 +13,12 @@ from starlette.responses import Response
 
 from ..ratings import FORMATS
 from . import messages
+from ...views import iso_time
 from .rated import LeaderboardRules, check_format
 from .store import Store
 
 #: the rated matches a profile's chart shows at most
 CHART_POINTS = 200
-
-
-def _iso(ts: float) -> str:
-    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(ts))
 
 
 async def profile_ratings(store: Store, account_id: str) -> dict[str, Any]:
@@ -32,7 +28,7 @@ async def profile_ratings(store: Store, account_id: str) -> dict[str, Any]:
     return {
         "ratings": [{"format": r.format, "rating": round(r.mu), "deviation": round(r.sigma), "games": r.games,
                      "wins": r.wins} for r in ratings],
-        "rating_history": [{"format": p.format, "at": _iso(p.at), "rating": round(p.mu),
+        "rating_history": [{"format": p.format, "at": iso_time(p.at), "rating": round(p.mu),
                             "deviation": round(p.sigma), "won": p.won} for p in history],
     }
 

@@ -5,6 +5,6 @@ publishes around them (``service``), which is the ``Table`` the lobby holds."""
 from __future__ import annotations
 
 from .service import Table, moved, unavailable
-from .state import ROUND_PAUSE, Applied, TableState
+from .state import Applied, TableState
 
-__all__ = ["ROUND_PAUSE", "Applied", "Table", "TableState", "moved", "unavailable"]
+__all__ = ["Applied", "Table", "TableState", "moved", "unavailable"]

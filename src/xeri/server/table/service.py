@@ -117,7 +117,7 @@ class Table:
         m = s.match
         cached = self._syncs.get(seat)
         same = cached is not None and cached[0] is m and cached[1] == s.version
-        if same and cached is not None and cached[2] == s.epoch and s.status != "playing" and not s.pause:
+        if same and cached is not None and cached[2] == s.epoch and s.status != "playing" and not s.pause.waiting:
             return cached[4]
         if same and cached is not None:
             parts = cached[3]
@@ -481,11 +481,11 @@ class Table:
         async with self.lock:
             if not self.owned:
                 raise moved()
-            self.state.can_move(seat, "ask for hints")
+            self.state.verify_hint(seat)
             check_hint(self.state.rated)
             await self.autoplay.take_hint(self.id, seat)
             m = self.state.match
-            assert m is not None  # can_move refuses a table not started
+            assert m is not None  # verify_hint refuses a table not started
             view, history = m.view(seat), m.round.log_for(seat)
         card, reason = await self.autoplay.hint(view, history)
         return card.code, reason

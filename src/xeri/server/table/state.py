@@ -1,8 +1,10 @@
 """One table's state, plain: its rows, its seats, its match and version, the round pause and the rematch.
 
 Nothing here waits, locks, stores or sends: the service (server.table.service)
-does those around it. The checks raise the protocol's error codes
-(``ProtocolError``) and change nothing; ``apply`` plays a move on the match and
+does those around it. The table's rules (a move's and a takeback's checks, the
+pause between rounds) are the core's (``xeri.table_rules``), which the offline
+engine asks too; here their refusals become the protocol's error
+(``ProtocolError``), and nothing changes; ``apply`` plays a move on the match and
 returns what it made (the events, the stored row, the end of the match if it
 ended), which the service stores before ``commit`` makes it the table's, or
 ``undo`` takes it back. When the next automatic move is due (a bot, a turn
@@ -18,10 +20,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from ... import table_rules as rules
 from ...bots.registry import partnered
 from ...cards import Card
-from ...errors import CardError, TakebackError
-from ...events import Event, MatchOver, RoundScored, Xeri
+from ...events import Event, MatchOver, Xeri
+from ...table_rules import ROUND_PAUSE, RoundPause
 from ...match import Match, Takeback
 from ...rules import Ruleset
 from ...views import match_record
@@ -38,10 +41,6 @@ _STATUSES: dict[str, Status] = {"waiting": "waiting", "playing": "playing", "fin
 def status_of(text: str) -> Status:
     """A stored status as the protocol's (a status no table has is the database's corruption: a KeyError)."""
     return _STATUSES[text]
-
-
-#: the longest wait, in seconds, for the players to close a round's summary before the next round goes on
-ROUND_PAUSE = 30.0
 
 
 @dataclass(frozen=True)
@@ -105,10 +104,7 @@ class TableState:
         #: seconds a bot waits before it moves (so a person can follow)
         self.bot_delay = bot_delay
         #: after a round, the human seats still reading its summary, and until when the next round waits for them
-        self.pause: set[int] = set()
-        self.pause_until = 0.0
-        #: seconds the next round waits at most for every human to close the round summary
-        self.round_pause = ROUND_PAUSE
+        self.pause = RoundPause(ROUND_PAUSE)
         #: per seat, its connections that show a round summary (``?summary=1``): only those hold up the next round
         self.summary_clients: dict[int, int] = {}
         #: the seats that offered (or accepted) a rematch once the match is over
@@ -210,6 +206,10 @@ class TableState:
         if self.status in ("finished", "closed"):
             raise ProtocolError("game_over", f"this table is {self.status}: there is no game to leave")
         return seat
+    def has_left(self, seat: int) -> bool:
+        """Whether ``seat``'s player left the table (a bot plays it now)."""
+        return self.seats[seat].left
+
 
     def last_human(self, seat: int) -> bool:
         """Whether ``seat`` is the only person seated (before the start: the table closes when they leave)."""
@@ -226,44 +226,13 @@ class TableState:
 
     # --- moves ---------------------------------------------------------------
 
-    def can_move(self, seat: int | None, what: str = "play") -> int:
-        """``seat`` if the match is on and it is that seat's turn; else the refusal."""
-        m = self.match
-        if seat is None:
-            raise ProtocolError("spectator", f"spectators cannot {what}")
-        if m is None:
-            raise ProtocolError("not_started", "the game has not started")
-        if m.turn != seat:
-            raise ProtocolError("not_your_turn", "hints are for your own turn")
-        return seat
+    def verify_hint(self, seat: int | None) -> int:
+        """``seat`` if it may ask for a hint now (its turn in a match that is on); else the refusal."""
+        return rules.allowed(rules.verify_hint(self, seat), ProtocolError)
 
     def verify_move(self, seat: int | None, card_text: str, version: int, auto: str | None = None) -> Card:
-        """The card ``seat`` may play at ``version``, or the refusal (in the protocol's order of checks)."""
-        m = self.match
-        if seat is None:
-            raise ProtocolError("spectator", "spectators cannot play")
-        if self.status == "waiting" or m is None:
-            raise ProtocolError("not_started", "the game has not started: seats are still free")
-        if self.status != "playing" or m.is_over:
-            raise ProtocolError("game_over", "this table was closed" if self.status == "closed" else
-                                "the match is over")
-        if version != self.version:
-            raise ProtocolError("stale", f"the move was made at version {version}, but the table is at "
-                                f"{self.version}", version=self.version)
-        if auto is None and self.seats[seat].left:
-            raise ProtocolError("left", "you left this table: a bot plays your seat now")
-        if auto is None and self.paused():
-            raise ProtocolError("round_pause", "the next round starts once everyone has closed the round summary",
-                                version=self.version)
-        if m.turn != seat:
-            raise ProtocolError("not_your_turn", f"it is {m.names[m.turn or 0]}'s turn", version=self.version)
-        try:
-            card = Card.parse(card_text)
-        except CardError as exc:
-            raise ProtocolError("bad_card", str(exc)) from None
-        if card not in m.legal_moves:
-            raise ProtocolError("illegal_move", f"{card} is not in your hand", version=self.version)
-        return card
+        """The card ``seat`` may play at ``version``, or the refusal (xeri.table_rules, the protocol's order)."""
+        return rules.allowed(rules.verify_move(self, seat, card_text, version, auto=auto is not None), ProtocolError)
 
     def apply(self, seat: int, card: Card, auto: str | None = None) -> Applied:
         """Play a verified move on the match; the table's version moves only with ``commit``."""
@@ -288,11 +257,9 @@ class TableState:
         self.moves.append((applied.seat, applied.card.code, False))
         self.version += 1
         self.turn_started = time.monotonic()
-        if not m.is_over and any(isinstance(e, RoundScored) for e in applied.events):
-            # The next round waits until every connected player has closed the round's summary (or a timeout).
-            self.pause = {s.seat for s in self.seats
-                          if s.human and not s.left and self.summary_clients.get(s.seat, 0) > 0}
-            self.pause_until = self.turn_started + self.round_pause if self.pause else 0.0
+        # A round it ended waits until every connected player has closed the round's summary (or a timeout).
+        self.pause.after(m, applied.events, (s.seat for s in self.seats if s.human and not s.left
+                                              and self.summary_clients.get(s.seat, 0) > 0), self.turn_started)
         if applied.finish is not None:
             self.status, self.finished_at = "finished", applied.finish.finished_at
 
@@ -304,36 +271,11 @@ class TableState:
 
     def verify_takeback(self, seat: int | None, version: int) -> int:
         """The number of moves ``seat``'s takeback at ``version`` retracts, or the refusal (nothing changes)."""
-        m = self.match
-        if seat is None:
-            raise ProtocolError("spectator", "only the player in the seat may take back a card: you watch this table")
-        if not self.takeback_allowed():
-            raise ProtocolError("no_takebacks", "takebacks are for a casual game against the computer only: this "
-                                "table has other players")
-        if self.status == "waiting" or m is None:
-            raise ProtocolError("not_started", "the game has not started: seats are still free")
-        if self.status != "playing" or m.is_over:
-            raise ProtocolError("game_over", "this table was closed" if self.status == "closed" else
-                                "the match is over: there is nothing to take back")
-        if version != self.version:
-            raise ProtocolError("stale", f"the takeback was asked at version {version}, but the table is at "
-                                f"{self.version}", version=self.version)
-        if self.seats[seat].left:
-            raise ProtocolError("left", "you left this table: a bot plays your seat now")
-        try:
-            return m.takeback_run(seat)
-        except TakebackError as exc:
-            raise ProtocolError(exc.code, str(exc), version=self.version) from None
+        return rules.allowed(rules.verify_takeback(self, seat, version), ProtocolError)
 
     def can_take_back(self, seat: int | None) -> bool:
         """Whether ``seat`` may take back a card now (what the page's button shows); a predicate: never raises."""
-        if seat is None or self.match is None or not self.takeback_allowed():
-            return False
-        try:
-            self.verify_takeback(seat, self.version)
-        except ProtocolError:
-            return False
-        return True
+        return rules.can_take_back(self, seat)
 
     def apply_takeback(self, seat: int) -> TakenBack:
         """Take back on the match a verified takeback; the table's version moves only with ``commit_takeback``."""
@@ -378,26 +320,16 @@ class TableState:
 
     # --- between rounds and after the match -------------------------------------------
 
-    def paused(self) -> bool:
-        """Whether the next round still waits for a player to close the last round's summary."""
-        return bool(self.pause) and time.monotonic() < self.pause_until
-
     def pause_state(self) -> messages.Pause | None:
         """The protocol's PAUSE: the seats still reading the round summary and the seconds left, or None."""
-        if not self.paused():
-            return None
-        return messages.Pause(waiting=sorted(self.pause), remaining=round(self.pause_until - time.monotonic(), 2))
+        shown = self.pause.shown()
+        return None if shown is None else messages.Pause(**shown)
 
     def ready(self, seat: int | None) -> bool:
         """``seat`` closed the round summary; True if that changed the pause."""
         if seat is None:
             raise ProtocolError("spectator", "spectators do not hold up the table")
-        if seat not in self.pause:
-            return False
-        self.pause.discard(seat)
-        if not self.pause:
-            self.pause_until = time.monotonic()
-        return True
+        return self.pause.ready(seat)
 
     def offer_rematch(self, seat: int | None) -> bool:
         """``seat`` offers (or accepts) a rematch; True for the one caller that is to make the new table."""
@@ -430,7 +362,7 @@ class TableState:
     def plan(self, s: Seat, now: float) -> tuple[float, str | None, str] | None:
         """(delay, reason, level) of the next bot move for seat ``s`` to play, or None if a person plays."""
         # Between rounds nobody moves until the players have closed the round summary (or it times out).
-        wait = self.pause_until - now if self.paused() else 0.0
+        wait = self.pause.left(now)
         if not s.human:
             level = partnered(s.bot_level or self.takeover_level, self.partner_level(s))
             return (max(self.bot_delay, wait), None, level)
@@ -439,7 +371,7 @@ class TableState:
         options: list[tuple[float, str]] = []
         if self.turn_timer is not None:
             # A turn's time starts when the round's summary is closed, not while it is read.
-            options.append((max(self.turn_started, self.pause_until) + self.turn_timer - now, "timer"))
+            options.append((max(self.turn_started, self.pause.until) + self.turn_timer - now, "timer"))
         if self.takeover_after is not None and s.connections == 0:
             options.append((max(s.away_since + self.takeover_after - now, self.bot_delay, wait), "away"))
         if not options:

@@ -11,12 +11,12 @@ scheduler.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 from typing import Any
 
 import msgspec
 
+from ... import table_rules as rules
 from ... import views as core
 from ...engine import SeatView
 from ...events import Event
@@ -54,12 +54,6 @@ def fairness_report(table: TableState) -> m.Fairness:
 # --- messages of a table ------------------------------------------------------------
 
 
-def iso(ts: float | None) -> str | None:
-    if ts is None:
-        return None
-    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(ts))
-
-
 def ruleset_of(table: TableState) -> m.Ruleset:
     """The table's ruleset as the protocol's (built once: a table's rules never change)."""
     if table.ruleset_shown is None:
@@ -68,27 +62,16 @@ def ruleset_of(table: TableState) -> m.Ruleset:
 
 
 def table_info(table: TableState) -> m.Table:
-    """The protocol's TABLE object: public, the same for everyone."""
-    match = table.match
-    seats = [m.TableSeat(seat=s.seat, side=table.ruleset.side_of(s.seat), name=s.display_name() if s.taken else None,
-                         bot=table.playing_level(s), human=s.human, taken=s.taken,
-                         connected=(not s.human) or s.left or s.connections > 0,
-                         away=s.human and not s.left and s.name is not None and s.connections == 0)
+    """The protocol's TABLE object: public, the same for everyone (its fields are the core's, xeri.table_rules,
+    which the offline engine's TABLE shares; the server adds who is away, the rematch and the rated format)."""
+    seats = [rules.seat_info(table.ruleset, s.seat, name=s.display_name() if s.taken else None,
+                             bot=table.playing_level(s), human=s.human, taken=s.taken,
+                             connected=(not s.human) or s.left or s.connections > 0,
+                             away=s.human and not s.left and s.name is not None and s.connections == 0)
              for s in table.seats]
-    return m.Table(
-        id=table.id, title=table.title, status=table.status,
-        ruleset=ruleset_of(table), players=table.ruleset.players, seats=seats,
-        free_seats=[s.seat for s in table.seats if not s.taken],
-        turn_timer=table.turn_timer, takeover_after=table.takeover_after,
-        takeover_level=table.takeover_level, private=table.private, version=table.version,
-        created_at=iso(table.created_at), finished_at=iso(table.finished_at), invite=f"/#/t/{table.id}",
-        scores=list(match.scores) if match else [0] * table.ruleset.sides,
-        winner=match.winner if match else None,
-        pause=table.pause_state(),
-        rematch=m.RematchState(seats=sorted(table.rematch), table_id=table.rematch_table) if table.rematch else None,
-        takebacks=table.takeback_allowed(),
-        rated=table.rated,
-    )
+    rematch = {"seats": sorted(table.rematch), "table_id": table.rematch_table} if table.rematch else None
+    return msgspec.convert(rules.table_info(table, seats, ruleset=ruleset_of(table), rematch=rematch,
+                                            rated=table.rated), m.Table)
 
 
 def table_message(table: TableState) -> m.TableMessage:

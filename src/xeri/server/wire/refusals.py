@@ -2,17 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
+from ...table_rules import Refused
 
 
-class ProtocolError(Exception):
-    """A request that is refused; ``code`` is the protocol's error code, and nothing changed."""
-
-    def __init__(self, code: str, message: str, **extra: Any) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.extra = extra
+class ProtocolError(Refused):
+    """A request that is refused; ``code`` is the protocol's error code, its ``extra`` fields go with it (the
+    table's ``version``), and nothing changed. The table's rules (``xeri.table_rules``) refuse with the same
+    error base, which the offline engine's ``OfflineError`` shares."""
 
 
 def private_match() -> ProtocolError:
