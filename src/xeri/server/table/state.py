@@ -206,10 +206,10 @@ class TableState:
         if self.status in ("finished", "closed"):
             raise ProtocolError("game_over", f"this table is {self.status}: there is no game to leave")
         return seat
+
     def has_left(self, seat: int) -> bool:
         """Whether ``seat``'s player left the table (a bot plays it now)."""
         return self.seats[seat].left
-
 
     def last_human(self, seat: int) -> bool:
         """Whether ``seat`` is the only person seated (before the start: the table closes when they leave)."""
