@@ -155,8 +155,8 @@ def test_the_round_dialog_opens_at_its_top_with_a_headline_in_words(server: Serv
                         headline.inner_text()), headline.inner_text()
     box = headline.bounding_box()
     assert box and 0 <= box["y"] and box["y"] + box["height"] <= PHONE["height"], box
-    # A compact breakdown, a line a side, in the fixed order; the full table and the hashes folded below.
-    lines = dialog.locator(".compact-breakdown li")
+    # A panel a side (its captured cards, the scoring ones lit); the full table and the hashes folded below.
+    lines = dialog.locator(".compact-breakdown > li")
     assert lines.count() == 2 and lines.first.is_visible()
     assert lines.first.inner_text().startswith("Maria: ")
     assert not dialog.locator(".fairness").is_visible()

@@ -68,7 +68,7 @@ export function mountTable(container, tableId, { watch = false } = {}) {
     drawTable(root, queue.shown, {
       on, play: (code, from) => play(moves, code, from), onHandKey: (ev) => moveInHand(root, ev), status: status(),
       now: now(),
-      endActions: () => dialogs.endButtons(),
+      endActions: () => dialogs.endButtons(), resultShown: dialogs.resultShown,
     });
     restoreFocus(root, key);
   }
@@ -86,9 +86,10 @@ export function mountTable(container, tableId, { watch = false } = {}) {
           announce(ev.reason === "timer" ? t("auto_timer") : t("auto_away"));
       }
       const history = queue.shown.history;
-      if (v && v.match_over) dialogs.showMatchOver();
-      else if (step.events.some((e) => e.kind === "round_scored") && history.length)
+      // The round's end, the last round's too; the match's result only after it is closed (showMatchOver waits).
+      if (step.events.some((e) => e.kind === "round_scored") && history.length)
         dialogs.showRoundOver(history[history.length - 1]);
+      if (v && v.match_over) dialogs.showMatchOver();
     } else if (step.kind === "sync") {
       flushOutbox(moves);
       if (step.said.includes(t("takeback_done"))) announce(t("takeback_done"));

@@ -1,7 +1,8 @@
 // @ts-check
-// The table's dialogs: the round's summary (the next round waits until it is closed, as the server does), every
-// round's breakdown, Leave's question, the end of the match, and the end's buttons (New match, Rematch), which
-// also take the hand's place on the board. Each reads the shown state when it opens.
+// The table's dialogs: the round's end (each side's captured cards; the next round is drawn only once it is closed,
+// and the server deals it only then too), every round's breakdown, Leave's question, the end of the match (after
+// the last round's end, with a celebration of a win), and the end's buttons (New match, Rematch), which also take
+// the hand's place on the board once the match's dialog is closed. Each reads the shown state when it opens.
 
 import { account } from "../pages/account.js";
 import { api } from "../net/api.js";
@@ -10,6 +11,7 @@ import {
 } from "./reports.js";
 import { modal } from "../lib/modal.js";
 import { h } from "../lib/dom.js";
+import { hideAnnouncement, scaled } from "../lib/flight.js";
 import { seatName, t } from "../lib/i18n.js";
 import { say } from "./movelog.js";
 import { nameOf } from "./view.js";
@@ -37,6 +39,9 @@ export class TableDialogs {
     /** @type {(() => void) | null} closes the match's dialog */
     this.match = null;
     this.matchShown = false;
+    /** the match's dialog was opened and closed: its result and what comes next take the hand's place */
+    this.resultShown = false;
+    this.disposed = false;
     /** @type {Promise<void>} resolves once the round's dialog is closed */
     this.closed = Promise.resolve();
   }
@@ -65,6 +70,7 @@ export class TableDialogs {
     if (!v || !table) return;
     const body = roundOverBody(round, v, s.history, table.ruleset);
     if (this.round) this.round();
+    hideAnnouncement(); // the last xeri's banner is not left over the round's end
     /** @type {() => void} */
     let release = () => {};
     this.closed = new Promise((resolve) => (release = resolve));
@@ -73,7 +79,9 @@ export class TableDialogs {
       onClose: () => {
         this.round = null;
         // Tell the server this player has seen the round: the next round waits for everyone (or a timeout).
-        if (this.hooks.shown().seat != null) this.hooks.send({ type: "ready", round: round.round });
+        const now = this.hooks.shown();
+        const over = Boolean(now.view && now.view.match_over);
+        if (now.seat != null && !over) this.hooks.send({ type: "ready", round: round.round });
         release();
         this.hooks.render();
       },
@@ -154,15 +162,32 @@ export class TableDialogs {
     if (offered.length && !mine) say(t("rematch_offered", { name: offered.map((seat) => nameOf(s, seat)).join(", ") }));
   }
 
-  /** The end of the match: the winner and the final score lead, then what to do next; the tables are folded. */
+  /**
+   * The end of the match, once: after the last round's end is closed (its cards have all landed by then), a win's
+   * celebration over the table, then the match's dialog. Nothing moves over an open dialog.
+   */
   showMatchOver() {
+    const s = this.hooks.shown();
+    if (this.matchShown || !s.view || !s.table) return;
+    this.matchShown = true;
+    void this.closed.then(async () => {
+      if (this.disposed) return;
+      hideAnnouncement();
+      const now = this.hooks.shown();
+      const v = now.view;
+      const mine = now.seat != null && v ? now.seat % v.sides : null;
+      if (v && mine != null && v.winner === mine) await celebrate();
+      if (!this.disposed) this.openMatch();
+    });
+  }
+
+  /** The match's dialog: the winner and the final score lead, then what to do next; the tables are folded. */
+  openMatch() {
     const s = this.hooks.shown();
     const v = s.view;
     const table = s.table;
     const tableId = this.hooks.tableId;
-    if (this.matchShown || !v || !table) return;
-    this.matchShown = true;
-    if (this.round) this.round();
+    if (!v || !table) return;
     const last = s.history[s.history.length - 1];
     const byRounds = Boolean(table.ruleset && table.ruleset.match_end === "rounds");
     const next = this.endDialogActions().map(({ label, cls, onClick }, i) =>
@@ -206,6 +231,7 @@ export class TableDialogs {
       id: "match-dialog",
       onClose: () => {
         this.match = null;
+        this.resultShown = true;
         this.hooks.render();
         // What to do next has the focus; an empty hand is not drawn any more.
         const target = this.hooks.resultTarget();
@@ -217,7 +243,48 @@ export class TableDialogs {
 
   /** Close what is open, when the table is left. */
   closeAll() {
+    this.disposed = true;
     if (this.round) this.round();
     if (this.match) this.match();
   }
+}
+
+const BURST = ["♠", "♥", "♣", "♦"];
+
+/**
+ * A match won: suit marks burst from the middle of the felt and fall away (about a second; none when motion is off).
+ * It plays before the match's dialog opens, so nothing moves over the dialog.
+ * @returns {Promise<void>}
+ */
+function celebrate() {
+  const layer = document.getElementById("fx");
+  const felt = document.querySelector(".felt .centre") || document.querySelector(".felt");
+  const ms = scaled(900);
+  if (!layer || !felt || !ms) return Promise.resolve();
+  const r = felt.getBoundingClientRect();
+  const [x, y] = [r.left + r.width / 2, r.top + r.height / 2];
+  const reach = Math.min(window.innerWidth, window.innerHeight) * 0.42;
+  const count = 22;
+  const flights = Array.from({ length: count }, (_, i) => {
+    const mark = BURST[i % 4];
+    const bit = h(`span.burst.suit-${"SHCD"[i % 4]}`, mark);
+    bit.style.left = `${x}px`;
+    bit.style.top = `${y}px`;
+    layer.appendChild(bit);
+    const angle = (i / count) * Math.PI * 2 + (i % 3) * 0.21;
+    const far = reach * (0.6 + ((i * 7) % 5) / 10);
+    const [dx, dy] = [Math.cos(angle) * far, Math.sin(angle) * far];
+    const anim = bit.animate(
+      [
+        { transform: "translate(-50%, -50%) scale(0.3)", opacity: 0 },
+        { transform: `translate(calc(${dx * 0.7}px - 50%), calc(${dy * 0.7}px - 50%)) scale(1.3)`, opacity: 1,
+          offset: 0.45 },
+        { transform: `translate(calc(${dx}px - 50%), calc(${dy + reach * 0.35}px - 50%)) scale(0.9) rotate(${
+          (i % 2 ? 1 : -1) * 140}deg)`, opacity: 0 },
+      ],
+      { duration: ms, delay: (i % 4) * scaled(40), easing: "cubic-bezier(.2,.7,.3,1)", fill: "both" },
+    );
+    return anim.finished.catch(() => {}).then(() => bit.remove());
+  });
+  return Promise.all(flights).then(() => {});
 }

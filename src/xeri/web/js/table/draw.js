@@ -24,6 +24,7 @@ import { handLabel, headline, panels, timerText, tools, waitingPanel } from "./v
  * @property {string} status the line over the hand
  * @property {number} now the clock the timer is read against
  * @property {() => HTMLElement[]} endActions the buttons of the end of the match, drawn in the hand's place
+ * @property {boolean} resultShown the match's dialog has been read: its result and endActions take the hand's place
  */
 
 /**
@@ -32,7 +33,7 @@ import { handLabel, headline, panels, timerText, tools, waitingPanel } from "./v
  * @param {TableState} s
  * @param {DrawOptions} options
  */
-export function drawTable(root, s, { on, play, onHandKey, status, now, endActions }) {
+export function drawTable(root, s, { on, play, onHandKey, status, now, endActions, resultShown }) {
   const table = s.table;
   if (!s.view) {
     clear(root).appendChild(waitingPanel(s, on));
@@ -67,7 +68,7 @@ export function drawTable(root, s, { on, play, onHandKey, status, now, endAction
     byRounds: Boolean(table && table.ruleset && table.ruleset.match_end === "rounds"),
     onHandKey,
     dealing: s.dealing || null,
-    result: v.match_over ? h("div.result-box", h("p.result-headline", headline(s)), endActions()) : null,
+    result: v.match_over && resultShown ? h("div.result-box", h("p.result-headline", headline(s)), endActions()) : null,
   });
   const side = h("div.side-panels", panels(s, on));
   clear(root).append(

@@ -2,9 +2,9 @@
 // The round's and the match's reports: the breakdown of a round, the rounds so far, the result, the fairness check.
 
 import { api } from "../net/api.js";
-import { cardLabel } from "../lib/cards.js";
+import { cardLabel, rankValue } from "../lib/cards.js";
 import { h } from "../lib/dom.js";
-import { joinNames, SCORE_ORDER, scoreLabel, splitScoreLabel, t } from "../lib/i18n.js";
+import { cardsCount, joinNames, SCORE_ORDER, scoreLabel, splitScoreLabel, t } from "../lib/i18n.js";
 
 /** @typedef {import("../net/types.js").Round} Round */
 /** @typedef {import("../net/types.js").View} View */
@@ -233,33 +233,6 @@ export function roundHeadline(round, view) {
 }
 
 /**
- * One line a side: its total, then the items that scored, in the fixed order of the breakdown.
- * @param {Round} round
- * @param {View} view
- * @returns {HTMLUListElement}
- */
-export function compactBreakdown(round, view) {
-  /** @param {string} k */
-  const rank = (k) => (SCORE_ORDER.includes(k) ? SCORE_ORDER.indexOf(k) : SCORE_ORDER.length);
-  return h(
-    "ul.compact-breakdown",
-    round.scores.map((b) => {
-      const items = b.lines
-        .map((l) => ({ key: splitScoreLabel(l.label)[0], points: l.points }))
-        .filter((l) => l.points)
-        .sort((a, c) => rank(a.key) - rank(c.key))
-        .map((l) => `${scoreLabel(l.key)} ${l.points}`);
-      return h(
-        "li",
-        { dataset: { side: String(b.side) } },
-        h("strong", `${joinNames(sideNames(view, b.side))}: ${t("pts", { n: b.total })}`),
-        items.length ? ` — ${items.join(", ")}` : null,
-      );
-    }),
-  );
-}
-
-/**
  * The details a dialog folds below its summary: the full tables and the fairness hashes.
  * @param {import("../lib/dom.js").Child[]} children
  * @returns {HTMLDetailsElement}
@@ -268,8 +241,136 @@ export function folded(...children) {
   return h("details.dialog-more", h("summary", t("details_more")), children);
 }
 
+// --- the round's end you can read: each side's captured cards, the ones that score lit --------------------------
+
+/** The suits in the order a hand is held: black and red apart. */
+const HAUL_SUITS = ["S", "H", "C", "D"];
+/** @type {Record<string, string>} */
+const SUIT_MARK = { S: "♠", H: "♥", C: "♣", D: "♦" };
+
 /**
- * The round dialog's body: the compact breakdown, then (folded) the full table, the rounds and the fair shuffle.
+ * A small card of a side's haul: its rank over its suit, lit when it scores (`items`: the score rows it counts in).
+ * @param {string} code
+ * @param {string[]} items
+ * @param {boolean} xeri
+ * @returns {HTMLLIElement}
+ */
+function haulCard(code, items, xeri) {
+  const label = cardLabel(code);
+  const card = h(
+    `li.mini-card.suit-${code[1]}`,
+    { dataset: { card: code, items: items.join("|") }, title: items.length ? `${label}: ${items.join(", ")}` : label },
+    h("span.mc-rank", label.slice(0, -1)),
+    h("span.mc-suit", label.slice(-1)),
+    items.length ? h("span.sr-only", ` (${items.join(", ")})`) : null,
+  );
+  if (items.length) card.classList.add("lit");
+  if (xeri) card.classList.add("xeri-card");
+  return card;
+}
+
+/**
+ * One side's captured cards, grouped by suit, highest first, with every card a score line counts lit: the round's
+ * end screen. Without the server's `captured` (a round scored before it was sent) the lit cards alone are shown.
+ * @param {import("../net/types.js").Breakdown} b
+ * @returns {HTMLElement}
+ */
+function haulCards(b) {
+  /** @type {Map<string, string[]>} */
+  const lit = new Map();
+  const xeris = new Set();
+  for (const line of b.lines) {
+    const [key] = splitScoreLabel(line.label);
+    for (const code of line.cards || []) {
+      lit.set(code, [...(lit.get(code) || []), scoreLabel(key)]);
+      if (key === "xeri" || key === "Jack xeri") xeris.add(code);
+    }
+  }
+  const cards = b.captured && b.captured.length ? b.captured : [...lit.keys()];
+  const rows = HAUL_SUITS.map((suit) => {
+    const mine = cards.filter((c) => c[1] === suit).sort((x, y) => rankValue(y) - rankValue(x));
+    if (!mine.length) return null;
+    return h(
+      "li.haul-suit",
+      { dataset: { suit } },
+      h(`span.suit-mark.suit-${suit}`, { "aria-hidden": "true" }, SUIT_MARK[suit]),
+      h("ul.mini-cards", mine.map((c) => haulCard(c, lit.get(c) || [], xeris.has(c)))),
+    );
+  });
+  return h("ul.haul-suits", { "aria-label": t("captured") }, rows);
+}
+
+/**
+ * One side's score rows, each with its points, in the breakdown's fixed order: what the lit cards add up to.
+ * @param {import("../net/types.js").Breakdown} b
+ * @returns {HTMLUListElement}
+ */
+function haulItems(b) {
+  /** @param {string} k */
+  const rank = (k) => (SCORE_ORDER.includes(k) ? SCORE_ORDER.indexOf(k) : SCORE_ORDER.length);
+  const lines = b.lines
+    .map((l) => ({ split: splitScoreLabel(l.label), points: l.points }))
+    .filter((l) => l.points)
+    .sort((a, c) => rank(a.split[0]) - rank(c.split[0]));
+  return h(
+    "ul.haul-items",
+    lines.map(({ split: [key, count], points }) =>
+      h(
+        "li",
+        { dataset: { item: key } },
+        h("span.item-name", count ? `${scoreLabel(key)} (${count})` : scoreLabel(key)),
+        h("span.item-points", `+${points}`),
+      ),
+    ),
+  );
+}
+
+/**
+ * The round's end: a panel a side with its name and points, its captured cards by suit (the cards that score lit)
+ * and its score rows; then the match's score.
+ * @param {Round} round
+ * @param {View} view
+ * @param {boolean} byRounds whether rounds won decide the match
+ * @returns {HTMLDivElement}
+ */
+export function roundHaul(round, view, byRounds) {
+  const mine = view.seat != null ? view.seat % view.sides : null;
+  const best = topSide(round.scores.map((b) => b.total));
+  const sides = round.scores.map((b) => {
+    const name = joinNames(sideNames(view, b.side));
+    const panel = h(
+      "li.side-haul",
+      { dataset: { side: String(b.side) } },
+      h(
+        "div.haul-head",
+        h("strong.haul-name", `${name}: `, h("span.haul-points", t("pts", { n: b.total }))),
+        h("span.haul-count", cardsCount(b.cards)),
+      ),
+      haulCards(b),
+      haulItems(b),
+    );
+    if (b.side === mine) panel.classList.add("mine");
+    if (b.side === best) panel.classList.add("round-winner");
+    return panel;
+  });
+  const target = view.target ? ` · ${t("to_target", { n: view.target })}` : "";
+  return h(
+    "div.round-haul",
+    h("ul.compact-breakdown.haul-sides", sides),
+    h(
+      "p.haul-note",
+      h("span.mini-card.lit.legend", { "aria-hidden": "true" }, "A"),
+      ` ${t("haul_lit_note")} · `,
+      h("span.xeri-mark", { "aria-hidden": "true" }, "★"),
+      ` ${t("haul_xeri_note")}`,
+    ),
+    h("div.haul-match", h("h3", `${t("match_score")}${target}`), matchResult(view, byRounds)),
+  );
+}
+
+/**
+ * The round dialog's body: each side's captured cards and points, the match's score, then (folded) the full
+ * table, the rounds and the fair shuffle.
  * @param {Round} round
  * @param {View} view
  * @param {Round[]} history
@@ -278,12 +379,13 @@ export function folded(...children) {
  */
 export function roundOverBody(round, view, history, ruleset) {
   const names = view.names;
+  const byRounds = Boolean(ruleset && ruleset.match_end === "rounds");
   return h(
     "div.round-over",
-    compactBreakdown(round, view),
+    roundHaul(round, view, byRounds),
     folded(
       breakdownTable(round, names, view.players, view.sides),
-      roundsTable(history, names, view.players, view.sides, view.round_wins),
+      roundsTable(history.filter((r) => r.round <= round.round), names, view.players, view.sides, view.round_wins),
       fairnessBlock(round, ruleset),
     ),
   );

@@ -61,7 +61,8 @@ export function timerText(s, now) {
 }
 
 /**
- * The line over the hand: whose turn, the timer, who is still reading the round's summary, the winner.
+ * The line over the hand: whose turn, the timer, who is still reading the round's summary. Not the winner: the
+ * match's result is said once, by its dialog (and the result that takes the hand's place once it is closed).
  * @param {TableState} s
  * @param {{ roundDialogOpen: boolean, now: number }} ui
  * @returns {string}
@@ -69,7 +70,7 @@ export function timerText(s, now) {
 export function statusText(s, { roundDialogOpen, now }) {
   const v = s.view;
   if (!v) return "";
-  if (v.match_over) return headline(s);
+  if (v.match_over) return "";
   if (s.table && s.table.status === "closed") return t("table_closed");
   if (s.pause && s.pause.waiting && s.pause.waiting.length) {
     const others = s.pause.waiting.filter((seat) => seat !== s.seat);
