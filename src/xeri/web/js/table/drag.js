@@ -66,7 +66,9 @@ export function startDrag(ev, target, onDrop) {
     /** @param {Event} c */
     const swallow = (c) => c.stopImmediatePropagation();
     /** @param {Event} c */
-    const noTap = (c) => c.preventDefault();
+    const noTap = (c) => {
+      if (c.cancelable) c.preventDefault();
+    };
     const forget = () => {
       btn.removeEventListener("click", swallow, { capture: true });
       btn.removeEventListener("touchend", noTap);
