@@ -263,3 +263,16 @@ def test_bug9_the_last_sweep_lands_before_the_round_ends_and_no_banner_stays_up(
         assert not f["dialog"] and not f["result"], f  # nothing of the end under a card still in flight
     shown = next(f for f in frames if f["dialog"])
     assert not shown["toast"], shown  # the xeri's banner is gone by then
+
+
+def test_settings_say_off_when_the_system_turns_motion_off(
+        server: Server, browser: Browser, contexts: list[BrowserContext], console: Console) -> None:
+    calm = felt_page(browser, contexts, console)  # the system asks for reduced motion
+    calm.goto(server.url + "/")
+    select = calm.locator("#pref-motion")
+    assert select.input_value() == "off" and select.is_disabled()
+    assert "reduced motion" in (select.get_attribute("title") or "")
+    moving = felt_page(browser, contexts, console, motion=True)
+    moving.goto(server.url + "/")
+    assert moving.locator("#pref-motion").input_value() == "normal"
+    assert moving.locator("#pref-motion").is_enabled()

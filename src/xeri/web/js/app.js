@@ -171,6 +171,16 @@ function settingsMenu() {
   };
   bind("pref-theme", "theme");
   bind("pref-motion", "motion");
+  // The system's reduced motion turns the animations off whatever the setting (prefs.motion()): the menu says so.
+  const motionSelect = byId("pref-motion", HTMLSelectElement);
+  const calm = window.matchMedia("(prefers-reduced-motion: reduce)");
+  const showMotion = () => {
+    motionSelect.disabled = calm.matches;
+    motionSelect.value = calm.matches ? "off" : String(prefs.get("motion"));
+    motionSelect.title = calm.matches ? t("motion_system") : "";
+  };
+  showMotion();
+  calm.addEventListener("change", showMotion);
   bind("pref-size", "cardSize");
   // The faces: the figures' artwork is loaded before the choice is kept, so the cards are drawn once, with it.
   const faces = byId("pref-faces", HTMLSelectElement);
