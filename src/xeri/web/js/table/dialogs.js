@@ -259,12 +259,12 @@ const BURST = ["♠", "♥", "♣", "♦"];
 function celebrate() {
   const layer = document.getElementById("fx");
   const felt = document.querySelector(".felt .centre") || document.querySelector(".felt");
-  const ms = scaled(900);
+  const ms = scaled(1000);
   if (!layer || !felt || !ms) return Promise.resolve();
   const r = felt.getBoundingClientRect();
   const [x, y] = [r.left + r.width / 2, r.top + r.height / 2];
   const reach = Math.min(window.innerWidth, window.innerHeight) * 0.42;
-  const count = 22;
+  const count = 28;
   const flights = Array.from({ length: count }, (_, i) => {
     const mark = BURST[i % 4];
     const bit = h(`span.burst.suit-${"SHCD"[i % 4]}`, mark);
@@ -274,15 +274,18 @@ function celebrate() {
     const angle = (i / count) * Math.PI * 2 + (i % 3) * 0.21;
     const far = reach * (0.6 + ((i * 7) % 5) / 10);
     const [dx, dy] = [Math.cos(angle) * far, Math.sin(angle) * far];
+    const spin = (i % 2 ? 1 : -1) * 140;
+    /** @param {number} k @param {number} fall */
+    const at = (k, fall) => `translate(calc(${dx * k}px - 50%), calc(${dy * k + fall}px - 50%))`;
     const anim = bit.animate(
       [
-        { transform: "translate(-50%, -50%) scale(0.3)", opacity: 0 },
-        { transform: `translate(calc(${dx * 0.7}px - 50%), calc(${dy * 0.7}px - 50%)) scale(1.3)`, opacity: 1,
-          offset: 0.45 },
-        { transform: `translate(calc(${dx}px - 50%), calc(${dy + reach * 0.35}px - 50%)) scale(0.9) rotate(${
-          (i % 2 ? 1 : -1) * 140}deg)`, opacity: 0 },
+        { transform: `${at(0, 0)} scale(0.3)`, opacity: 0, easing: "cubic-bezier(.2,.8,.3,1)" },
+        { transform: `${at(0.75, 0)} scale(1.3)`, opacity: 1, offset: 0.35 },
+        { transform: `${at(0.9, reach * 0.1)} scale(1.1) rotate(${spin / 2}deg)`, opacity: 1, offset: 0.7,
+          easing: "ease-in" },
+        { transform: `${at(1, reach * 0.35)} scale(0.9) rotate(${spin}deg)`, opacity: 0 },
       ],
-      { duration: ms, delay: (i % 4) * scaled(40), easing: "cubic-bezier(.2,.7,.3,1)", fill: "both" },
+      { duration: ms, delay: (i % 4) * scaled(40), fill: "both" },
     );
     return anim.finished.catch(() => {}).then(() => bit.remove());
   });
