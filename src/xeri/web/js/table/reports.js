@@ -361,8 +361,7 @@ export function roundHaul(round, view, byRounds) {
       "p.haul-note",
       h("span.mini-card.lit.legend", { "aria-hidden": "true" }, "A"),
       ` ${t("haul_lit_note")} · `,
-      h("span.xeri-mark", { "aria-hidden": "true" }, "★"),
-      ` ${t("haul_xeri_note")}`,
+      h("span.xeri-note", h("span.xeri-mark", { "aria-hidden": "true" }, "★"), ` ${t("haul_xeri_note")}`),
     ),
     h("div.haul-match", h("h3", `${t("match_score")}${target}`), matchResult(view, byRounds)),
   );
