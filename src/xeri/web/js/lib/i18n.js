@@ -14,7 +14,7 @@ const STRINGS = {
     bot_name: "Computer ({level})",
     invite: "Invite link", copy: "Copy", copied: "Copied", waiting_players: "Waiting for players…",
     your_turn: "Your turn", turn_of: "{name} to play", spectating: "You are watching",
-    pile: "Pile", talon: "Talon", cards: "cards", card: "card", xeri_one: "xeri", captured: "Captured", xeris: "Xeris",
+    pile: "Pile", talon: "Talon", captured: "Captured", xeris: "Xeris",
     hint: "Hint", hint_text: "Try {card}: {reason}", cards_seen: "Cards seen", cards_seen_short: "Seen",
     four_colour: "Four-colour suits",
     language: "Language", round: "Round", score: "Score", points: "Points", total: "Total", match: "Match",
@@ -34,23 +34,27 @@ const STRINGS = {
     replay: "Replay", prev: "Previous", next_move: "Next", first: "Start", last: "End", play_pause: "Play",
     review_title: "Review: where the points went", review_seat: "Seat", review_start: "Review the moves",
     review_progress: "The master weighs the moves: {done} of {total}",
-    review_total: "{lost} points lost over {moves} moves, by the master's reckoning", review_lost_col: "Points lost",
+    review_total_one: "Points lost over {n} move, by the master's reckoning: {lost}",
+    review_total_other: "Points lost over {n} moves, by the master's reckoning: {lost}", review_lost_col: "Points lost",
     review_margin: "Round margin", review_costliest: "The costliest moves", review_none_lost: "No move lost points.",
     review_lost: "lost {lost}", review_better: "better {card} (+{lost}): it {effect}",
     review_best: "The master's choice", review_good: "About as good as {card}", review_forced: "The only card in hand",
     review_values: "Expected points per card",
     grade_inaccuracy: "Inaccuracy", grade_mistake: "Mistake", grade_blunder: "Blunder",
-    eff_xeri: "makes a xeri ({points} points)", eff_capture: "takes {cards} cards ({points} points)",
-    eff_jack: "takes the pile of {cards} cards ({points} points)",
-    eff_lead: "leads onto the empty pile, {unseen} of its rank unseen",
-    eff_discard: "leaves {cards} cards on the pile, {unseen} of its rank unseen",
+    eff_xeri: "makes a xeri ({points})", eff_capture: "takes {cards} ({points})",
+    eff_jack: "takes the pile of {cards} ({points})",
+    eff_lead_one: "leads onto the empty pile, {unseen} of its rank unseen",
+    eff_lead_other: "leads onto the empty pile, {unseen} of its rank unseen",
+    eff_discard_one: "leaves {cards} on the pile, {unseen} of its rank unseen",
+    eff_discard_other: "leaves {cards} on the pile, {unseen} of its rank unseen",
     step: "Move {i} of {n}", no_matches: "No finished matches yet.", played_at: "Date",
     games: "Games", wins: "Wins", player: "Player", search_player: "Player name",
     error: "Error", seat_lost: "This seat is no longer yours (you left, or the link is old).", leave: "Leave",
     leave_confirm: "Leave the table? The computer will play your seat to the end.", you: "you", team: "Team",
     side: "Side",
-    exposed: "Bottom card", round_wins: "Rounds won", target_is: "to {target}", rounds_of: "{n} rounds",
-    round_one: "1 round", round_of: "Round {n} of {total}", round_of_short: "Round {n}/{total}", partner: "partner",
+    exposed: "Bottom card", round_wins: "Rounds won", target_is: "to {target}", rounds_of_one: "{n} round",
+    rounds_of_other: "{n} rounds", round_of: "Round {n} of {total}",
+    round_of_short: "Round {n}/{total}", partner: "partner",
     auto_timer: "Time is up: the computer played for you", auto_away: "The computer played for you while you were away",
     easy: "easy", medium: "medium", hard: "hard", strong: "strong", expert: "expert", master: "master",
     beginner: "beginner", random: "random",
@@ -74,11 +78,14 @@ const STRINGS = {
     skip: "Skip to the game", help: "How to play", moves: "Moves", move_log: "Move log", no_moves: "No moves yet.",
     log_deal: "Round {n}: {name} deals", log_hands: "New hands: {n} cards each, {talon} left in the talon",
     log_play: "{name} plays {card}", log_take: "{name} plays {card} and takes {cards}",
-    log_take_hidden: "{name} plays {card} and takes {cards} and {hidden} face-down",
+    log_take_hidden_one: "{name} plays {card} and takes {cards} and {hidden} face-down",
+    log_take_hidden_other: "{name} plays {card} and takes {cards} and {hidden} face-down",
     log_sweep: "{name} plays the Jack {card} and sweeps the pile: {cards}",
-    log_xeri: "Xeri for {name}: {points} points", log_jack_xeri: "Jack xeri for {name}: {points} points",
-    log_leftover: "{name} made the last capture and takes the {n} cards left: {cards}",
-    log_unclaimed: "Nobody captured: the {n} cards left stay unclaimed",
+    log_xeri: "Xeri for {name}: {points}", log_jack_xeri: "Jack xeri for {name}: {points}",
+    log_leftover_one: "{name} made the last capture and takes the {n} card left: {cards}",
+    log_leftover_other: "{name} made the last capture and takes the {n} cards left: {cards}",
+    log_unclaimed_one: "Nobody captured: the {n} card left stays unclaimed",
+    log_unclaimed_other: "Nobody captured: the {n} cards left stay unclaimed",
     log_redealt: "The first pile is dealt again", log_jack_slipped: "The Jack {card} slips under the pile",
     log_bottom: "The bottom card is {card}", log_scored: "Round over: {scores}",
     log_match: "Match over: {name} wins", log_auto: "The computer plays for {name}",
@@ -89,8 +96,10 @@ const STRINGS = {
       "is still allowed.",
     sent_late: "Your move was sent now that the connection is back.",
     dropped: "Your move was not sent: the game moved on while the connection was down.",
-    rounds_won: "{n} rounds won", round_won_one: "1 round won", pts: "{n} points",
-    score_short: "{won} won · {pts} pts", side_you: "You", side_us: "Us", side_them: "Them",
+    rounds_won_one: "{n} round won", rounds_won_other: "{n} rounds won", round_won_one: "1 round won",
+    pts_one: "{n} point", pts_other: "{n} points",
+    score_short_one: "{won} won · {pts} pt", score_short_other: "{won} won · {pts} pts",
+    side_you: "You", side_us: "Us", side_them: "Them",
     this_round: "this round so far: {n}",
     this_round_title: "Points this round so far, before the most-cards points at the end of the round",
     rematch: "Rematch", rematch_offered: "{name} offers a rematch", accept: "Accept",
@@ -100,8 +109,8 @@ const STRINGS = {
     dealer_mark: "D", dealer: "dealer", away_mark: "away", language_label: "Language", four_label: "4 colours",
     waiting_dialog: "Waiting for {names} to close the round summary…", round_named: "Round {n}",
     last_capture: "last capture", most_cards: "Most cards", game: "game",
-    hint_xeri: "{card} takes the lone {top}: a xeri", hint_match: "{card} matches the {top} and takes {count} cards",
-    hint_jack_sweep: "the Jack takes the whole pile of {count} cards",
+    hint_xeri: "{card} takes the lone {top}: a xeri", hint_match: "{card} matches the {top} and takes {cards}",
+    hint_jack_sweep: "the Jack takes the whole pile of {cards}",
     hint_empty_pile: "the pile is empty; {card} is a card the others are unlikely to match",
     hint_least_given: "no capture is worth it; {card} gives away the least",
     err_bad_name: "Please type a name (at most 32 characters).", err_table_full: "The table is full.",
@@ -161,10 +170,15 @@ const STRINGS = {
     match_draw: "The match is a draw, {score}", and: "and",
     by_level: "Win rate by level", by_opponent: "Win rate by opponent", win_rate: "Win rate", opponent: "Opponent",
     recent_results: "Recent results",
-    chart_summary: "Last {n} matches: {wins} won, {losses} lost, {draws} drawn; a bar's height is the points margin",
+    chart_summary_one: "The last match: {wins}, {losses}, {draws}; a bar's height is the points margin",
+    chart_summary_other: "Last {n} matches: {wins}, {losses}, {draws}; a bar's height is the points margin",
     help_values: "What a round scores", xeri_item: "A xeri", jack_xeri_item: "A Jack xeri", each: "{n} each",
     help_values_note: "Points per round under each preset. A card group's points count for every card of it.",
     review_grades_col: "Errors",
+    // Counts (issue 39): a key_one and a key_other form, the one Intl.PluralRules names for the count is said (tn).
+    n_cards_one: "{n} card", n_cards_other: "{n} cards", n_xeris_one: "{n} xeri", n_xeris_other: "{n} xeris",
+    n_won_one: "{n} won", n_won_other: "{n} won", n_lost_one: "{n} lost", n_lost_other: "{n} lost",
+    n_drawn_one: "{n} drawn", n_drawn_other: "{n} drawn",
     // The felt (issue 23): a computer seat's own name, the turn mark, a move in flight, the Leave dialog's
     // other button, the fairness disclosure.
     bot_seat: "Computer {n}",
@@ -176,7 +190,8 @@ const STRINGS = {
     account_note: "An account is optional: with one, your tables, matches and totals follow you to any device. "
       + "No e-mail is needed. A password has at least 10 characters.",
     account_fill: "Type a name and a password.", signed_in_as: "Signed in as {name}",
-    account_claimed: "Signed in; {n} of this browser's matches are now your account's.",
+    account_claimed_one: "Signed in; this browser's match is now your account's.",
+    account_claimed_other: "Signed in; this browser's {n} matches are now your account's.",
     profile: "Your profile", hide_from_leaderboards: "Hide me from the leaderboards", saved: "Saved",
     change_password: "Change the password", password_changed: "The password is changed; other devices are signed out.",
     delete_account: "Delete the account",
@@ -203,8 +218,7 @@ const STRINGS = {
     bot_name: "Υπολογιστής ({level})",
     invite: "Σύνδεσμος πρόσκλησης", copy: "Αντιγραφή", copied: "Αντιγράφηκε", waiting_players: "Αναμονή παικτών…",
     your_turn: "Σειρά σου", turn_of: "Παίζει: {name}", spectating: "Παρακολουθείς",
-    pile: "Στοίβα", talon: "Τράπουλα", cards: "φύλλα", card: "φύλλο", xeri_one: "ξερή", captured: "Μαζεμένα",
-    xeris: "Ξερές",
+    pile: "Στοίβα", talon: "Τράπουλα", captured: "Μαζεμένα", xeris: "Ξερές",
     hint: "Υπόδειξη", hint_text: "Δοκίμασε {card}: {reason}", cards_seen: "Φύλλα που βγήκαν",
     cards_seen_short: "Βγήκαν", four_colour: "Τετράχρωμα φύλλα",
     language: "Γλώσσα", round: "Γύρος", score: "Σκορ", points: "Πόντοι", total: "Σύνολο", match: "Παρτίδα",
@@ -229,30 +243,35 @@ const STRINGS = {
     play_pause: "Αναπαραγωγή",
     review_title: "Ανάλυση: πού χάθηκαν οι πόντοι", review_seat: "Θέση", review_start: "Ανάλυση κινήσεων",
     review_progress: "Ο μαέστρος ζυγίζει τις κινήσεις: {done} από {total}",
-    review_total: "Χάθηκαν {lost} πόντοι σε {moves} κινήσεις, κατά τον υπολογισμό του μαέστρου",
+    review_total_one: "Πόντοι που χάθηκαν σε {n} κίνηση, κατά τον υπολογισμό του μαέστρου: {lost}",
+    review_total_other: "Πόντοι που χάθηκαν σε {n} κινήσεις, κατά τον υπολογισμό του μαέστρου: {lost}",
     review_lost_col: "Πόντοι που χάθηκαν", review_margin: "Διαφορά γύρου", review_costliest: "Οι πιο ακριβές κινήσεις",
     review_none_lost: "Καμία κίνηση δεν έχασε πόντους.",
     review_lost: "έχασε {lost}", review_better: "καλύτερο το {card} (+{lost}): {effect}",
     review_best: "Η επιλογή του μαέστρου", review_good: "Περίπου ισάξιο με το {card}",
     review_forced: "Το μόνο φύλλο στο χέρι", review_values: "Αναμενόμενοι πόντοι ανά φύλλο",
     grade_inaccuracy: "Ανακρίβεια", grade_mistake: "Λάθος", grade_blunder: "Χοντρό λάθος",
-    eff_xeri: "κάνει ξερή ({points} πόντοι)", eff_capture: "μαζεύει {cards} φύλλα ({points} πόντοι)",
-    eff_jack: "μαζεύει με τον βαλέ {cards} φύλλα ({points} πόντοι)",
-    eff_lead: "ανοίγει την άδεια στοίβα, {unseen} ίδια φύλλα ακόμη αθέατα",
-    eff_discard: "αφήνει {cards} φύλλα στη στοίβα, {unseen} ίδια φύλλα ακόμη αθέατα",
+    eff_xeri: "κάνει ξερή ({points})", eff_capture: "μαζεύει {cards} ({points})",
+    eff_jack: "μαζεύει με τον βαλέ όλη τη στοίβα, {cards} ({points})",
+    eff_lead_one: "ανοίγει την άδεια στοίβα· {unseen} φύλλο της ίδιας αξίας δεν έχει φανεί ακόμη",
+    eff_lead_other: "ανοίγει την άδεια στοίβα· {unseen} φύλλα της ίδιας αξίας δεν έχουν φανεί ακόμη",
+    eff_discard_one: "αφήνει {cards} στη στοίβα· {unseen} φύλλο της ίδιας αξίας δεν έχει φανεί ακόμη",
+    eff_discard_other: "αφήνει {cards} στη στοίβα· {unseen} φύλλα της ίδιας αξίας δεν έχουν φανεί ακόμη",
     step: "Κίνηση {i} από {n}", no_matches: "Δεν υπάρχουν ολοκληρωμένες παρτίδες ακόμη.", played_at: "Ημερομηνία",
     games: "Παρτίδες", wins: "Νίκες", player: "Παίκτης", search_player: "Όνομα παίκτη",
     error: "Σφάλμα", seat_lost: "Αυτή η θέση δεν είναι πια δική σου (αποχώρησες ή ο σύνδεσμος είναι παλιός).",
-    leave: "Αποχώρηση", leave_confirm: "Να φύγεις από το τραπέζι; Ο υπολογιστής θα παίξει τη θέση σου ως το τέλος.",
+    leave: "Έξοδος",
+    leave_confirm: "Θέλεις να φύγεις από το τραπέζι; Ο υπολογιστής θα παίξει στη θέση σου ως το τέλος.",
     you: "εσύ", team: "Ομάδα", side: "Πλευρά",
-    exposed: "Κάτω φύλλο", round_wins: "Γύροι που κέρδισε", target_is: "ως τους {target}", rounds_of: "{n} γύροι",
-    round_one: "1 γύρος", round_of: "Γύρος {n} από {total}", round_of_short: "Γύρος {n}/{total}", partner: "συμπαίκτης",
+    exposed: "Κάτω φύλλο", round_wins: "Γύροι που κέρδισε", target_is: "ως τους {target}",
+    rounds_of_one: "{n} γύρος", rounds_of_other: "{n} γύροι", round_of: "Γύρος {n} από {total}",
+    round_of_short: "Γύρος {n}/{total}", partner: "συμπαίκτης",
     auto_timer: "Τέλος χρόνου: ο υπολογιστής έπαιξε για σένα", auto_away: "Ο υπολογιστής έπαιξε για σένα όσο έλειπες",
     easy: "εύκολο", medium: "μέτριο", hard: "δύσκολο", strong: "δυνατό", expert: "έμπειρο", master: "μαέστρος",
     beginner: "αρχάριος", random: "στην τύχη",
     deck_left: "απομένουν", seen_title: "Φύλλα που βγήκαν σε αυτόν τον γύρο", seen_hint: "Διαγραμμένα: έχουν παιχτεί.",
     spectators: "θεατές", loading: "Φόρτωση…", not_found: "Δεν βρέθηκε", empty: "άδεια",
-    item: "Στοιχείο", cards_count: "Φύλλα", xeris_count: "Πλήθος ξερών", close: "Κλείσιμο",
+    item: "Κατηγορία", cards_count: "Φύλλα", xeris_count: "Πλήθος ξερών", close: "Κλείσιμο",
     keys_help: "Πλήκτρα: 1–9 παίζουν φύλλο, H υπόδειξη, U πάρε πίσω, S φύλλα που βγήκαν",
     took_back: "{name}: πήρε πίσω {cards}", takeback: "Πάρε πίσω",
     takeback_done: "Το πήρες πίσω: το φύλλο είναι ξανά στο χέρι σου.",
@@ -260,7 +279,7 @@ const STRINGS = {
     err_nothing_to_take_back: "Δεν υπάρχει φύλλο να πάρεις πίσω.",
     err_round_over: "Αυτός ο γύρος τελείωσε: τα φύλλα του μένουν παιγμένα.",
     err_new_hand: "Μοιράστηκαν νέα φύλλα από τότε: τα φύλλα του προηγούμενου χεριού μένουν παιγμένα.",
-    cards_gallery: "Φύλλα", table: "Τραπέζι", turn_timer: "Χρόνος κίνησης (δ)", none: "κανένας",
+    cards_gallery: "Φύλλα", table: "Τραπέζι", turn_timer: "Χρόνος κίνησης (δευτ.)", none: "κανένας",
     target_raised: "Έφτασαν όλοι τον στόχο: συνεχίζουμε ως τους {target}",
     err_not_your_turn: "Δεν είναι η σειρά σου.", err_illegal_move: "Αυτό το φύλλο δεν είναι στο χέρι σου.",
     err_rate_limited: "Πολύ γρήγορα: περίμενε λίγο.", err_game_over: "Η παρτίδα τελείωσε.",
@@ -271,12 +290,15 @@ const STRINGS = {
     no_moves: "Καμία κίνηση ακόμη.",
     log_deal: "Γύρος {n}: μοιράζει {name}", log_hands: "Νέο μοίρασμα: {n} φύλλα ο καθένας, {talon} στην τράπουλα",
     log_play: "{name}: ρίχνει {card}", log_take: "{name}: ρίχνει {card} και μαζεύει {cards}",
-    log_take_hidden: "{name}: ρίχνει {card} και μαζεύει {cards} και {hidden} κλειστά",
-    log_sweep: "{name}: ρίχνει τον βαλέ {card} και σαρώνει τη στοίβα: {cards}",
-    log_xeri: "{name}: ξερή, {points} πόντοι",
-    log_jack_xeri: "{name}: ξερή με βαλέ, {points} πόντοι",
-    log_leftover: "{name}: έκανε το τελευταίο μάζεμα και παίρνει τα {n} φύλλα που έμειναν: {cards}",
-    log_unclaimed: "Κανείς δεν μάζεψε: τα {n} φύλλα που έμειναν δεν πάνε σε κανέναν",
+    log_take_hidden_one: "{name}: ρίχνει {card} και μαζεύει {cards} και {hidden} κλειστό",
+    log_take_hidden_other: "{name}: ρίχνει {card} και μαζεύει {cards} και {hidden} κλειστά",
+    log_sweep: "{name}: ρίχνει τον βαλέ {card} και μαζεύει όλη τη στοίβα: {cards}",
+    log_xeri: "{name}: ξερή, {points}",
+    log_jack_xeri: "{name}: ξερή με βαλέ, {points}",
+    log_leftover_one: "{name}: έκανε το τελευταίο μάζεμα και παίρνει το {n} φύλλο που έμεινε: {cards}",
+    log_leftover_other: "{name}: έκανε το τελευταίο μάζεμα και παίρνει τα {n} φύλλα που έμειναν: {cards}",
+    log_unclaimed_one: "Κανείς δεν μάζεψε: το {n} φύλλο που έμεινε δεν πάει σε κανέναν",
+    log_unclaimed_other: "Κανείς δεν μάζεψε: τα {n} φύλλα που έμειναν δεν πάνε σε κανέναν",
     log_redealt: "Η πρώτη στοίβα μοιράζεται ξανά", log_jack_slipped: "Ο βαλές {card} μπαίνει κάτω από τη στοίβα",
     log_bottom: "Το κάτω φύλλο είναι {card}", log_scored: "Τέλος γύρου: {scores}",
     log_match: "Τέλος παρτίδας, νίκη: {name}", log_auto: "{name}: παίζει ο υπολογιστής",
@@ -286,8 +308,10 @@ const STRINGS = {
     not_sent: "Η κίνησή σου δεν στάλθηκε: η σύνδεση χάθηκε. Θα σταλεί όταν επανέλθει, αν επιτρέπεται ακόμη.",
     sent_late: "Η κίνησή σου στάλθηκε τώρα που επανήλθε η σύνδεση.",
     dropped: "Η κίνησή σου δεν στάλθηκε: το παιχνίδι προχώρησε όσο έλειπε η σύνδεση.",
-    rounds_won: "{n} γύροι κερδισμένοι", round_won_one: "1 γύρος κερδισμένος", pts: "{n} πόντοι",
-    score_short: "{won} νίκ. · {pts} π.", side_you: "Εσύ", side_us: "Εμείς", side_them: "Αυτοί",
+    rounds_won_one: "{n} γύρος κερδισμένος", rounds_won_other: "{n} γύροι κερδισμένοι",
+    round_won_one: "1 γύρος κερδισμένος", pts_one: "{n} πόντος", pts_other: "{n} πόντοι",
+    score_short_one: "{won} νίκ. · {pts} π.", score_short_other: "{won} νίκ. · {pts} π.",
+    side_you: "Εσύ", side_us: "Εμείς", side_them: "Αυτοί",
     this_round: "ως τώρα στον γύρο: {n}",
     this_round_title: "Πόντοι του γύρου ως τώρα, πριν από τους πόντους για τα περισσότερα φύλλα στο τέλος του γύρου",
     rematch: "Ρεβάνς", rematch_offered: "{name}: πρόταση για ρεβάνς", accept: "Δεκτό",
@@ -296,13 +320,13 @@ const STRINGS = {
     commitment_note: "Έλεγξε όλη την παρτίδα αργότερα με: xeri verify --commitment {hash}",
     dealer_mark: "Μ", dealer: "μοιράζει", away_mark: "εκτός σύνδεσης", language_label: "Γλώσσα",
     four_label: "4 χρώματα",
-    waiting_dialog: "Αναμονή να κλείσουν την ανάλυση του γύρου: {names}…", round_named: "Γύρος {n}",
+    waiting_dialog: "Περιμένουμε να κλείσουν την ανάλυση του γύρου: {names}…", round_named: "Γύρος {n}",
     last_capture: "τελευταίο μάζεμα", most_cards: "Περισσότερα φύλλα", game: "παιχνίδι",
     hint_xeri: "το {card} παίρνει το μοναχικό {top}: ξερή",
-    hint_match: "το {card} ταιριάζει με το {top} και παίρνει {count} φύλλα",
-    hint_jack_sweep: "ο βαλές παίρνει όλη τη στοίβα, {count} φύλλα",
+    hint_match: "το {card} ταιριάζει με το {top} και παίρνει {cards}",
+    hint_jack_sweep: "ο βαλές παίρνει όλη τη στοίβα, {cards}",
     hint_empty_pile: "η στοίβα είναι άδεια· το {card} δύσκολα θα το ταιριάξουν οι άλλοι",
-    hint_least_given: "κανένα μάζεμα δεν αξίζει· το {card} δίνει τα λιγότερα",
+    hint_least_given: "κανένα μάζεμα δεν αξίζει· το {card} χαρίζει τα λιγότερα",
     err_bad_name: "Γράψε ένα όνομα (ως 32 χαρακτήρες).", err_table_full: "Το τραπέζι είναι γεμάτο.",
     err_seat_taken: "Αυτή η θέση μόλις πιάστηκε.", err_not_waiting: "Το παιχνίδι έχει ήδη αρχίσει.",
     err_no_such_table: "Δεν υπάρχει τέτοιο τραπέζι.", err_network: "Ο διακομιστής δεν απαντά.",
@@ -319,12 +343,14 @@ const STRINGS = {
     help_jack: "Ο βαλές παίρνει όλη τη στοίβα, ό,τι κι αν είναι από πάνω.",
     help_xeri: "Ξερή: παίρνεις στοίβα ενός μόνο φύλλου με φύλλο ίδιας αξίας. Δίνει επιπλέον πόντους (η ξερή με βαλέ " +
       "περισσότερους).",
-    help_deal: "Ο καθένας παίρνει 6 φύλλα· όταν αδειάσουν τα χέρια, ο ντίλερ μοιράζει ξανά από την τράπουλα.",
+    help_deal: "Ο καθένας παίρνει 6 φύλλα· όταν αδειάσουν τα χέρια, όποιος μοιράζει δίνει ξανά φύλλα από την " +
+      "τράπουλα.",
     help_last: "Στο τέλος του γύρου, όποιος μάζεψε τελευταίος παίρνει τα φύλλα που έμειναν στη στοίβα.",
     help_points: "Πόντοι: τα περισσότερα φύλλα, άσσοι, ρηγάδες, ντάμες, βαλέδες, δεκάρια, το καλό 10♦, το καλό 2♣ " +
       "και οι ξερές.",
     help_marks: "Τα σημάδια στο τραπέζι", help_mark_d: "Μ: αυτός που μοιράζει σε αυτόν τον γύρο.",
-    help_mark_turn: "Κίτρινο πλαίσιο: ποιος παίζει.", help_mark_cross: "Φύλλα πλάγια πάνω σε μαζεμένα: οι ξερές του.",
+    help_mark_turn: "Κίτρινο πλαίσιο: ποιος παίζει.",
+    help_mark_cross: "Φύλλα βαλμένα πλάγια πάνω στα μαζεμένα ενός παίκτη: οι ξερές του.",
     help_mark_away: "⚠: η σύνδεση του παίκτη χάθηκε.",
     help_mark_seen: "Διαγραμμένα φύλλα στον πίνακα «Βγήκαν»: έχουν ήδη παιχτεί.",
     help_presets: "Παραλλαγές κανόνων",
@@ -349,7 +375,7 @@ const STRINGS = {
     play_friends_sub: "Τραπέζι με ελεύθερες θέσεις και σύνδεσμο πρόσκλησης", options: "Επιλογές",
     table_of: "Τραπέζι: {name}", n_players: "{n} παίκτες",
     theme: "Εμφάνιση", theme_auto: "Όπως το σύστημα", theme_light: "Φωτεινή", theme_dark: "Σκοτεινή", sound: "Ήχος",
-    motion: "Κινήσεις", motion_off: "Χωρίς", motion_normal: "Κανονικές", motion_fast: "Γρήγορες",
+    motion: "Εφέ κίνησης", motion_off: "Χωρίς", motion_normal: "Κανονικά", motion_fast: "Γρήγορα",
     motion_system: "Χωρίς: το σύστημά σου ζητά λιγότερη κίνηση",
     card_size: "Μέγεθος φύλλων", size_small: "Μικρά", size_medium: "Μεσαία", size_large: "Μεγάλα",
     faces: "Όψη φύλλων", faces_figures: "Φιγούρες", faces_index: "Μεγάλα γράμματα",
@@ -364,12 +390,16 @@ const STRINGS = {
     match_draw: "Ισοπαλία στην παρτίδα, {score}", and: "και",
     by_level: "Ποσοστό νικών ανά επίπεδο", by_opponent: "Ποσοστό νικών ανά αντίπαλο", win_rate: "Ποσοστό νικών",
     opponent: "Αντίπαλος", recent_results: "Πρόσφατα αποτελέσματα",
-    chart_summary: "Τελευταίες {n} παρτίδες: {wins} νίκες, {losses} ήττες, {draws} ισοπαλίες· το ύψος κάθε στήλης " +
-      "είναι η διαφορά πόντων",
-    help_values: "Τι δίνει ένας γύρος", xeri_item: "Μια ξερή", jack_xeri_item: "Μια ξερή με βαλέ",
+    chart_summary_one: "Η τελευταία παρτίδα: {wins}, {losses}, {draws}· το ύψος κάθε στήλης είναι η διαφορά πόντων",
+    chart_summary_other: "Οι τελευταίες {n} παρτίδες: {wins}, {losses}, {draws}· το ύψος κάθε στήλης είναι η " +
+      "διαφορά πόντων",
+    help_values: "Πόσους πόντους δίνει ένας γύρος", xeri_item: "Μια ξερή", jack_xeri_item: "Μια ξερή με βαλέ",
     each: "{n} το καθένα",
     help_values_note: "Πόντοι ανά γύρο σε κάθε παραλλαγή. Οι πόντοι μιας ομάδας φύλλων μετράνε για κάθε φύλλο της.",
     review_grades_col: "Λάθη",
+    n_cards_one: "{n} φύλλο", n_cards_other: "{n} φύλλα", n_xeris_one: "{n} ξερή", n_xeris_other: "{n} ξερές",
+    n_won_one: "{n} νίκη", n_won_other: "{n} νίκες", n_lost_one: "{n} ήττα", n_lost_other: "{n} ήττες",
+    n_drawn_one: "{n} ισοπαλία", n_drawn_other: "{n} ισοπαλίες",
     bot_seat: "Υπολογιστής {n}",
     bot_seat_short: "Υπολ. {n}", turn_short: "παίζει", move_sending: "Παίζεται το φύλλο σου…", stay: "Μένω",
     fairness_panel: "Διαφάνεια",
@@ -379,7 +409,8 @@ const STRINGS = {
     account_note: "Ο λογαριασμός είναι προαιρετικός: με αυτόν τα τραπέζια, οι παρτίδες και τα σύνολά σου σε "
       + "ακολουθούν σε κάθε συσκευή. Δεν χρειάζεται ηλεκτρονικό ταχυδρομείο. Ο κωδικός έχει τουλάχιστον 10 χαρακτήρες.",
     account_fill: "Γράψε όνομα και κωδικό.", signed_in_as: "Συνδεδεμένος ως {name}",
-    account_claimed: "Συνδέθηκες· {n} παρτίδες αυτού του φυλλομετρητή είναι τώρα του λογαριασμού σου.",
+    account_claimed_one: "Συνδέθηκες· η παρτίδα αυτού του φυλλομετρητή είναι τώρα του λογαριασμού σου.",
+    account_claimed_other: "Συνδέθηκες· οι {n} παρτίδες αυτού του φυλλομετρητή είναι τώρα του λογαριασμού σου.",
     profile: "Το προφίλ σου", hide_from_leaderboards: "Να μη φαίνομαι στις κατατάξεις", saved: "Αποθηκεύτηκε",
     change_password: "Αλλαγή κωδικού",
     password_changed: "Ο κωδικός άλλαξε· οι άλλες συσκευές αποσυνδέθηκαν.",
@@ -395,7 +426,7 @@ const STRINGS = {
     err_no_such_player: "Δεν υπάρχει τέτοιος παίκτης.",
     // Βαθμολογίες (docs/ratings.md).
     rated: "Με βαθμολογία", leaderboards: "Κατατάξεις",
-    err_not_ratable: "Οι αγώνες με βαθμολογία είναι κλασικοί, με 2 παίκτες ή 4 σε ζευγάρια.",
+    err_not_ratable: "Οι παρτίδες με βαθμολογία παίζονται με τους κλασικούς κανόνες, με 2 παίκτες ή 4 σε ζευγάρια.",
     err_rated_needs_account: "Αυτό το τραπέζι είναι με βαθμολογία: συνδέσου για να καθίσεις.",
   },
   tr: {
@@ -408,8 +439,7 @@ const STRINGS = {
     bot_name: "Bilgisayar ({level})",
     invite: "Davet bağlantısı", copy: "Kopyala", copied: "Kopyalandı", waiting_players: "Oyuncular bekleniyor…",
     your_turn: "Sıra sende", turn_of: "Sıra: {name}", spectating: "İzliyorsun",
-    pile: "Yer", talon: "Deste", cards: "kâğıt", card: "kâğıt", xeri_one: "pişti", captured: "Toplanan",
-    xeris: "Piştiler",
+    pile: "Yer", talon: "Deste", captured: "Toplanan", xeris: "Piştiler",
     hint: "İpucu", hint_text: "{card} dene: {reason}", cards_seen: "Çıkan kâğıtlar", cards_seen_short: "Çıkan",
     four_colour: "Dört renkli kâğıtlar",
     language: "Dil", round: "El", score: "Skor", points: "Puan", total: "Toplam", match: "Oyun",
@@ -420,45 +450,48 @@ const STRINGS = {
     xeri: "Pişti!", jack_xeri: "Vale piştisi!", xeri_by: "{name}: pişti!",
     disconnected: "Bağlantı koptu — yeniden bağlanılıyor…", reconnected: "Yeniden bağlandı",
     master_warming: "Usta ısınıyor: benzetimleri derlenene kadar (bir kez, yeni kurulumda yaklaşık 18 saniye) "
-      + "sayma kurallarıyla, en iyisinin bir seviye altında oynuyor.",
+      + "kâğıt sayma kurallarıyla, en iyisinin bir seviye altında oynuyor.",
     master_ready: "Ustanın benzetimleri hazır: bundan sonra tam usta oynuyor.",
     strong_warming: "Güçlü seviye ısınıyor: benzetimleri derlenene kadar (bir kez, yeni kurulumda yaklaşık 18 "
-      + "saniye) sayma kurallarıyla, kendi seviyesinin biraz altında oynuyor.",
+      + "saniye) kâğıt sayma kurallarıyla, kendi seviyesinin biraz altında oynuyor.",
     strong_ready: "Güçlü seviyenin benzetimleri hazır: bundan sonra tam gücüyle oynuyor.",
     fairness: "Adil karıştırma", verified: "doğrulandı", not_verified: "DOĞRULANMADI", commitment: "taahhüt",
     seed: "tohum", verify: "Doğrula", fairness_pending: "el bitince açıklanır",
     replay: "Tekrar izle", prev: "Önceki", next_move: "Sonraki", first: "Baş", last: "Son", play_pause: "Oynat",
     review_title: "İnceleme: puanlar nerede kaçtı", review_seat: "Yer", review_start: "Hamleleri incele",
     review_progress: "Usta hamleleri tartıyor: {done} / {total}",
-    review_total: "Ustanın hesabıyla {moves} hamlede {lost} puan kaçtı", review_lost_col: "Kaçan puan",
+    review_total_one: "Ustanın hesabıyla {n} hamlede kaçan puan: {lost}",
+    review_total_other: "Ustanın hesabıyla {n} hamlede kaçan puan: {lost}", review_lost_col: "Kaçan puan",
     review_margin: "El farkı", review_costliest: "En pahalı hamleler", review_none_lost: "Hiçbir hamle puan kaçırmadı.",
     review_lost: "{lost} kaçtı", review_better: "{card} daha iyiydi (+{lost}): {effect}",
     review_best: "Ustanın seçimi", review_good: "{card} kadar iyi", review_forced: "Eldeki tek kâğıt",
     review_values: "Kâğıt başına beklenen puan",
     grade_inaccuracy: "Küçük hata", grade_mistake: "Hata", grade_blunder: "Büyük hata",
-    eff_xeri: "pişti yapar ({points} puan)", eff_capture: "{cards} kâğıt alır ({points} puan)",
-    eff_jack: "valeyle yerdeki {cards} kâğıdı alır ({points} puan)",
-    eff_lead: "boş yere açar; aynı sayıdan {unseen} kâğıt görülmedi",
-    eff_discard: "yerde {cards} kâğıt bırakır; aynı sayıdan {unseen} kâğıt görülmedi",
+    eff_xeri: "pişti yapar ({points})", eff_capture: "{cards} alır ({points})",
+    eff_jack: "valeyle yerdeki bütün kâğıtları alır: {cards} ({points})",
+    eff_lead_one: "boş yere ilk kâğıdı atar; bu sayıdan {unseen} kâğıt henüz görülmedi",
+    eff_lead_other: "boş yere ilk kâğıdı atar; bu sayıdan {unseen} kâğıt henüz görülmedi",
+    eff_discard_one: "yerde {cards} bırakır; bu sayıdan {unseen} kâğıt henüz görülmedi",
+    eff_discard_other: "yerde {cards} bırakır; bu sayıdan {unseen} kâğıt henüz görülmedi",
     step: "Hamle {i} / {n}", no_matches: "Henüz biten oyun yok.", played_at: "Tarih",
     games: "Oyunlar", wins: "Galibiyet", player: "Oyuncu", search_player: "Oyuncu adı",
     error: "Hata", seat_lost: "Bu yer artık senin değil (masadan kalktın ya da bağlantı eski).", leave: "Kalk",
     leave_confirm: "Masadan kalkılsın mı? Yerine oyunun sonuna kadar bilgisayar oynar.", you: "sen", team: "Takım",
     side: "Taraf",
-    exposed: "Alttaki kâğıt", round_wins: "Kazanılan eller", target_is: "{target} puana", rounds_of: "{n} el",
-    round_one: "1 el", round_of: "El {n} / {total}", round_of_short: "El {n}/{total}", partner: "eş",
+    exposed: "Alttaki kâğıt", round_wins: "Kazanılan eller", target_is: "{target} puana", rounds_of_one: "{n} el",
+    rounds_of_other: "{n} el", round_of: "El {n} / {total}", round_of_short: "El {n}/{total}", partner: "eş",
     auto_timer: "Süre doldu: senin yerine bilgisayar oynadı", auto_away: "Sen yokken senin yerine bilgisayar oynadı",
     easy: "kolay", medium: "orta", hard: "zor", strong: "güçlü", expert: "uzman", master: "usta",
     beginner: "acemi", random: "rastgele",
     deck_left: "kaldı", seen_title: "Bu elde çıkan kâğıtlar", seen_hint: "Üstü çizili: oynandı.",
     spectators: "izleyici", loading: "Yükleniyor…", not_found: "Bulunamadı", empty: "boş",
-    item: "Kalem", cards_count: "Kâğıtlar", xeris_count: "Pişti sayısı", close: "Kapat",
+    item: "Puan türü", cards_count: "Kâğıtlar", xeris_count: "Pişti sayısı", close: "Kapat",
     keys_help: "Tuşlar: 1–9 kâğıt oynar, H ipucu, U geri al, S çıkan kâğıtlar",
     took_back: "{name} geri aldı: {cards}", takeback: "Geri al", takeback_done: "Geri alındı: kâğıdın yeniden elinde.",
-    err_no_takebacks: "Hamle geri alma yalnızca bilgisayara karşı dostça oyunda var.",
+    err_no_takebacks: "Hamle yalnızca bilgisayara karşı dereceli olmayan oyunda geri alınabilir.",
     err_nothing_to_take_back: "Geri alınacak kâğıt yok.",
-    err_round_over: "O el bitti: kâğıtları oynanmış kalır.",
-    err_new_hand: "O zamandan beri yeni kâğıtlar dağıtıldı: önceki dağıtımın kâğıtları oynanmış kalır.",
+    err_round_over: "O el bitti: kâğıtları geri alınamaz.",
+    err_new_hand: "O zamandan beri yeni kâğıtlar dağıtıldı: önceki dağıtımın kâğıtları geri alınamaz.",
     cards_gallery: "Kâğıtlar", table: "Masa", turn_timer: "Hamle süresi (sn)", none: "yok",
     target_raised: "İki taraf da hedefe ulaştı: oyun {target} puana kadar sürüyor",
     err_not_your_turn: "Sıra sende değil.", err_illegal_move: "Bu kâğıt elinde yok.",
@@ -470,12 +503,16 @@ const STRINGS = {
     no_moves: "Henüz hamle yok.",
     log_deal: "{n}. el: dağıtan {name}", log_hands: "Yeni dağıtım: herkese {n} kâğıt, destede {talon} kaldı",
     log_play: "{name}: {card} atar", log_take: "{name}: {card} atar ve {cards} alır",
-    log_take_hidden: "{name}: {card} atar ve {cards} ile {hidden} kapalı kâğıt alır",
-    log_sweep: "{name}: vale {card} atar ve yeri süpürür: {cards}",
-    log_xeri: "{name}: pişti, {points} puan", log_jack_xeri: "{name}: vale piştisi, {points} puan",
-    log_leftover: "{name}: son alan o, yerde kalan {n} kâğıdı da alır: {cards}",
-    log_unclaimed: "Kimse almadı: kalan {n} kâğıt kimseye gitmez",
-    log_redealt: "İlk yer yeniden dağıtılır", log_jack_slipped: "Vale {card} yerin altına girer",
+    log_take_hidden_one: "{name}: {card} atar ve {cards} ile {hidden} kapalı kâğıt alır",
+    log_take_hidden_other: "{name}: {card} atar ve {cards} ile {hidden} kapalı kâğıt alır",
+    log_sweep: "{name}: vale {card} atar ve yerdeki bütün kâğıtları alır: {cards}",
+    log_xeri: "{name}: pişti, {points}", log_jack_xeri: "{name}: vale piştisi, {points}",
+    log_leftover_one: "{name} son alışı yaptı, yerde kalan {n} kâğıdı da alır: {cards}",
+    log_leftover_other: "{name} son alışı yaptı, yerde kalan {n} kâğıdı da alır: {cards}",
+    log_unclaimed_one: "Kimse almadı: yerde kalan {n} kâğıt kimseye gitmez",
+    log_unclaimed_other: "Kimse almadı: yerde kalan {n} kâğıt kimseye gitmez",
+    log_redealt: "Yere açılan ilk kâğıtlar yeniden dağıtılır",
+    log_jack_slipped: "Vale {card} yerdeki kâğıtların altına konur",
     log_bottom: "Alttaki kâğıt {card}", log_scored: "El bitti: {scores}",
     log_match: "Oyun bitti, kazanan: {name}", log_auto: "{name}: yerine bilgisayar oynuyor",
     hand_mine: "Elin: sıra sende", hand_wait: "Elin; sıra: {name}", hand_over: "Elin",
@@ -484,8 +521,10 @@ const STRINGS = {
     not_sent: "Hamlen gönderilmedi: bağlantı koptu. Bağlantı gelince, hâlâ geçerliyse gönderilecek.",
     sent_late: "Bağlantı geri geldi, hamlen şimdi gönderildi.",
     dropped: "Hamlen gönderilmedi: bağlantı yokken oyun ilerledi.",
-    rounds_won: "{n} el kazandı", round_won_one: "1 el kazandı", pts: "{n} puan",
-    score_short: "{won} el · {pts} p.", side_you: "Sen", side_us: "Biz", side_them: "Onlar",
+    rounds_won_one: "{n} el kazandı", rounds_won_other: "{n} el kazandı", round_won_one: "1 el kazandı",
+    pts_one: "{n} puan", pts_other: "{n} puan",
+    score_short_one: "{won} el · {pts} p.", score_short_other: "{won} el · {pts} p.",
+    side_you: "Sen", side_us: "Biz", side_them: "Onlar",
     this_round: "bu elde şimdiye dek: {n}",
     this_round_title: "Bu elde şimdiye kadarki puanlar, el sonundaki kâğıt çoğunluğu puanından önce",
     rematch: "Rövanş", rematch_offered: "{name}: rövanş önerisi", accept: "Kabul",
@@ -496,10 +535,10 @@ const STRINGS = {
     waiting_dialog: "El özetini kapatmaları bekleniyor: {names}…", round_named: "{n}. el",
     last_capture: "son alış", most_cards: "Kâğıt çoğunluğu", game: "oyun",
     hint_xeri: "{card} yerdeki tek {top} kâğıdını alır: pişti",
-    hint_match: "{card}, {top} ile eşleşir ve {count} kâğıt alır",
-    hint_jack_sweep: "vale yerdeki {count} kâğıdın hepsini alır",
-    hint_empty_pile: "yer boş; {card} başkalarının eşleyemeyeceği bir kâğıt",
-    hint_least_given: "hiçbir alış değmez; {card} en az şey verir",
+    hint_match: "{card}, {top} ile eşleşir ve {cards} alır",
+    hint_jack_sweep: "vale yerdeki bütün kâğıtları alır: {cards}",
+    hint_empty_pile: "yer boş; başkalarının {card} kâğıdını alma olasılığı düşük",
+    hint_least_given: "değecek bir alış yok; en az zararı {card} verir",
     err_bad_name: "Bir ad yaz (en çok 32 karakter).", err_table_full: "Masa dolu.",
     err_seat_taken: "Bu yer az önce doldu.", err_not_waiting: "Oyun çoktan başladı.",
     err_no_such_table: "Böyle bir masa yok.", err_network: "Sunucuya ulaşılamıyor.",
@@ -521,14 +560,14 @@ const STRINGS = {
       "ve piştiler.",
     help_marks: "Masadaki işaretler", help_mark_d: "D: bu elin dağıtanı.",
     help_mark_turn: "Sarı çerçeve: sıra kimde.",
-    help_mark_cross: "Toplanan kâğıtların üstünde çapraz duran kâğıtlar: piştileri.",
+    help_mark_cross: "Bir oyuncunun topladığı kâğıtların üstünde çapraz duran kâğıtlar: onun piştileri.",
     help_mark_away: "⚠: o oyuncunun bağlantısı koptu.",
     help_mark_seen: "«Çıkan» tablosunda üstü çizili kâğıtlar: oynandı.",
     help_presets: "Kural seçenekleri",
     help_keys: "Tuşlar: ← → kâğıtların arasında gezer, Enter oynar, 1–9 n'inci kâğıdı oynar, H ipucu, S çıkan " +
-      "kâğıtlar, Esc pencereyi kapatır, U son kâğıdını geri alır (bilgisayara karşı dostça oyun).",
+      "kâğıtlar, Esc pencereyi kapatır, U son kâğıdını geri alır (bilgisayara karşı dereceli olmayan oyunda).",
     preset_classic: "beş el; en çok eli kazanan kazanır", preset_classic_points: "151 puana ilk ulaşan",
-    preset_cardgames: "ilk yerdeki vale altına girer; 51 puana",
+    preset_cardgames: "yere açılan ilk kâğıtların üstünde vale çıkarsa altına konur; 51 puana",
     preset_berman: "tek kâğıdın üstüne vale pişti sayılır; maça ikilisi puan getirir",
     preset_pisti: "Türk piştisi: 4'er kâğıt, yerdeki 3 kâğıt kapalı; 151 puana",
     back: "Geri",
@@ -539,9 +578,9 @@ const STRINGS = {
     offline_no_tables: "Ağ yok: açık masalar ağ gelince görünür.",
     update_ready: "Sayfanın yeni bir sürümü hazır.", update_reload: "Yenile",
     play_now: "Hemen oyna", play_now_sub: "Bilgisayara karşı · {level} · {rules} · {n} oyuncu",
-    play_friends_sub: "Boş yerli bir masa ve davet bağlantısı", options: "Seçenekler",
+    play_friends_sub: "Boş yerleri olan bir masa ve davet bağlantısı", options: "Seçenekler",
     table_of: "Masa: {name}", n_players: "{n} oyuncu",
-    theme: "Görünüm", theme_auto: "Sistem gibi", theme_light: "Açık", theme_dark: "Koyu", sound: "Ses",
+    theme: "Tema", theme_auto: "Sistem gibi", theme_light: "Açık", theme_dark: "Koyu", sound: "Ses",
     motion: "Animasyonlar", motion_off: "Kapalı", motion_normal: "Normal", motion_fast: "Hızlı",
     motion_system: "Kapalı: sisteminiz daha az hareket istiyor",
     card_size: "Kâğıt boyu", size_small: "Küçük", size_medium: "Orta", size_large: "Büyük",
@@ -557,11 +596,14 @@ const STRINGS = {
     match_draw: "Oyun berabere, {score}", and: "ve",
     by_level: "Seviyeye göre kazanma oranı", by_opponent: "Rakibe göre kazanma oranı", win_rate: "Kazanma oranı",
     opponent: "Rakip", recent_results: "Son sonuçlar",
-    chart_summary: "Son {n} oyun: {wins} galibiyet, {losses} mağlubiyet, {draws} beraberlik; çubuğun boyu puan " +
-      "farkı",
-    help_values: "Bir el ne kazandırır", xeri_item: "Pişti", jack_xeri_item: "Vale piştisi", each: "tanesi {n}",
+    chart_summary_one: "Son oyun: {wins}, {losses}, {draws}; çubuğun boyu puan farkı",
+    chart_summary_other: "Son {n} oyun: {wins}, {losses}, {draws}; çubuğun boyu puan farkı",
+    help_values: "Bir elin puanları", xeri_item: "Pişti", jack_xeri_item: "Vale piştisi", each: "her biri {n}",
     help_values_note: "Her kural seçeneğinde el başına puanlar. Bir kâğıt grubunun puanı gruptaki her kâğıt içindir.",
     review_grades_col: "Hatalar",
+    n_cards_one: "{n} kâğıt", n_cards_other: "{n} kâğıt", n_xeris_one: "{n} pişti", n_xeris_other: "{n} pişti",
+    n_won_one: "{n} galibiyet", n_won_other: "{n} galibiyet", n_lost_one: "{n} mağlubiyet",
+    n_lost_other: "{n} mağlubiyet", n_drawn_one: "{n} beraberlik", n_drawn_other: "{n} beraberlik",
     bot_seat: "Bilgisayar {n}",
     bot_seat_short: "Bilg. {n}", turn_short: "oynuyor", move_sending: "Kâğıdın oynanıyor…", stay: "Kal",
     fairness_panel: "Adillik",
@@ -571,7 +613,8 @@ const STRINGS = {
     account_note: "Hesap isteğe bağlıdır: hesapla masaların, oyunların ve toplamların her cihazda seninle gelir. "
       + "E-posta gerekmez. Parola en az 10 karakterdir.",
     account_fill: "Bir ad ve bir parola yaz.", signed_in_as: "{name} olarak girildi",
-    account_claimed: "Giriş yapıldı; bu tarayıcının {n} oyunu artık hesabının.",
+    account_claimed_one: "Giriş yapıldı; bu tarayıcının {n} oyunu artık hesabında.",
+    account_claimed_other: "Giriş yapıldı; bu tarayıcının {n} oyunu artık hesabında.",
     profile: "Profilin", hide_from_leaderboards: "Beni sıralamalarda gösterme", saved: "Kaydedildi",
     change_password: "Parolayı değiştir", password_changed: "Parola değişti; diğer cihazlarda çıkış yapıldı.",
     delete_account: "Hesabı sil",
@@ -585,7 +628,7 @@ const STRINGS = {
     err_tables_open: "Önce açık masalarından çık ya da onları bitir.", err_no_such_player: "Böyle bir oyuncu yok.",
     // Dereceli oyunlar (docs/ratings.md).
     rated: "Dereceli", leaderboards: "Sıralamalar",
-    err_not_ratable: "Dereceli oyunlar klasik kurallarla, 2 oyuncuyla ya da 4 oyuncuyla eşli oynanır.",
+    err_not_ratable: "Dereceli oyunlar klasik kurallarla, 2 oyuncuyla ya da eşli 4 oyuncuyla oynanır.",
     err_rated_needs_account: "Bu masa dereceli: oturmak için giriş yap.",
   },
 };
@@ -658,15 +701,48 @@ export function language() {
   return current;
 }
 
+/** @type {Map<string, Intl.PluralRules>} */
+const pluralRules = new Map();
+
 /**
- * The string `key` in the page's language (else English, else the key), with its {placeholders} filled.
+ * The form of a counted string for `count` in the page's language: `key_one`, `key_other` (or `key_few`, ... where
+ * a language has them), as Intl.PluralRules names the count's category; `key_other` where the language has no
+ * string of that category; `key` itself when it has no forms.
+ * @param {string} key
+ * @param {number} count
+ * @returns {string}
+ */
+function pluralKey(key, count) {
+  if (!(`${key}_other` in STRINGS.en)) return key;
+  let rules = pluralRules.get(current);
+  if (!rules) pluralRules.set(current, (rules = new Intl.PluralRules(locale())));
+  const form = `${key}_${rules.select(count)}`;
+  return form in STRINGS[current] ? form : `${key}_other`;
+}
+
+/**
+ * The string `key` in the page's language (else English, else the key), with its {placeholders} filled. A counted
+ * string (one with `key_one` and `key_other` forms) takes the form of its `n`.
  * @param {string} key
  * @param {Record<string, unknown>} [params]
  * @returns {string}
  */
 export function t(key, params = {}) {
+  if (typeof params.n === "number") key = pluralKey(key, params.n);
   const text = STRINGS[current][key] ?? STRINGS.en[key] ?? key;
   return text.replace(/\{(\w+)\}/g, (_, k) => (k in params ? String(params[k]) : `{${k}}`));
+}
+
+/**
+ * A counted string whose count is not its {n} (eff_discard's {unseen}, log_take_hidden's {hidden}): the form of
+ * `count`.
+ * @param {string} key
+ * @param {number} count
+ * @param {Record<string, unknown>} [params]
+ * @returns {string}
+ */
+export function tn(key, count, params = {}) {
+  return t(pluralKey(key, count), params);
 }
 
 /**
@@ -702,7 +778,7 @@ export function locale() {
  * @returns {string}
  */
 export function cardsCount(n) {
-  return `${n} ${n === 1 ? t("card") : t("cards")}`;
+  return t("n_cards", { n });
 }
 
 /**
@@ -719,6 +795,8 @@ export function hintReason(hint, cardLabel = (c) => c) {
     for (const [k, v] of Object.entries(hint.params || {})) {
       params[k] = k === "card" || k === "top" ? cardLabel(String(v)) : v;
     }
+    // A count of cards is said with its noun, in the count's plural form: "1 card", "2 φύλλα".
+    if (typeof params.count === "number") params.cards = cardsCount(params.count);
     return t(`hint_${hint.code}`, params);
   }
   return typeof hint.reason === "string" ? hint.reason : "";
@@ -773,7 +851,7 @@ export function errorText(code, message) {
  * @returns {string}
  */
 export function xerisCount(n) {
-  return `${n} ${n === 1 ? t("xeri_one") : t("xeris").toLowerCase()}`;
+  return t("n_xeris", { n });
 }
 
 /**
@@ -781,7 +859,7 @@ export function xerisCount(n) {
  * @returns {string}
  */
 export function roundsCount(n) {
-  return n === 1 ? t("round_one") : t("rounds_of", { n });
+  return t("rounds_of", { n });
 }
 
 /**

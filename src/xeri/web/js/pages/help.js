@@ -9,6 +9,17 @@ import { rulesetName, scoreLabel, t } from "../lib/i18n.js";
 const PRESETS = ["classic", "classic-points", "cardgames", "berman", "pisti"];
 
 /**
+ * "1 each", "1 το καθένα", "her biri 1": the number with the words around it in their own spans, which a phone's
+ * narrow table leaves out (the note over the table says that a group's points count for each of its cards).
+ * @param {number} n
+ * @returns {import("../lib/dom.js").Child[]}
+ */
+function each(n) {
+  const [before, after] = t("each", { n: "\u0000" }).split("\u0000");
+  return [before ? h("span.each-word", before) : null, String(n), after ? h("span.each-word", after) : null];
+}
+
+/**
  * The points a round gives, a column per preset: a xeri, a Jack xeri, most cards, then each point card.
  * @param {import("../net/types.js").Meta["rulesets"]} rulesets
  * @returns {HTMLTableElement}
@@ -22,7 +33,7 @@ function valuesTable(rulesets) {
   }
   /**
    * @param {string} head
-   * @param {(r: (typeof shown)[number]) => string} cell
+   * @param {(r: (typeof shown)[number]) => import("../lib/dom.js").Child} cell
    */
   const row = (head, cell) => h("tr", h("th", { scope: "row" }, head), shown.map((r) => h("td.num", cell(r))));
   /** @param {unknown} v */
@@ -46,7 +57,7 @@ function valuesTable(rulesets) {
         row(scoreLabel(label), (r) => {
           const item = (r.point_items || []).find((i) => i.label === label);
           if (!item) return "–";
-          return item.each ? t("each", { n: item.points }) : String(item.points);
+          return item.each ? each(item.points) : String(item.points);
         }),
       ),
     ),

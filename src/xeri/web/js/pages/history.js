@@ -332,7 +332,10 @@ function recentChart(results) {
   const svg = document.createElementNS(ns, "svg");
   const wins = recent.filter((r) => r.result === "win").length;
   const losses = recent.filter((r) => r.result === "loss").length;
-  const summary = t("chart_summary", { n: recent.length, wins, losses, draws: recent.length - wins - losses });
+  const summary = t("chart_summary", {
+    n: recent.length, wins: t("n_won", { n: wins }), losses: t("n_lost", { n: losses }),
+    draws: t("n_drawn", { n: recent.length - wins - losses }),
+  });
   svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
   svg.setAttribute("class", "recent-chart");
   svg.setAttribute("role", "img");

@@ -5,7 +5,7 @@
 import { api } from "../net/api.js";
 import { clear, h } from "../lib/dom.js";
 import { failure } from "./history.js";
-import { t } from "../lib/i18n.js";
+import { t, tn } from "../lib/i18n.js";
 import { FORMATS, formatName } from "./ratingsview.js";
 
 /**
@@ -39,7 +39,8 @@ export async function mountLeaderboard(container, fmt) {
   clear(root).append(
     h("h1", `${t("leaderboard")}: ${formatName(fmt)}`),
     tabs,
-    h("p.muted.leaderboard-rule", t("leaderboard_rule", { games: data.min_games, deviation: data.max_deviation })),
+    h("p.muted.leaderboard-rule",
+      tn("leaderboard_rule", data.min_games, { games: data.min_games, deviation: data.max_deviation })),
     rows.length
       ? h("div", { style: "overflow-x:auto" }, h("table.list-table.leaderboard-table",
         h("thead", h("tr", [t("rank"), t("player"), t("rating"), t("deviation"), t("rated_matches"), t("wins")]

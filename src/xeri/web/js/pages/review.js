@@ -6,7 +6,7 @@
 import { api } from "../net/api.js";
 import { cardLabel } from "../lib/cards.js";
 import { clear, h } from "../lib/dom.js";
-import { errorText, t } from "../lib/i18n.js";
+import { cardsCount, errorText, t, tn } from "../lib/i18n.js";
 
 /** @typedef {import("../net/types.js").ReviewedMove} ReviewedMove */
 
@@ -64,7 +64,8 @@ const num = (x) => (Math.round(x * 10) / 10).toFixed(1);
  * @returns {string}
  */
 export function effectText(e) {
-  return t(`eff_${e.kind}`, { cards: e.cards, points: e.points, unseen: e.unseen });
+  const cards = cardsCount(e.cards || 0);
+  return tn(`eff_${e.kind}`, e.unseen || 0, { cards, points: t("pts", { n: e.points || 0 }), unseen: e.unseen });
 }
 
 /**
@@ -197,7 +198,7 @@ export function reviewPanel(id, names, steps, goTo, seat = 0) {
     );
     const costliest = review.costliest.map((c) => byKey.get(`${c.round}:${c.move}`)).filter((m) => m !== undefined);
     clear(summary).append(
-      h("p.review-total", t("review_total", { lost: num(review.lost), moves: review.moves_reviewed })),
+      h("p.review-total", t("review_total", { lost: num(review.lost), n: review.moves_reviewed })),
       h(
         "table.list-table.review-rounds",
         h(

@@ -5,7 +5,7 @@
 
 import { cardElement, cardLabel, RANKS, SUITS, rankValue } from "../lib/cards.js";
 import { h } from "../lib/dom.js";
-import { cardsCount, t, xerisCount } from "../lib/i18n.js";
+import { cardsCount, t, tn, xerisCount } from "../lib/i18n.js";
 
 /** @typedef {import("../net/types.js").View} View */
 
@@ -200,6 +200,29 @@ function seatBox(view, seat, opts, showPileFor) {
 }
 
 /**
+ * Mark the score chips' row with the edges that have more past them (data-more: "start", "end", "both"), for the
+ * fade that says the row scrolls (style.css).
+ * @param {Element} chips
+ */
+function markMore(chips) {
+  if (!(chips instanceof HTMLElement)) return;
+  const room = chips.scrollWidth - chips.clientWidth;
+  const start = room > 1 && chips.scrollLeft > 1;
+  const end = room > 1 && chips.scrollLeft < room - 1;
+  const more = start && end ? "both" : start ? "start" : end ? "end" : "";
+  if (more) chips.dataset.more = more;
+  else delete chips.dataset.more;
+}
+
+// The row is drawn anew at every step: one observer follows the row on the page (its first report comes once the
+// row is laid out), the one before it let go.
+const chipsObserver = typeof ResizeObserver === "function"
+  ? new ResizeObserver((entries) => entries.forEach((e) => markMore(e.target)))
+  : null;
+/** @type {HTMLElement | null} */
+let observedChips = null;
+
+/**
  * The score bar: the round, the target, each side's match score and this round's points so far. Every chip is
  * always there with the same parts, so nothing moves when a number appears.
  * @param {View} view
@@ -208,6 +231,12 @@ function seatBox(view, seat, opts, showPileFor) {
 function scorebar(view, opts) {
   // Focusable: on a narrow screen the chips' line scrolls, and a keyboard must reach it too.
   const chips = h("div.chips", { tabindex: "0", role: "group", "aria-label": t("score") });
+  chips.dataset.sides = String(view.sides); // a phone upright lays three sides' chips on two lines (style.css)
+  chips.addEventListener("scroll", () => markMore(chips), { passive: true });
+  if (chipsObserver) {
+    if (observedChips) chipsObserver.unobserve(observedChips);
+    chipsObserver.observe((observedChips = chips));
+  }
   const n = view.round_number || 1;
   const target = view.target ? ` · ${t("target_is", { target: view.target })}` : "";
   const ofRounds = opts.rounds && !view.target && n <= opts.rounds;
@@ -227,7 +256,8 @@ function scorebar(view, opts) {
     // The names may shorten to fit; the score never does. A short screen shows the rounds' score in short words.
     const name = sideName(view, side);
     const scoreParts = opts.byRounds
-      ? [h("span.label-long", `: ${score}`), h("span.label-short", `: ${t("score_short", { won, pts: total })}`)]
+      ? [h("span.label-long", `: ${score}`),
+        h("span.label-short", `: ${tn("score_short", total, { won, pts: total })}`)]
       : [`: ${score}`];
     const chip = h("span.chip.score-chip", { dataset: { side: String(side) }, title: `${name}: ${score}` },
       h("span.chip-name", h("span.label-long", name), h("span.label-short", shortSideName(view, side, opts))),

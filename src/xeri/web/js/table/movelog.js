@@ -4,7 +4,7 @@
 
 import { cardLabel } from "../lib/cards.js";
 import { h } from "../lib/dom.js";
-import { t } from "../lib/i18n.js";
+import { t, tn } from "../lib/i18n.js";
 
 /**
  * One line of the log: kind "move" for a card played (with its capture), "deal", "xeri", "leftover", "score", "auto".
@@ -59,7 +59,7 @@ export function describeEvents(events, nameOf, sideText) {
       )
         key = "log_sweep";
       else if (ev.hidden_count) key = "log_take_hidden";
-      out.push({ kind: "move", seat: ev.seat, text: t(key, params) });
+      out.push({ kind: "move", seat: ev.seat, text: tn(key, params.hidden, params) });
       pending = null;
       continue;
     }
@@ -81,7 +81,9 @@ export function describeEvents(events, nameOf, sideText) {
         out.push({
           kind: "xeri",
           seat: ev.seat,
-          text: t(ev.jack ? "log_jack_xeri" : "log_xeri", { name: nameOf(ev.seat), points: ev.points }),
+          text: t(ev.jack ? "log_jack_xeri" : "log_xeri", {
+            name: nameOf(ev.seat), points: t("pts", { n: ev.points }),
+          }),
         });
         break;
       case "round_started":
