@@ -91,7 +91,8 @@ def test_a_guest_s_matches_are_claimed_at_sign_up_and_a_table_follows_to_another
     guest.goto(server.url + "/")
     guest.wait_for_selector(".play-now")
     sign_up(guest, "Theano")
-    guest.wait_for_function("() => document.getElementById('live').textContent.includes('matches are now')")
+    # One match: "this browser's match is now your account's" (the count's plural form, issue 39).
+    guest.wait_for_function("() => document.getElementById('live').textContent.includes(\"match is now your\")")
     assert profile_matches(guest, server, "Theano") == [played]
     # Signed in, a new table is the account's: another device signed in as Theano opens it from the lobby and
     # takes the seat without any token of its own.
