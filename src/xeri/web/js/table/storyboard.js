@@ -412,7 +412,7 @@ async function frame(root, before, m, ctx) {
     }
     case "hold":
       // The card lies on what it takes a beat; a xeri's card glows.
-      if (m.glow) await glow(rect(root, ".pile .top-card"), 520);
+      if (m.glow) await glow(rect(root, ".pile .top-card"), 440);
       else await pause(scaled(240));
       return;
     case "sweep":
