@@ -72,10 +72,11 @@ export function scaled(ms) {
  * @param {string | null} code
  * @param {Rect | null} from
  * @param {Rect | null} to
- * @param {{ ms?: number, delay?: number, turn?: number }} [options] turn: degrees it turns on the way
+ * @param {{ ms?: number, delay?: number, turn?: number, unseen?: boolean }} [options] turn: degrees it turns on the
+ *   way; unseen: not shown before it sets off (a card dealt from the talon), else it waits at `from` (a pile swept)
  * @returns {Promise<void>}
  */
-export function fly(code, from, to, { ms = FLIGHT_MS, delay = 0, turn = 0 } = {}) {
+export function fly(code, from, to, { ms = FLIGHT_MS, delay = 0, turn = 0, unseen = false } = {}) {
   const layer = document.getElementById("fx");
   ms = scaled(ms);
   delay = scaled(delay);
@@ -84,16 +85,17 @@ export function fly(code, from, to, { ms = FLIGHT_MS, delay = 0, turn = 0 } = {}
   card.style.left = `${from.left}px`;
   card.style.top = `${from.top}px`;
   card.style.width = `${from.width}px`;
+  if (unseen) card.style.opacity = "0";
   layer.appendChild(card);
   const dx = to.left - from.left;
   const dy = to.top - from.top;
   const scale = to.width / from.width || 1;
   const anim = card.animate(
     [
-      { transform: "translate(0, 0) scale(1) rotate(0deg)" },
-      { transform: `translate(${dx}px, ${dy}px) scale(${scale}) rotate(${turn}deg)` },
+      { transform: "translate(0, 0) scale(1) rotate(0deg)", opacity: 1 },
+      { transform: `translate(${dx}px, ${dy}px) scale(${scale}) rotate(${turn}deg)`, opacity: 1 },
     ],
-    { duration: ms, delay, easing: "cubic-bezier(.2,.7,.3,1)", fill: "both" },
+    { duration: ms, delay, easing: "cubic-bezier(.2,.7,.3,1)", fill: unseen ? "forwards" : "both" },
   );
   return anim.finished.catch(() => {}).then(() => card.remove());
 }

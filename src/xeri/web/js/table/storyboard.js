@@ -151,11 +151,12 @@ async function deal(root, m, ctx) {
       const card = cards[i];
       const to = rectOf(card);
       const code = m.faceDown.includes(i) ? null : card.dataset.card || null;
+      // A jack slipped under is laid on top first, then slides to the bottom of the pile.
       const under = i < m.slipped;
+      const onTop = under && top ? { ...top, left: top.left + top.width * 0.28 } : to;
       laid.push(
-        fly(code, from, under && top ? { ...top, left: top.left + top.width * 0.28 } : to, { ms: 240, delay: k * 80 })
-          .then(() => (under ? fly(code, top ? { ...top, left: top.left + top.width * 0.28 } : to, to, { ms: 220 })
-            : undefined))
+        fly(code, from, onTop, { ms: 240, delay: k * 80, unseen: true })
+          .then(() => (under ? fly(code, onTop, to, { ms: 220 }) : undefined))
           .then(() => reveal(card)),
       );
     });
@@ -176,7 +177,8 @@ async function deal(root, m, ctx) {
         : root.querySelector(`.seat-box[data-seat="${seat}"] .fan .card:nth-child(${n + 1})`);
       const to = seat === ctx.me ? rectOf(node && node.querySelector(".card"))
         : rectOf(node) || rect(root, `.seat-box[data-seat="${seat}"]`);
-      flights.push(fly(null, from, to, { ms: 240, delay: k * 40 }).then(() => reveal(node)));
+      const dealtCard = fly(null, from, to, { ms: 240, delay: k * 40, unseen: true });
+      flights.push(dealtCard.then(() => reveal(node)));
       k++;
     }
   }
