@@ -1,5 +1,5 @@
-"""Write the protocol's JSON Schema, both ways (xeri.server.schema), to docs/protocol.schema.json, and the
-TypeScript declarations made from it to src/xeri/web/js/protocol.d.ts, which the page's modules import (tsc checks
+"""Write the protocol's JSON Schema, both ways (xeri.server.wire.json_schema), to docs/protocol.schema.json, and
+the TypeScript declarations made from it to src/xeri/web/js/protocol.d.ts, which the page's modules import (tsc checks
 them against it). ``--check`` changes nothing and fails if either file differs from what would be written;
 with neither option the schema is printed. The declarations come from json-schema-to-typescript (package.json;
 ``npm ci`` installs it). tests/server/messages/test_server_protocol.py runs ``--check``."""
@@ -12,14 +12,14 @@ import subprocess
 import sys
 from pathlib import Path
 
-from xeri.server.schema import schema_text
+from xeri.server.wire.json_schema import schema_text
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA = ROOT / "docs" / "protocol.schema.json"
 DECLARATIONS = ROOT / "src" / "xeri" / "web" / "js" / "protocol.d.ts"
 JSON2TS = ROOT / "node_modules" / ".bin" / "json2ts"
 BANNER = ("/* The protocol of xeri serve, both ways: written by python scripts/protocol_schema.py --write from\n"
-          " * docs/protocol.schema.json (itself from xeri.server.protocol and xeri.server.messages). Do not edit. */")
+          " * docs/protocol.schema.json (itself from xeri.server.wire: protocol and messages). Do not edit. */")
 
 
 def declarations(schema: str) -> str:

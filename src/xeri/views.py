@@ -1,6 +1,6 @@
 """The protocol's messages as plain JSON-ready dicts, built from a seat's view and redacted log (docs/protocol.md).
 
-The server (``xeri.server.table.views``, which types them as its schema's models, server.messages) and the
+The server (``xeri.server.table.views``, which types them as its schema's models, server.wire.messages) and the
 offline engine that runs in the browser (``xeri.offline``) both build their VIEW, EVENT, ROUND, replay and record
 objects here, so the two send the same messages: this is the one place their content is defined. It imports only
 the core: the offline engine runs it under Pyodide, with the standard library alone.

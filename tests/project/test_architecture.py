@@ -7,6 +7,8 @@ its own layer and the layers below it; a new module must be given a layer here.
 Inside the server (``xeri.server``, one component of the layers) no two modules
 import each other in a circle either, however indirectly (issue 25): each
 strongly connected group of its import graph is named, with no exceptions.
+The server lives in named rooms (``SERVER_ROOMS``, one folder per concern, issue 40), with at most
+``SERVER_TOP_MOST`` modules at its top, and no two rooms import each other in a circle either.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     # The observation tensors (bots/encoding.py) read the core only: the learned bot and the integrations share them.
     ("bots", ("xeri.bots",)),
     ("tools", ("xeri.arena", "xeri.integrations", "xeri.fast", "xeri.review", "xeri.bench", "xeri.train",
-               "xeri.learned", "xeri.offline", "xeri.ratings")),
+               "xeri.offline", "xeri.ratings")),
     ("frontends", ("xeri.server", "xeri.tui", "xeri.paths")),
     ("commands", ("xeri.commands",)),
     ("cli", ("xeri.cli", "xeri.__main__")),
@@ -164,6 +166,25 @@ def _cycle_through(group: list[str], edges: Mapping[str, Iterable[str]]) -> list
 #: the package whose modules may import each other in no circle at all
 SERVER = "xeri.server"
 
+#: the server's rooms, one folder per concern (docs/architecture.md draws them): a new folder is named here
+SERVER_ROOMS = {
+    "accounts": "names, passwords, sessions, the account service and its routes",
+    "broker": "pub/sub from a table to the connections that show it: the envelope, the brokers, RESP",
+    "cluster": "several processes: ownership leases, the owner's node, remote tables and their calls",
+    "http": "the HTTP edges: headers, hosts and origins, bodies, read deadlines, the page's files, the offline pack",
+    "limits": "every rate limit and cap, in memory and in Redis",
+    "lobby": "the tables a server holds, here or on another process",
+    "matches": "finished matches: summaries, replays, reviews",
+    "ops": "the operator's side: admin bars, backups, health checks, log lines",
+    "rated": "rated tables and the leaderboards' routes",
+    "socket": "one WebSocket per player",
+    "store": "the database, and its schema's revisions (store/migrations)",
+    "table": "one table: its state, service, views, seats, autoplay and the handle the routes use",
+    "wire": "what clients send and what the server sends: schema models, JSON Schema, refusals, safe reading",
+}
+#: the most modules at the server's top (``__init__.py`` aside): the wiring, and what every room shares
+SERVER_TOP_MOST = 10
+
 
 def server_circles(graph: Mapping[str, Iterable[str]], package: str = SERVER) -> list[str]:
     """One line per import circle among the modules of ``package`` (a strongly connected group of two or more)."""
@@ -194,6 +215,45 @@ def test_core_uses_only_stdlib_and_core() -> None:
 def test_no_import_circle_inside_the_server() -> None:
     problems = server_circles(source_graph())
     assert not problems, "\n".join(problems)
+
+
+def room_edges(graph: Mapping[str, Iterable[str]], package: str = SERVER) -> dict[str, set[str]]:
+    """room -> the rooms it imports, where a room is a folder right under ``package`` (a module at its top is a
+    room of its own)."""
+
+    def room(module: str) -> str | None:
+        parts = module.split(".")
+        depth = len(package.split("."))
+        return parts[depth] if module.startswith(package + ".") else None
+
+    edges: dict[str, set[str]] = {}
+    for module, targets in graph.items():
+        here = room(module)
+        for target in targets:
+            there = room(target)
+            if here is not None and there is not None and there != here:
+                edges.setdefault(here, set()).add(there)
+    return edges
+
+
+def test_the_server_lives_in_its_named_rooms() -> None:
+    server = SRC / "server"
+    folders = {p.name for p in server.iterdir() if (p / "__init__.py").is_file()}
+    assert folders == set(SERVER_ROOMS), (f"unnamed rooms: {sorted(folders - set(SERVER_ROOMS))}, "
+                                          f"gone: {sorted(set(SERVER_ROOMS) - folders)}")
+    top = sorted(p.name for p in server.glob("*.py") if p.name != "__init__.py")
+    assert len(top) <= SERVER_TOP_MOST, f"{len(top)} modules at server/'s top (at most {SERVER_TOP_MOST}): {top}"
+
+
+def test_no_import_circle_between_the_servers_rooms() -> None:
+    problems = [f"import circle between rooms: {' -> '.join(c)}" for c in cycles(room_edges(source_graph()))]
+    assert not problems, "\n".join(problems)
+
+
+def test_a_circle_between_rooms_is_named() -> None:
+    graph = {"xeri.server.ops.admin": {"xeri.server.lobby.lobby"}, "xeri.server.lobby.lobby": {"xeri.server.metrics"},
+             "xeri.server.metrics": {"xeri.server.ops.logs"}, "xeri.server.ops.logs": set()}
+    assert cycles(room_edges(graph)) == [["lobby", "metrics", "ops", "lobby"]]
 
 
 # --- The contract can fail: synthetic bad imports -----------------------------------
@@ -254,9 +314,3 @@ def test_function_level_and_relative_imports_are_seen(tmp_path: Path) -> None:
     assert graph["xeri.bots.sim"] == {"xeri.cards"}
     assert "xeri.cards (layer core) imports xeri.bots.sim (layer bots, above it)" in violations(graph)
 
-
-def test_the_learned_bots_old_import_path_still_works() -> None:
-    import xeri.bots.learned as home
-    import xeri.learned as old
-
-    assert old.NumpyPolicy is home.NumpyPolicy and old.LearnedBot is home.LearnedBot

@@ -25,9 +25,9 @@ from websockets.sync.client import ClientConnection, connect
 
 import server_logs
 from xeri.server import create_app
-from xeri.server.limits import Limits
-from xeri.server.passwords import Passwords
-from xeri.server.ws_protocol import QuietWebSocketProtocol
+from xeri.server.accounts.passwords import Passwords
+from xeri.server.limits.caps import Limits
+from xeri.server.socket.ws_protocol import QuietWebSocketProtocol
 
 READY_TIMEOUT = 20.0
 #: The per-address caps lifted, as the message rates are, for tests about other things

@@ -124,8 +124,8 @@ def _printable(text: str) -> str:
 def run(args: argparse.Namespace) -> int:
     try:
         from ..server import store as store_module
-        from ..server.migrations import SchemaError
-        from ..server.store_ops import OperatorStore
+        from ..server.ops.operator_store import OperatorStore
+        from ..server.store.migrations import SchemaError
     except ImportError as exc:
         raise AdminError(f"xeri admin needs the server extra: pip install 'xeri[server]' ({exc.name} is "
                          "missing)") from None

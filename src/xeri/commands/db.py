@@ -74,7 +74,8 @@ def database(args: argparse.Namespace) -> str | None:
 
 def _server_modules() -> tuple[Any, Any]:
     try:
-        from ..server import migrations, store
+        from ..server import store
+        from ..server.store import migrations
     except ImportError as exc:
         raise DbError(f"xeri db needs the server extra: pip install 'xeri[server]' ({exc.name} is missing)") from None
     return migrations, store
@@ -138,7 +139,8 @@ def _size(n: int) -> str:
 
 
 def _backup(args: argparse.Namespace, url: str, shown: str, path: str | None) -> int:
-    from ..server import backup, migrations
+    from ..server.ops import backup
+    from ..server.store import migrations
 
     dest: Path = args.file
     if path is not None:
@@ -155,7 +157,7 @@ def _backup(args: argparse.Namespace, url: str, shown: str, path: str | None) ->
 
 
 def _restore(args: argparse.Namespace, url: str, shown: str, path: str | None, migrations: Any, store: Any) -> int:
-    from ..server import backup
+    from ..server.ops import backup
 
     source: Path = args.file
     if not source.is_file():

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import XeriError
 
 if TYPE_CHECKING:
-    from ..server.rated import LeaderboardRules
+    from ..server.rated.policy import LeaderboardRules
 
 
 class ServeError(XeriError):
@@ -123,8 +123,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def _leaderboard_rules(games: int | None, deviation: float | None) -> LeaderboardRules:
-    """Who the leaderboards list: the defaults of server.rated, or the operator's own thresholds."""
-    from ..server.rated import LeaderboardRules
+    """Who the leaderboards list: the defaults of server.rated.policy, or the operator's own thresholds."""
+    from ..server.rated.policy import LeaderboardRules
 
     rules = LeaderboardRules()
     if games is not None:
@@ -152,7 +152,7 @@ def _check_address(host: str, port: int) -> None:
 
 def _sign_in_rates(args: argparse.Namespace) -> dict[str, tuple[int, float]]:
     """``--signin-limit``, ``--signin-name-limit`` and ``--signup-limit`` as (hits, seconds); one line if bad."""
-    from ..server.account_limits import parse_rate
+    from ..server.limits.sign_in import parse_rate
 
     rates = {}
     for flag in ("signin_limit", "signin_name_limit", "signup_limit"):
@@ -183,8 +183,8 @@ def _check_services(db: str | None, redis_url: str | None, auto_migrate: bool | 
     SQLite only) and ping Redis once, so a bad one is a one-line error."""
     import asyncio
 
-    from ..server.migrations import SchemaError, SchemaOutdated
     from ..server.store import Store, display_url, sqlite_path
+    from ..server.store.migrations import SchemaError, SchemaOutdated
 
     store = Store(db)
     shown = sqlite_path(store.url) or display_url(store.url)
@@ -279,11 +279,11 @@ def _is_loopback(host: str) -> bool:
 
 
 def _secure(app: Any, args: argparse.Namespace) -> None:
-    """The app's edges from --allow-host, --allow-origin and --trusted-proxy (server.security).
+    """The app's edges from --allow-host, --allow-origin and --trusted-proxy (server.http.security).
 
     Bound beyond loopback, any IP address is a good Host too: a DNS-rebinding page can only send a name.
     """
-    from ..server.security import LOOPBACK_HOSTS, secure
+    from ..server.http.security import LOOPBACK_HOSTS, secure
 
     hosts = [*LOOPBACK_HOSTS, *(h.strip("[]") for h in args.allow_host)]
     secure(app, allow_origins=args.allow_origin, trusted_proxies=args.trusted_proxy, allow_hosts=hosts,
@@ -340,13 +340,13 @@ def run(args: argparse.Namespace) -> int:
     _check_services(db, args.redis, args.auto_migrate)
     broker = None
     if args.redis:
-        from ..server.pubsub import RedisBroker
+        from ..server.broker.pubsub import RedisBroker
 
         broker = RedisBroker(args.redis)
-    from ..server.http_timeouts import timed_protocol
-    from ..server.limits import Limits
+    from ..server.http.timeouts import timed_protocol
+    from ..server.limits.caps import Limits
+    from ..server.socket.ws_protocol import QuietWebSocketProtocol
     from ..server.workers import BotBudget
-    from ..server.ws_protocol import QuietWebSocketProtocol
 
     try:
         limits = Limits(waiting_per_address=args.waiting_per_address, playing_per_address=args.playing_per_address,
@@ -373,7 +373,7 @@ def run(args: argparse.Namespace) -> int:
     except PackError as exc:
         raise ServeError(f"--offline-pack: {exc}") from None
     _secure(app, args)
-    from ..server import logs
+    from ..server.ops import logs
 
     logs.configure(args.log_level, args.log_format)
     print(f"xeri serve: http://{args.host}:{args.port}/  (Ctrl-C stops)", flush=True)
@@ -383,7 +383,7 @@ def run(args: argparse.Namespace) -> int:
     # Messages are small JSON; per-message compression would cost more CPU than it saves.
     # A request that does not arrive whole within --request-timeout is closed (no slowloris).
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=1 << 16,
-                            proxy_headers=False,  # X-Forwarded-For only from --trusted-proxy (server.security)
+                            proxy_headers=False,  # X-Forwarded-For only from --trusted-proxy (server.http.security)
                             ws_per_message_deflate=False, timeout_graceful_shutdown=3, ws=QuietWebSocketProtocol,
                             http=timed_protocol(args.request_timeout, args.connection_rate),
                             timeout_keep_alive=args.keep_alive, log_config=logs.uvicorn_config(args.log_format)

@@ -30,31 +30,37 @@ from ..errors import XeriError
 from ..record import deal_from_dict, deal_to_dict
 from ..rules import PRESET_HELP, PRESETS, Ruleset, find_ruleset
 from ..scoring import point_items
-from . import account_routes, inputs, messages, metrics, offline, rating_routes, sessions
-from .account_limits import AccountLimits
-from .accounts import AccountService
-from .admin import install as install_operator
-from .bodies import read_body as _body
-from .caps import SharedCaps
+from . import metrics
+from .accounts import routes as account_routes
+from .accounts import sessions
+from .accounts.passwords import Passwords
+from .accounts.service import AccountService
+from .broker.pubsub import Broker, InProcessBroker
 from .cluster import Cluster, make_cluster, refuse_mixed_modes
-from .connection import BURST, CLOSE_TOO_MANY, MAX_MESSAGE, RATE, TokenBucket, serve_socket
-from .errors import ProtocolError, private_match
-from .handle import TableHandle
-from .health import healthz, readyz
-from .history import summary
-from .limits import Limits
-from .lobby import NAME_LENGTH, Lobby, check_name, options_help
-from .passwords import Passwords
-from .protocol import TAKEOVER_AFTER, TURN_TIMER, JoinTable, LeaveTable, VerifyRecord, VerifyRound
-from .pubsub import Broker, InProcessBroker
-from .rated import LeaderboardRules
-from .replays import ReplayCache, ReplayTooLarge
-from .reviews import ReviewBusy, ReviewCache, ReviewFailed
-from .seats import hash_token, may_use
-from .security import origin_allowed, secure
-from .static import PageFiles, page_response
+from .http import offline_pack as offline
+from .http.bodies import read_body as _body
+from .http.security import origin_allowed, secure
+from .http.static import PageFiles, page_response
+from .limits.bucket import BURST, RATE, TokenBucket, take
+from .limits.caps import Limits
+from .limits.shared import SharedCaps
+from .limits.sign_in import AccountLimits
+from .lobby.lobby import NAME_LENGTH, Lobby, check_name, options_help
+from .matches.replays import ReplayCache, ReplayTooLarge
+from .matches.reviews import ReviewBusy, ReviewCache, ReviewFailed
+from .matches.summaries import summary
+from .ops.admin import install as install_operator
+from .ops.health import healthz, readyz
+from .rated import routes as rating_routes
+from .rated.policy import LeaderboardRules
+from .socket.connection import CLOSE_TOO_MANY, MAX_MESSAGE, serve_socket
 from .store import Store, StoreError, StoreUnavailable
 from .table import unavailable
+from .table.handle import TableHandle
+from .table.seats import hash_token, may_use
+from .wire import inputs, messages
+from .wire.protocol import TAKEOVER_AFTER, TURN_TIMER, JoinTable, LeaveTable, VerifyRecord, VerifyRound
+from .wire.refusals import ProtocolError, private_match
 from .workers import BotBudget, PoolBusy, Workers
 
 WEB_DIR = offline.WEB_DIR  # the package's page, or $XERI_WEB_DIR
@@ -73,8 +79,6 @@ _STATUS = {"no_such_table": 404, "no_such_match": 404, "no_such_player": 404, "b
 
 #: HTTP requests per second (average, burst) from one client address
 HTTP_RATE, HTTP_BURST = 50.0, 200.0
-#: client addresses tracked at once; the oldest buckets are dropped beyond this
-HTTP_CLIENTS = 10_000
 
 PLACEHOLDER = """<!doctype html><html lang="en"><meta charset="utf-8"><title>Xeri</title>
 <body><h1>Xeri server</h1><p>The browser page is not installed. The API is described in docs/protocol.md:
@@ -96,13 +100,13 @@ class Context:
     http_burst: float = HTTP_BURST
     #: per client address, its HTTP request bucket (in order of last use)
     buckets: dict[str, TokenBucket] = field(default_factory=dict)
-    #: per client address, its bucket of WebSocket opens (server.limits ``ws_opens_per_second``)
+    #: per client address, its bucket of WebSocket opens (server.limits.caps ``ws_opens_per_second``)
     ws_opens: dict[str, TokenBucket] = field(default_factory=dict)
-    #: reviews of finished matches, built move by move in the worker pool and cached (server.reviews)
+    #: reviews of finished matches, built move by move in the worker pool and cached (server.matches.reviews)
     reviews: ReviewCache = field(default_factory=ReviewCache)
     #: this process's node in a cluster (server.cluster), or None when it serves alone
     cluster: Cluster | None = None
-    #: in a cluster, the per-address caps counted across every process (server.caps)
+    #: in a cluster, the per-address caps counted across every process (server.limits.shared)
     caps: SharedCaps | None = None
 
 
@@ -111,7 +115,7 @@ def ctx(request: HTTPConnection) -> Context:
 
 
 def _answer(model: type[messages.Model], data: Any, status_code: int = 200) -> Response:
-    """An answer checked against its model (server.messages), as the page's declarations describe it."""
+    """An answer checked against its model (server.wire.messages), as the page's declarations describe it."""
     return Response(messages.answer(model, data), status_code=status_code, media_type="application/json")
 
 
@@ -131,26 +135,15 @@ def _client(request: HTTPConnection) -> str:
     return request.client.host if request.client else "-"
 
 
-def _take(buckets: dict[str, TokenBucket], host: str, rate: float, burst: float) -> bool:
-    """Take one token from ``host``'s bucket (made on first use; the least recently used go first)."""
-    bucket = buckets.pop(host, None)
-    if bucket is None:
-        bucket = TokenBucket(rate, burst)
-        if len(buckets) >= HTTP_CLIENTS:
-            del buckets[next(iter(buckets))]
-    buckets[host] = bucket  # re-inserted last: the dict stays in order of last use
-    return bucket.take()
-
-
 async def _allowed(request: HTTPConnection) -> bool:
-    """Take one request from the client address's bucket: across the cluster when one runs (server.caps)."""
+    """Take one request from the client address's bucket: across the cluster when one runs (server.limits.shared)."""
     c = ctx(request)
     host = _client(request)
     if c.caps is not None:
         shared = await c.caps.allow_request(host)
         if shared is not None:
             return shared
-    return _take(c.buckets, host, c.http_rate, c.http_burst)
+    return take(c.buckets, host, c.http_rate, c.http_burst)
 
 
 Handler = Callable[[Request], Awaitable[Response]]
@@ -195,14 +188,14 @@ async def _table_of(request: Request) -> TableHandle:
 
 
 async def _account_id(request: HTTPConnection) -> str | None:
-    """The signed-in account of the request (server.sessions), or None for a guest."""
+    """The signed-in account of the request (server.accounts.sessions), or None for a guest."""
     me = await sessions.current(request, ctx(request).store)
     return me.account.id if me is not None else None
 
 
 async def _seat_of(table: TableHandle, token: str, request: HTTPConnection) -> int | None:
     """The seat ``token`` holds at ``table``, if this request may use it: a signed-in player's seat answers to
-    that account's session only (server.seats ``may_use``)."""
+    that account's session only (server.table.seats ``may_use``)."""
     seat = table.seat_for_token(token)
     if seat is not None and table.seat_account(seat) is not None:
         if not may_use(table.seat_account(seat), await _account_id(request)):
@@ -284,7 +277,7 @@ async def meta(request: Request) -> Response:
         "rulesets": _rulesets(), "options": options_help(), "levels": available_levels(), "version": _version,
         "limits": {"turn_timer": list(TURN_TIMER), "takeover_after": list(TAKEOVER_AFTER),
                    "name_length": NAME_LENGTH, "message_bytes": MAX_MESSAGE},
-        # The offline pack this server serves (its levels, size and version), or null (server.offline).
+        # The offline pack this server serves (its levels, size and version), or null (server.http.offline_pack).
         "offline": await offline.summary(request),
     })
 
@@ -375,7 +368,7 @@ async def record(request: Request) -> Response:
 async def replay(request: Request) -> Response:
     """Built in the worker pool, not on the event loop, and cached: a finished match never changes.
 
-    Kept gzipped (server.replays) and sent so; a client that does not take gzip gets it unzipped in a thread.
+    Kept gzipped (server.matches.replays) and sent so; a client that does not take gzip gets it unzipped in a thread.
     """
     await _open_match(request)
     replays = ctx(request).replays
@@ -448,7 +441,7 @@ async def verify(request: Request) -> Response:
             if not 0 <= one.dealer < ruleset.players:
                 raise ProtocolError("bad_request",
                                     "give ruleset, dealer (a seat), seed (an integer), salt and commitment")
-            seed = int(one.seed)  # a 64-bit seed comes as its digits (server.messages), an integer from others
+            seed = int(one.seed)  # a 64-bit seed comes as its digits (server.wire.messages), an integer from others
             deal = deal_from_dict(one.deal) if one.deal is not None else None
             check = fairness.verify_round(ruleset, one.dealer, seed, one.salt, one.commitment, deal, one.round)
             out = {"ok": check.ok, "detail": check.detail,
@@ -469,9 +462,9 @@ async def socket(ws: WebSocket) -> None:
     # An address opens only so many connections a second and holds only so many at once; beyond,
     # the handshake is refused (HTTP 403) before any work, so a reconnect storm stays cheap.
     host, limits = _client(ws), c.lobby.limits
-    opened = await c.caps.allow_open(host) if c.caps is not None else None  # across the cluster (server.caps)
+    opened = await c.caps.allow_open(host) if c.caps is not None else None  # across the cluster (server.limits.shared)
     if opened is None:
-        opened = _take(c.ws_opens, host, limits.ws_opens_per_second, max(4 * limits.ws_opens_per_second, 1.0))
+        opened = take(c.ws_opens, host, limits.ws_opens_per_second, max(4 * limits.ws_opens_per_second, 1.0))
     if not opened or c.lobby.book.sockets.get(host, 0) >= limits.ws_per_address:
         metrics.refused("too_many_connections", "socket")
         await ws.close(code=CLOSE_TOO_MANY)
@@ -501,7 +494,7 @@ ROUTES = [
     Route("/api/players", api(players)),
     Route("/api/players/{name}/stats", api(player)),
     Route("/api/verify", api(verify), methods=["POST"]),
-    # Accounts (server.account_routes, docs/accounts.md).
+    # Accounts (server.accounts.routes, docs/accounts.md).
     Route("/api/account", api(account_routes.who_am_i)),
     Route("/api/account/signup", api(account_routes.sign_up), methods=["POST"]),
     Route("/api/account/signin", api(account_routes.sign_in), methods=["POST"]),
@@ -516,7 +509,7 @@ ROUTES = [
     Route("/api/profiles/{name}", api(account_routes.profile)),
     Route("/api/leaderboards/{format}", api(rating_routes.leaderboard)),
     WebSocketRoute("/ws/tables/{table_id}", socket),
-    # The installable page's service worker, and the offline pack (server.offline).
+    # The installable page's service worker, and the offline pack (server.http.offline_pack).
     Route("/sw.js", offline.service_worker),
     Route("/offline/worker.js", offline.worker_script),
     Route("/offline/pack.json", offline.manifest),
@@ -532,8 +525,8 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
     await refuse_mixed_modes(c.store, c.cluster)
     await c.lobby.broker.start()
     await c.lobby.start()
-    await app.state.operator.start()  # the operator's bars and requests (server.admin)
-    sweeping = asyncio.create_task(app.state.accounts.sweep())  # expired sessions (server.accounts)
+    await app.state.operator.start()  # the operator's bars and requests (server.ops.admin)
+    sweeping = asyncio.create_task(app.state.accounts.sweep())  # expired sessions (server.accounts.service)
     # The worker processes start in the background, so the first bot move does not wait for them.
     warming = asyncio.create_task(c.workers.warm())
     try:
@@ -563,17 +556,17 @@ def create_app(db: str | None = None, *, bot_delay: float = 0.4, broker: Broker 
     ``rate`` and ``burst`` set each connection's message limit (benchmarks raise it);
     ``http_rate`` and ``http_burst`` limit each client address's API requests;
     ``hint_level`` is the bot level behind hints (default: the strongest);
-    ``limits`` holds the per-address caps (server.limits); ``workers`` processes (default: one per core
+    ``limits`` holds the per-address caps (server.limits.caps); ``workers`` processes (default: one per core
     less one; 0: a thread) run search bots, hints and replays, ``bot_queue`` jobs wait beside them at most,
     and ``bot_budget`` caps a search bot's time per move.
     A Redis ``broker`` on PostgreSQL makes this process one of a cluster (server.cluster), its table
     leases lasting ``lease`` seconds (default server.cluster.ownership.LEASE_SECONDS).
     ``metrics_port``: the port whose requests get the Prometheus metrics (server.metrics; the caller listens on
-    it); ``admin_every``: how often the operator's bars and requests are read (server.admin).
+    it); ``admin_every``: how often the operator's bars and requests are read (server.ops.admin).
     ``offline_pack`` is the folder of Pyodide's files the offline pack serves (default ``$XERI_OFFLINE_PACK``;
-    none: no pack, server.offline).
-    ``leaderboard``: who the leaderboards list (server.rated; default 10 rated matches, a deviation of 300).
-    ``passwords`` hashes the accounts' passwords (server.passwords; default argon2id at RFC 9106's parameters).
+    none: no pack, server.http.offline_pack).
+    ``leaderboard``: who the leaderboards list (server.rated.policy; default 10 rated matches, a deviation of 300).
+    ``passwords`` hashes the accounts' passwords (server.accounts.passwords; default argon2id at RFC 9106's parameters).
     """
     limits = limits or Limits()
     store = Store(db)

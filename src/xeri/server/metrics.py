@@ -36,7 +36,7 @@ from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from prometheus_client.registry import Collector
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from .security import host_allowed
+from .http.security import host_allowed
 
 F = TypeVar("F", bound=Callable[..., Any])
 

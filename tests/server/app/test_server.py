@@ -82,7 +82,7 @@ def test_match_against_a_bot_then_history(server: ThreadServer) -> None:
     versions = [m["version"] for m in p.messages if m["type"] == "update"]
     assert versions == list(range(sync["version"] + 1, p.version + 1))
     reveals = [e for m in p.messages if m["type"] == "update" for e in m["events"] if e["kind"] == "reveal"]
-    # A 64-bit seed travels as its digits (server.messages): exact in any JSON reader.
+    # A 64-bit seed travels as its digits (server.wire.messages): exact in any JSON reader.
     assert reveals and all(isinstance(e["seed"], str) and e["seed"].isdigit() for e in reveals)
     tid = made["table_id"]
     rec = httpx.get(f"{server.base}/api/matches/{tid}/record")

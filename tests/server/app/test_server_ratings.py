@@ -1,4 +1,4 @@
-"""Rated tables (server.rated, server.store.ratings, docs/ratings.md): who may make and join one, the ratings'
+"""Rated tables (server.rated.policy, server.store.ratings, docs/ratings.md): who may make and join one, the ratings'
 update at a match's end (once, across a restart and a second try), per format, the leaderboards' rules and
 hiding, and what the profile and leaderboard answers carry (nothing private).
 """
@@ -19,7 +19,7 @@ from test_server_migrations import play_to_the_end
 from test_server_support import AccountClient, ThreadServer, db_url
 
 from xeri.ratings import Rating, initial, rate
-from xeri.server.rated import LeaderboardRules
+from xeri.server.rated.policy import LeaderboardRules
 from xeri.server.store import Store
 
 PASSWORD = "a good long password"

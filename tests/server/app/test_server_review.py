@@ -17,7 +17,7 @@ from test_server import play_out
 from test_server_support import Player, ThreadServer, create, db_url
 
 from xeri import record, review
-from xeri.server.reviews import ReviewBusy, ReviewCache, ReviewFailed
+from xeri.server.matches.reviews import ReviewBusy, ReviewCache, ReviewFailed
 from xeri.server.workers import PoolBusy, Workers
 
 ITERATIONS = 20

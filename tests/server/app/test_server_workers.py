@@ -19,8 +19,8 @@ import uvicorn
 from xeri.bots import make_bot
 from xeri.match import Match
 from xeri.rules import find_ruleset
-from xeri.server.http_timeouts import timed_protocol
-from xeri.server.replays import ReplayCache, ReplayTooLarge
+from xeri.server.http.timeouts import timed_protocol
+from xeri.server.matches.replays import ReplayCache, ReplayTooLarge
 from xeri.server.workers import BotBudget, PoolBusy, Workers, capped_spec, choose_card, is_inline
 
 

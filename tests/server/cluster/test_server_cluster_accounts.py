@@ -15,8 +15,8 @@ from test_server_support import AccountClient, Player
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from xeri.server.account_limits import AccountLimits
-from xeri.server.limits import LimitExceeded, Limits
+from xeri.server.limits.caps import LimitExceeded, Limits
+from xeri.server.limits.sign_in import AccountLimits
 
 PASSWORD = "a good long password"
 

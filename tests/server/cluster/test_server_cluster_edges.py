@@ -218,8 +218,8 @@ def test_a_seat_s_hint_cooldown_counts_in_redis_for_every_process() -> None:
     import asyncio
     import uuid
 
-    from xeri.server.caps import SharedCaps
-    from xeri.server.limits import LimitExceeded, Limits
+    from xeri.server.limits.caps import LimitExceeded, Limits
+    from xeri.server.limits.shared import SharedCaps
 
     assert REDIS_URL
     url = REDIS_URL

@@ -1,4 +1,4 @@
-"""The broker envelope (server.envelope): one typed message, encoded and decoded in one place."""
+"""The broker envelope (server.broker.envelope): one typed message, encoded and decoded in one place."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from xeri.server.envelope import Envelope, EnvelopeError, Frame
+from xeri.server.broker.envelope import Envelope, EnvelopeError, Frame
 
 
 def test_each_kind_round_trips_through_its_encoding() -> None:
@@ -54,7 +54,7 @@ def test_a_message_text_is_what_json_dumps_writes() -> None:
 
     from xeri.match import Match
     from xeri.rules import Ruleset
-    from xeri.server.envelope import to_text
+    from xeri.server.broker.envelope import to_text
     from xeri.server.table.views import view_json
 
     match, rng = Match(Ruleset(), seed=5, names=["Άννα", 'Bo "B" \\ \x01']), random.Random(5)

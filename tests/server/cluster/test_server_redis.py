@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from test_server_support import Player, ThreadServer, create, db_url
 
-from xeri.server.envelope import Envelope
-from xeri.server.pubsub import RedisBroker
+from xeri.server.broker.envelope import Envelope
+from xeri.server.broker.pubsub import RedisBroker
 
 REDIS_URL = os.environ.get("XERI_TEST_REDIS_URL")
 # scripts/test.sh starts Redis and sets XERI_REQUIRE_SERVICES, so there a missing Redis fails.

@@ -1,4 +1,4 @@
-"""The models of what the server sends (xeri.server.messages) agree with what they describe: the rules' options,
+"""The models of what the server sends (xeri.server.wire.messages) agree with what they describe: the rules' options,
 and what the server really sends (an answer that does not fit its model is refused on its way out)."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import msgspec
 import pytest
 
 from xeri.rules import OPTIONS, PRESETS
-from xeri.server import messages
+from xeri.server.wire import messages
 
 
 def test_the_rule_options_model_has_every_option_and_its_choices() -> None:

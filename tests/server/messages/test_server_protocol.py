@@ -1,5 +1,5 @@
-"""The schema models of what clients send (xeri.server.protocol): their refusals; and the protocol's committed
-JSON Schema and TypeScript declarations, both ways (xeri.server.schema, scripts/protocol_schema.py)."""
+"""The schema models of what clients send (xeri.server.wire.protocol): their refusals; and the protocol's committed
+JSON Schema and TypeScript declarations, both ways (xeri.server.wire.json_schema, scripts/protocol_schema.py)."""
 
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ from typing import Any
 import msgspec
 import pytest
 
-from xeri.server import protocol
-from xeri.server.errors import ProtocolError
-from xeri.server.protocol import (
+from xeri.server.wire import protocol
+from xeri.server.wire.json_schema import schema, schema_text
+from xeri.server.wire.protocol import (
     CreateTable,
     JoinTable,
     LeaveTable,
@@ -25,7 +25,7 @@ from xeri.server.protocol import (
     message_ref,
     read_message,
 )
-from xeri.server.schema import schema, schema_text
+from xeri.server.wire.refusals import ProtocolError
 
 ROOT = Path(__file__).resolve().parents[3]
 MODELS = [*protocol.REQUESTS.values(), *protocol.MESSAGES]

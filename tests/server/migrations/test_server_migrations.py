@@ -1,4 +1,4 @@
-"""The schema's revisions (server.migrations, ``xeri db``), backups and restores, and ``xeri admin`` on SQLite.
+"""The schema's revisions (server.store.migrations, ``xeri db``), backups and restores, and ``xeri admin`` on SQLite.
 
 A database made by main before migrations (tests/server/migrations/data/schema_main: SQLite, and a pg_dump for
 PostgreSQL) is upgraded, and its matches are then played to their end and verified. The baseline revision makes
@@ -28,7 +28,7 @@ from test_server_support import Player, ThreadServer, create, free_port, join
 from websockets.exceptions import ConnectionClosed
 
 from xeri.cli import main as xeri
-from xeri.server import migrations
+from xeri.server.store import migrations
 
 FIXTURE = Path(__file__).resolve().parent / "data" / "schema_main"
 TOKENS = json.loads((FIXTURE / "tokens.json").read_text())

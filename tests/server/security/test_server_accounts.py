@@ -1,4 +1,4 @@
-"""Accounts (server.accounts, docs/accounts.md): sign up, in and out, the cookie, names, passwords, rates, CSRF,
+"""Accounts (server.accounts.service, docs/accounts.md): sign up, in and out, the cookie, names, passwords, rates, CSRF,
 seats bound to an account, claims, deletion. Each security promise of docs/security.md's accounts section names
 its test here.
 """
@@ -19,10 +19,10 @@ from test_server_support import CHEAP_PASSWORDS, LIFTED, AccountClient, ThreadSe
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from xeri.server import account_names
-from xeri.server.errors import ProtocolError
-from xeri.server.passwords import Passwords
-from xeri.server.security import secure
+from xeri.server.accounts import names as account_names
+from xeri.server.accounts.passwords import Passwords
+from xeri.server.http.security import secure
+from xeri.server.wire.refusals import ProtocolError
 
 PASSWORD = "a good long password"
 ONE_ROUND = {"options": {"rounds": 1}, "seats": [None, {"bot": "easy"}]}

@@ -18,7 +18,7 @@ import pytest
 from test_server_support import Player, ThreadServer, create, db_url, free_port, logging_server, subprocess_server
 from websockets.sync.client import connect
 
-from xeri.server.security import TokenFilter, secure
+from xeri.server.http.security import TokenFilter, secure
 
 
 @pytest.fixture(scope="module")

@@ -23,8 +23,8 @@ from test_server_support import LIFTED, Player, ThreadServer, create, db_url
 from websockets.exceptions import ConnectionClosed
 
 from xeri.server import create_app
-from xeri.server.connection import Client
-from xeri.server.envelope import Envelope
+from xeri.server.broker.envelope import Envelope
+from xeri.server.socket.connection import Client
 from xeri.server.store import StoreUnavailable
 from xeri.server.table import Table, views
 

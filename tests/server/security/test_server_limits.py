@@ -13,7 +13,7 @@ from test_server_support import Player, ThreadServer, create, db_url, free_port,
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
-from xeri.server.limits import Limits
+from xeri.server.limits.caps import Limits
 
 OTHER = "127.0.0.2"  # a second client address on the loopback
 

@@ -18,7 +18,7 @@ from test_server_support import Player, ThreadServer, create, db_url, free_port,
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
-from xeri.server.security import secure
+from xeri.server.http.security import secure
 
 
 def _until(condition: Callable[[], bool], timeout: float = 10.0) -> None:

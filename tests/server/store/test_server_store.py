@@ -40,10 +40,11 @@ def _imports(path: Path) -> set[str]:
 
 
 def test_only_the_store_imports_sqlalchemy() -> None:
-    """The store, its operator's part (server/store_ops.py) and the schema's migrations speak SQL; nothing else."""
+    """The store, its operator's part (server/ops/operator_store.py) and the schema's migrations speak SQL; nothing
+    else."""
     importers = sorted(str(p.relative_to(SRC)) for p in SRC.rglob("*.py")
                        if any(m == "sqlalchemy" or m.startswith("sqlalchemy.") for m in _imports(p)))
-    database = ("server/store/", "server/store_ops.py", "server/migrations/")
+    database = ("server/store/", "server/ops/operator_store.py", "server/store/migrations/")
     assert any(p.startswith("server/store/") for p in importers), importers
     assert [p for p in importers if not p.startswith(database)] == []
 

@@ -14,7 +14,7 @@ import unicodedata
 
 from confusable_homoglyphs import categories, confusables  # type: ignore[import-untyped]
 
-from .errors import ProtocolError
+from ..wire.refusals import ProtocolError
 
 #: the bounds of a name, in characters (as shown)
 NAME_LENGTH = (2, 24)

@@ -13,8 +13,8 @@ import secrets
 from argon2 import PasswordHasher, Type
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 
-from .errors import ProtocolError
-from .protocol import PASSWORD_LENGTH
+from ..wire.protocol import PASSWORD_LENGTH
+from ..wire.refusals import ProtocolError
 
 #: argon2id's parameters: RFC 9106's second recommended option (64 MiB, 3 passes, 4 lanes)
 TIME_COST, MEMORY_KIB, LANES = 3, 64 * 1024, 4

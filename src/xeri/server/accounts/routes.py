@@ -12,14 +12,15 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import Response
 
-from . import account_names, inputs, messages
 from ...views import iso_time
-from .accounts import AccountService
-from .bodies import read_body
-from .errors import ProtocolError
-from .history import summary
-from .protocol import AccountSettings, ChangePassword, ClaimSeats, DeleteAccount, LeaveMine, SignIn, SignUp
-from .rating_routes import profile_ratings
+from ..http.bodies import read_body
+from ..matches.summaries import summary
+from ..rated.routes import profile_ratings
+from ..wire import inputs, messages
+from ..wire.protocol import AccountSettings, ChangePassword, ClaimSeats, DeleteAccount, LeaveMine, SignIn, SignUp
+from ..wire.refusals import ProtocolError
+from . import names as account_names
+from .service import AccountService
 from .sessions import Current, clear_cookie, cookie_value, current, forget, same_origin, session_id, set_cookie
 
 #: the matches a profile lists

@@ -5,8 +5,8 @@ A guest plays exactly as before. Signed in, a seat taken is bound to the account
 tables, matches and totals are read by its id, not by a typed name. docs/accounts.md describes it all.
 
 Nothing a refusal says tells which names have accounts: a wrong name and a wrong password are the one
-``bad_credentials``, the unknown name costs the same argon2 work (server.passwords), and the rate limits count a
-name whether or not it exists (server.account_limits).
+``bad_credentials``, the unknown name costs the same argon2 work (server.accounts.passwords), and the rate limits
+count a name whether or not it exists (server.limits.sign_in).
 """
 
 from __future__ import annotations
@@ -17,21 +17,21 @@ import time
 from collections.abc import Sequence
 from typing import Protocol
 
-from . import account_names
-from .account_limits import AccountLimits
-from .errors import ProtocolError
-from .handle import TableHandle
+from ..limits.sign_in import AccountLimits
+from ..store import AccountRow, Store, StoreConflict, StoreError
+from ..table.handle import TableHandle
+from ..table.seats import hash_token
+from ..wire.protocol import ClaimedSeat
+from ..wire.refusals import ProtocolError
+from . import names as account_names
 from .passwords import Passwords
-from .protocol import ClaimedSeat
-from .seats import hash_token
 from .sessions import Current, new_session
-from .store import AccountRow, Store, StoreConflict, StoreError
 
 BAD_CREDENTIALS = "that name and password do not match an account"
 
 
 class Tables(Protocol):
-    """Where a claim finds a table still in play (server.lobby's ``Lobby``)."""
+    """Where a claim finds a table still in play (server.lobby.lobby's ``Lobby``)."""
 
     async def get(self, table_id: str) -> TableHandle | None: ...
 

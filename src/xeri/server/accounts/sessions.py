@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from starlette.requests import HTTPConnection
 from starlette.responses import Response
 
-from .errors import ProtocolError
-from .store import AccountRow, SessionRow, Store
+from ..store import AccountRow, SessionRow, Store
+from ..wire.refusals import ProtocolError
 
 COOKIE = "xeri_session"
 #: a session lasts this long since it was last seen (seconds): 30 days
@@ -50,7 +50,7 @@ def new_session(account_id: str, now: float | None = None) -> tuple[str, Session
 
 
 def over_tls(conn: HTTPConnection) -> bool:
-    """Whether the request came over TLS (a trusted proxy's X-Forwarded-Proto sets the scheme: server.security)."""
+    """Whether the request came over TLS (a trusted proxy's X-Forwarded-Proto sets the scheme: server.http.security)."""
     return conn.url.scheme in ("https", "wss")
 
 

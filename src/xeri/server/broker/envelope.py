@@ -87,7 +87,7 @@ class Frame(msgspec.Struct, frozen=True, array_like=True):
 
 
 def to_text(message: Any) -> str:
-    """A protocol message (server.messages, or plain JSON values) as the client receives it (compact JSON, UTF-8
+    """A protocol message (server.wire.messages, or plain JSON values) as the client receives it (compact JSON, UTF-8
     kept).
 
     msgspec writes the same text as ``json.dumps(message, ensure_ascii=False, separators=(",", ":"))``

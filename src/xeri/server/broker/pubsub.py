@@ -2,7 +2,7 @@
 
 Each seat of a table has its own channel, carrying only messages built for
 that seat, so a broker never holds another seat's cards. What travels is an
-``Envelope`` (server.envelope): the client's text and whether it is a sync,
+``Envelope`` (server.broker.envelope): the client's text and whether it is a sync,
 an update or a plain message. ``Broker`` is the seam for several server
 processes: the in-process default delivers to callbacks in this process; the
 Redis broker also relays between processes (docs/scaling.md).
@@ -126,7 +126,7 @@ class RedisBroker(LocalSubscribers):
         self._confirming: dict[str, list[asyncio.Future[None]]] = {}
         self._resubscribed: list[Callable[[], None]] = []
         self._subscriptions = 0
-        #: the connection that publishes (the relay writer's) and the one subscribed (server.resp)
+        #: the connection that publishes (the relay writer's) and the one subscribed (server.broker.resp)
         self._out: RespConnection | None = None
         self._sub: RespConnection | None = None
         self._reader: asyncio.Task[None] | None = None

@@ -16,7 +16,7 @@ for orphans, or a client arriving) takes the lease, rebuilds the
 table from the database, and says so on ``xeri-ctl``; replicas then
 re-register their connections with it and resynchronise.
 
-The node is the lobby's locator (server.locator) in a cluster: its lease loop,
+The node is the lobby's locator (server.lobby.locator) in a cluster: its lease loop,
 adoptions and handovers are here, with the owner's side of the requests; the
 messages and the asking side are in ``rpc``, the replicas and ``RemoteTable``
 in ``remote``, the leases in ``ownership``. Nothing here is used by one process
@@ -34,15 +34,16 @@ from typing import Any, TypeVar
 
 import msgspec
 
-from .. import messages, metrics
-from ..envelope import Envelope
-from ..errors import ProtocolError
-from ..handle import TableHandle
-from ..limits import SharedSockets
-from ..locator import TableHost
-from ..pubsub import RedisBroker, channel
+from .. import metrics
+from ..broker.envelope import Envelope
+from ..broker.pubsub import RedisBroker, channel
+from ..limits.caps import SharedSockets
+from ..lobby.locator import TableHost
 from ..store import Store, StoreError
 from ..table import Table
+from ..table.handle import TableHandle
+from ..wire import messages
+from ..wire.refusals import ProtocolError
 from .ownership import LEASE_SECONDS, Ownership
 from .remote import RemoteTable, Replica, listed_info
 from .rpc import (
@@ -140,7 +141,7 @@ class Cluster:
         self._tasks: set[asyncio.Task[Any]] = set()
         #: whether the lease loop has reached the database at its last tick (readiness)
         self.healthy = False
-        #: the cluster-wide connection counts (server.limits), from ``start``
+        #: the cluster-wide connection counts (server.limits.caps), from ``start``
         self.sockets: SharedSockets | None = None
         broker.listen(inbox(self.node), self._on_inbox)
         broker.listen(CONTROL, self._on_control)

@@ -21,13 +21,13 @@ import msgspec
 from ...bots.hint import HintReason
 from ...rules import Ruleset
 from ...views import iso_time
-from .. import messages
-from ..envelope import Envelope
-from ..errors import ProtocolError
-from ..pubsub import channel
-from ..seats import Seat, hash_token
+from ..broker.envelope import Envelope
+from ..broker.pubsub import channel
 from ..store import SeatRow, TableRow
+from ..table.seats import Seat, hash_token
 from ..table.state import status_of, takeback_allowed
+from ..wire import messages
+from ..wire.refusals import ProtocolError
 from .rpc import (
     AnyCall,
     AttachCall,

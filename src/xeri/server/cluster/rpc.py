@@ -19,10 +19,10 @@ from typing import Any, TypeVar
 import msgspec
 from msgspec import Raw, Struct
 
-from .. import messages
-from ..envelope import Envelope, EnvelopeError
-from ..errors import ProtocolError
-from ..pubsub import RedisBroker
+from ..broker.envelope import Envelope, EnvelopeError
+from ..broker.pubsub import RedisBroker
+from ..wire import messages
+from ..wire.refusals import ProtocolError
 
 log = logging.getLogger("xeri.server")
 
@@ -103,7 +103,7 @@ class HintCall(Call, frozen=True, tag="hint"):
 class JoinCall(Call, frozen=True, tag="join"):
     name: str
     seat: int | None
-    #: the account the seat is bound to (server.accounts), None for a guest
+    #: the account the seat is bound to (server.accounts.service), None for a guest
     account: str | None = None
 
 
@@ -114,7 +114,7 @@ class LeaveCall(Call, frozen=True, tag="leave"):
 
 
 class BindCall(Call, frozen=True, tag="bind"):
-    """A guest's seat claimed into an account (server.accounts): the owner binds it."""
+    """A guest's seat claimed into an account (server.accounts.service): the owner binds it."""
 
     token: str
     account: str
@@ -250,7 +250,7 @@ def decoded(value: Raw, into: type[T]) -> T:
 
 
 def read_sync(text: str) -> Envelope:
-    """A sync the owner returned (encoded, server.envelope); a malformed one is the owner's failure."""
+    """A sync the owner returned (encoded, server.broker.envelope); a malformed one is the owner's failure."""
     try:
         return Envelope.decode(text)
     except EnvelopeError:

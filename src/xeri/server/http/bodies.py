@@ -6,8 +6,8 @@ from typing import Any
 
 from starlette.requests import ClientDisconnect, Request
 
-from .errors import ProtocolError
-from .inputs import parse_json
+from ..wire.inputs import parse_json
+from ..wire.refusals import ProtocolError
 
 MAX_BODY = 256 * 1024
 

@@ -28,10 +28,10 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from ..offline import pack
+from ...offline import pack
 
 #: the page's folder: the package's, or $XERI_WEB_DIR (a customised page; the tests serve a changed copy)
-WEB_DIR = Path(os.environ.get("XERI_WEB_DIR") or Path(__file__).resolve().parent.parent / "web")
+WEB_DIR = Path(os.environ.get("XERI_WEB_DIR") or Path(__file__).resolve().parents[2] / "web")
 #: the page's files that the service worker caches, by URL: what loads the page with no network
 SHELL_GLOBS = ("css/*.css", "js/*.js", "icon.svg", "manifest.webmanifest")
 #: the scripts that are not the page's: the service worker itself, and the offline pack's worker

@@ -21,14 +21,12 @@ from typing import Any, ClassVar
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from .connection import TokenBucket
+from ..limits.bucket import ADDRESSES, TokenBucket, take
 
 #: seconds to receive a whole request, headers and body
 REQUEST_TIMEOUT = 10.0
 #: seconds an idle keep-alive connection stays open after a response
 KEEP_ALIVE = 5.0
-#: client addresses whose connection rate is tracked at once; the least recently seen go first
-ADDRESSES = 10_000
 
 
 class TimedH11Protocol(H11Protocol):
@@ -70,13 +68,7 @@ class TimedH11Protocol(H11Protocol):
         if rate is None:
             return True
         host = self.client[0] if self.client else "-"
-        bucket = self.buckets.pop(host, None)
-        if bucket is None:
-            bucket = TokenBucket(rate, max(4 * rate, 1.0))
-            if len(self.buckets) >= ADDRESSES:
-                del self.buckets[next(iter(self.buckets))]
-        self.buckets[host] = bucket  # re-inserted last: the dict stays in order of last use
-        return bucket.take()
+        return take(self.buckets, host, rate, max(4 * rate, 1.0), ADDRESSES)
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()

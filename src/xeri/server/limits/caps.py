@@ -8,7 +8,7 @@ nor flood the lobby out of view. Every number is a :class:`Limits` field and a
 ``xeri serve`` option (docs/security.md). The counts live in memory: after a
 restart a table's creator is no longer known, and its table counts for nobody.
 In a cluster the connection counts live in Redis (:class:`SharedSockets`), and
-the rates, hint cooldowns and tables per address too (server.caps), so a cap
+the rates, hint cooldowns and tables per address too (server.limits.shared), so a cap
 holds across every process instead of once per process.
 """
 
@@ -20,8 +20,8 @@ from collections.abc import Awaitable, Callable, Iterable, Iterator
 from dataclasses import dataclass, fields
 from typing import Any, TypeVar
 
-from ..rules import Ruleset
-from .errors import ProtocolError
+from ...rules import Ruleset
+from ..wire.refusals import ProtocolError
 
 T = TypeVar("T")
 
@@ -56,7 +56,7 @@ class Limits:
     max_target: int = 301
     #: the largest replay served, in bytes of JSON
     max_replay_bytes: int = 8 << 20
-    #: sign-in attempts from one address per ``signin_address_window`` seconds (server.account_limits)
+    #: sign-in attempts from one address per ``signin_address_window`` seconds (server.limits.sign_in)
     signins_per_address: int = 30
     signin_address_window: float = 600.0
     #: sign-in attempts for one name (from anywhere) per ``signin_name_window`` seconds

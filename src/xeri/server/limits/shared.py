@@ -1,6 +1,6 @@
 """The per-address caps of a cluster, counted across every process in Redis: requests, hints and tables.
 
-One process alone counts in memory (server.limits, the app's token buckets).
+One process alone counts in memory (server.limits.caps, the app's token buckets).
 When a cluster runs, a client whose requests the balancer spreads over three
 processes must not get three times its share, so:
 
@@ -36,7 +36,7 @@ from limits import RateLimitItem, RateLimitItemPerSecond
 from limits.aio.strategies import MovingWindowRateLimiter, SlidingWindowCounterRateLimiter
 from limits.storage import storage_from_string
 
-from .limits import LimitExceeded, Limits
+from .caps import LimitExceeded, Limits
 
 log = logging.getLogger("xeri.server")
 

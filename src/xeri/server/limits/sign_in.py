@@ -1,9 +1,9 @@
-"""Sign-in and sign-up rates, per address and per name, with the ``limits`` library (as server.caps counts
+"""Sign-in and sign-up rates, per address and per name, with the ``limits`` library (as server.limits.shared counts
 requests): in this process's memory when it serves alone, in Redis across a cluster, so that spreading guesses
-over the processes gains nothing. If Redis is away, the process counts alone (as server.caps does).
+over the processes gains nothing. If Redis is away, the process counts alone (as server.limits.shared does).
 
 Each count, and its window, is a ``xeri serve`` option (``--signin-limit`` and its kin: ``parse_rate``).
-A name is counted by its key (server.account_names), so "Ada" and "ADA" share one count, and a name that has no
+A name is counted by its key (server.accounts.names), so "Ada" and "ADA" share one count, and a name that has no
 account is counted exactly as one that has (the refusal says nothing of which names exist).
 """
 
@@ -17,14 +17,15 @@ from limits import RateLimitItem, parse
 from limits.aio.strategies import MovingWindowRateLimiter
 from limits.storage import storage_from_string
 
-from .caps import window
-from .limits import LimitExceeded, Limits
+from .caps import LimitExceeded, Limits
+from .shared import window
 
 log = logging.getLogger("xeri.server")
 
 
 class AccountLimits:
-    """The three counts; ``shared`` is a cluster's Redis storage of the limits library (server.caps), or None."""
+    """The three counts; ``shared`` is a cluster's Redis storage of the limits library (server.limits.shared), or
+    None."""
 
     def __init__(self, limits: Limits, shared: Any = None) -> None:
         self.per_address: RateLimitItem = window(limits.signins_per_address, limits.signin_address_window)

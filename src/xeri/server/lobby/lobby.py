@@ -1,6 +1,6 @@
 """The tables a server holds: creating them from a request, finding them, and loading them after a restart.
 
-What the lobby does not hold it asks its locator for (server.locator): the same
+What the lobby does not hold it asks its locator for (server.lobby.locator): the same
 questions whether this process serves alone or in a cluster.
 """
 
@@ -18,24 +18,24 @@ from typing import Any
 
 import msgspec
 
-from .. import fairness
-from ..bots import LEVELS
-from ..bots.registry import bot_missing, parse_spec
-from ..errors import XeriError
-from ..rules import OPTIONS, find_ruleset
-from . import inputs, messages
-from .caps import SharedCaps
-from .errors import ProtocolError
-from .handle import TableHandle
-from .limits import AddressBook, Connections, Limits, check_match_size, expired
+from ... import fairness
+from ...bots import LEVELS
+from ...bots.registry import bot_missing, parse_spec
+from ...errors import XeriError
+from ...rules import OPTIONS, find_ruleset
+from ..broker.pubsub import Broker
+from ..limits.caps import AddressBook, Connections, Limits, check_match_size, expired
+from ..limits.shared import SharedCaps
+from ..rated.policy import rated_format
+from ..store import SeatRow, Start, Store, StoreError, TableRow, dumps
+from ..table import Table, unavailable
+from ..table.handle import TableHandle
+from ..table.seats import hash_token, new_token
+from ..wire import inputs, messages
+from ..wire.protocol import CreateTable
+from ..wire.refusals import ProtocolError
+from ..workers import Workers
 from .locator import LocalLocator, Locator
-from .protocol import CreateTable
-from .pubsub import Broker
-from .rated import rated_format
-from .seats import hash_token, new_token
-from .store import SeatRow, Start, Store, StoreError, TableRow, dumps
-from .table import Table, unavailable
-from .workers import Workers
 
 log = logging.getLogger("xeri.server")
 
@@ -79,7 +79,7 @@ class Lobby:
         self.bot_delay = bot_delay
         self.hint_level = hint_level
         self.limits = limits or Limits()
-        #: who created which table, and the connections each address and seat holds (server.limits)
+        #: who created which table, and the connections each address and seat holds (server.limits.caps)
         self.book = AddressBook(self.limits)
         #: where connections are counted: this book, or Redis across a cluster (the cluster's node sets it up)
         self.connections = Connections(self.book)
@@ -89,7 +89,7 @@ class Lobby:
         self._loading: dict[str, asyncio.Lock] = {}
         #: where the tables this process does not hold are: the database alone, or a cluster's other processes
         self.locator: Locator = locator or LocalLocator(store)
-        #: in a cluster, the per-address caps counted across every process (server.caps); None: in ``book``
+        #: in a cluster, the per-address caps counted across every process (server.limits.shared); None: in ``book``
         self.caps: SharedCaps | None = None
         self._sweeper: asyncio.Task[None] | None = None
         #: finished tables, built once (off the event loop) and kept, least recently used first out
@@ -256,7 +256,7 @@ class Lobby:
                      account: Holder | None = None) -> tuple[Table, int | None, str | None]:
         """A new table from a create request (docs/protocol.md); joins its creator if a name is given.
 
-        ``address`` is the creator's: it may hold only so many waiting and playing tables (server.limits).
+        ``address`` is the creator's: it may hold only so many waiting and playing tables (server.limits.caps).
         ``account`` (id, name) is the creator's when signed in: the seat is bound to it, under its name.
         """
         if address is None:
@@ -284,7 +284,7 @@ class Lobby:
 
     async def _create(self, body: Any, table_id: str | None = None,
                       account: Holder | None = None) -> tuple[Table, int | None, str | None]:
-        req = CreateTable.read(body)  # the fields' types and bounds (server.protocol); the rest is checked here
+        req = CreateTable.read(body)  # the fields' types and bounds (server.wire.protocol); the rest is checked here
         options = dict(req.options or {})
         if req.players is not msgspec.UNSET:
             options["players"] = req.players
@@ -399,8 +399,3 @@ def options_help() -> dict[str, Any]:
     """Every rule option with its help and choices, for the lobby's form."""
     return {name: {"help": o.help, "choices": list(o.choices) if o.choices else None}
             for name, o in OPTIONS.items()}
-
-
-def parse_json(text: str | bytes) -> Any:
-    """A client's JSON, depth-, size- and text-checked (server.inputs)."""
-    return inputs.parse_json(text)

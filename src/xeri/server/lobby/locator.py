@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from . import messages
-from .handle import TableHandle
-from .limits import Connections, Limits
-from .store import Store
-from .table import Table
+from ..limits.caps import Connections, Limits
+from ..store import Store
+from ..table import Table
+from ..table.handle import TableHandle
+from ..wire import messages
 
 
 class TableHost(Protocol):
@@ -25,7 +25,7 @@ class TableHost(Protocol):
     #: the unfinished tables this process holds (and owns, in a cluster), by id
     tables: dict[str, Table]
     limits: Limits
-    #: where connections are counted (a cluster counts them in Redis, server.limits)
+    #: where connections are counted (a cluster counts them in Redis, server.limits.caps)
     connections: Connections
 
     async def load_owned(self, table_id: str) -> Table | None:

@@ -22,7 +22,7 @@ from collections.abc import Awaitable, Callable
 
 import msgspec
 
-from .history import replay_steps
+from .summaries import replay_steps
 
 
 class ReplayTooLarge(Exception):

@@ -20,8 +20,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import XeriError
-from ..review import MoveReview, MoveTask, ReviewPlan, plan_review, run_task
+from ...errors import XeriError
+from ...review import MoveReview, MoveTask, ReviewPlan, plan_review, run_task
 
 log = logging.getLogger("xeri.server")
 
@@ -79,7 +79,7 @@ class ReviewCache:
             if len(self._building) >= self.max_running:
                 raise ReviewBusy(f"the server is already building {self.max_running} reviews: try again shortly")
             build = self._building[key] = _Build()
-            from .workers import PoolBusy
+            from ..workers import PoolBusy
 
             try:
                 text = await record_text()
@@ -120,7 +120,7 @@ class ReviewCache:
             self._building.pop(key, None)
 
     async def _run_one(self, task: MoveTask) -> MoveReview:
-        from .workers import PoolBusy
+        from ..workers import PoolBusy
 
         for _ in range(BUSY_TRIES):
             try:

@@ -12,10 +12,10 @@ import msgspec
 
 # Replays are built in the core (xeri.views), which the offline engine in the browser shares; here they are
 # typed (and checked) as the schema's Replay.
-from .. import views
-from ..rules import Ruleset
-from .messages import Replay
-from .store import MatchRow
+from ... import views
+from ...rules import Ruleset
+from ..store import MatchRow
+from ..wire.messages import Replay
 
 
 def summary(row: MatchRow) -> dict[str, Any]:

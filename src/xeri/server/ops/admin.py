@@ -1,6 +1,6 @@
 """The servers' side of ``xeri admin``: every process obeys the operator's bars and closes the tables it owns.
 
-``xeri admin`` writes to the database the servers share (server.store_ops); each process reads it every
+``xeri admin`` writes to the database the servers share (server.ops.operator_store); each process reads it every
 ``every`` seconds (``xeri serve --admin-poll``), so the operator needs no connection to any process:
 
 - a **bar** (an address or a network, for a while or until lifted) refuses that client's requests with
@@ -26,15 +26,15 @@ from typing import TYPE_CHECKING, Any
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from . import metrics
-from .envelope import Envelope
-from .pubsub import channel
-from .store import Store, StoreError
-from .store_ops import Action, OperatorStore
+from .. import metrics
+from ..broker.envelope import Envelope
+from ..broker.pubsub import channel
+from ..store import Store, StoreError
+from .operator_store import Action, OperatorStore
 
 if TYPE_CHECKING:
-    from .lobby import Lobby
-    from .table import Table
+    from ..lobby.lobby import Lobby
+    from ..table import Table
 
 log = logging.getLogger("xeri.server")
 

@@ -14,7 +14,7 @@ import asyncio
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from .store import StoreError
+from ..store import StoreError
 
 #: seconds a readiness probe waits for the database
 PROBE_TIMEOUT = 2.0

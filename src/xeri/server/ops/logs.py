@@ -11,7 +11,7 @@ Standard ``logging`` throughout: the server's own records (``xeri.*``) and uvico
 - ``message``: the line as text would have it; ``traceback`` where there is one.
 
 No seat token reaches a line: every text field is passed through the same redaction as the text log
-(server.security: ``token=...`` is written ``token=<hidden>``, however its key is spelled).
+(server.http.security: ``token=...`` is written ``token=<hidden>``, however its key is spelled).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import json
 import logging
 from typing import Any
 
-from .security import TokenFilter, _hidden
+from ..http.security import TokenFilter, _hidden
 
 FORMATS = ("text", "json")
 TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"

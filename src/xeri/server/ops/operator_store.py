@@ -2,10 +2,10 @@
 behind ``admin tables`` and ``admin stats``.
 
 Beside ``store.py`` and on its engine (this module and the store are the only ones that speak SQL; see
-tests/server/store/test_server_store.py). Its two tables came with schema revision 0002 (server/migrations):
+tests/server/store/test_server_store.py). Its two tables came with schema revision 0002 (server/store/migrations):
 
 - ``xeri_bars``: an address or network (``203.0.113.7/32``) barred until a time (or until unbarred). Every
-  process reads them every few seconds (server.admin), so a bar holds on every process of a cluster.
+  process reads them every few seconds (server.ops.admin), so a bar holds on every process of a cluster.
 - ``xeri_actions``: every change the operator made, with who made it and when (the audit trail), and the requests
   a server carries out (``close`` a table: its owner closes it, so the one writer of a table stays its owner).
 """
@@ -18,18 +18,8 @@ from typing import Any
 
 from sqlalchemy import Float, Text, delete, func, insert, literal, select, update
 
-from .store import Store
-from .store.schema import (
-    SeatRow,
-    TableRow,
-    actions_t,
-    bars_t,
-    leases_t,
-    moves_t,
-    results_t,
-    seats_t,
-    tables_t,
-)
+from ..store import Store
+from ..store.tables import SeatRow, TableRow, actions_t, bars_t, leases_t, moves_t, results_t, seats_t, tables_t
 
 bars_t_name = bars_t.name
 actions_t_name = actions_t.name

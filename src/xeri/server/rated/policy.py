@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..ratings import FORMATS
-from ..ratings.formats import classic_format
-from ..rules import Ruleset
-from .errors import ProtocolError
+from ...ratings import FORMATS
+from ...ratings.formats import classic_format
+from ...rules import Ruleset
+from ..wire.refusals import ProtocolError
 
 #: a leaderboard lists the players with at least this many rated matches in its format ...
 LEADERBOARD_MIN_GAMES = 10

@@ -11,11 +11,11 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import Response
 
-from ..ratings import FORMATS
-from . import messages
+from ...ratings import FORMATS
 from ...views import iso_time
-from .rated import LeaderboardRules, check_format
-from .store import Store
+from ..store import Store
+from ..wire import messages
+from .policy import LeaderboardRules, check_format
 
 #: the rated matches a profile's chart shows at most
 CHART_POINTS = 200

@@ -10,20 +10,21 @@ from typing import Any
 import msgspec
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from ..bots.hint import HintReason
-from . import messages, metrics, protocol
-from .envelope import Envelope, to_text
-from .errors import ProtocolError, private_match
-from .handle import TableHandle
-from .limits import LimitExceeded
-from .lobby import Lobby, parse_json
-from .protocol import Hint, Move, Ping, Ready, Rematch, Sync, Takeback
-from .pubsub import channel
-from .seats import may_use
+from ...bots.hint import HintReason
+from .. import metrics
+from ..broker.envelope import Envelope, to_text
+from ..broker.pubsub import channel
+from ..limits.bucket import BURST, RATE, TokenBucket
+from ..limits.caps import LimitExceeded
+from ..lobby.lobby import Lobby
+from ..table.handle import TableHandle
+from ..table.seats import may_use
+from ..wire import messages, protocol
+from ..wire.inputs import parse_json
+from ..wire.protocol import Hint, Move, Ping, Ready, Rematch, Sync, Takeback
+from ..wire.refusals import ProtocolError, private_match
 
 MAX_MESSAGE = 4096
-RATE = 20.0
-BURST = 40.0
 FLOOD = 200
 QUEUE = 1000
 #: the close code of a connection over its address's or its seat's cap
@@ -35,27 +36,9 @@ CLOSE_TOO_MANY = 4029
 SYNC_REPEAT = 1.0
 
 
-class TokenBucket:
-    """``rate`` messages a second on average, ``burst`` at once."""
-
-    def __init__(self, rate: float = RATE, burst: float = BURST) -> None:
-        self.rate, self.burst = rate, burst
-        self.tokens = burst
-        self.stamp = time.monotonic()
-
-    def take(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        return False
-
-
 def error(code: str, message: str, ref: str | int | None = None, *, version: int | None = None,
           retry: bool | None = None) -> str:
-    """The protocol's error message (server.messages.ErrorMessage): nothing changed."""
+    """The protocol's error message (server.wire.messages.ErrorMessage): nothing changed."""
     return to_text(messages.ErrorMessage(code=code, message=message, ref=ref,
                                   version=msgspec.UNSET if version is None else version,
                                   retry=msgspec.UNSET if retry is None else retry))
@@ -88,11 +71,11 @@ class Client:
         self._queued_sync: str | None = None
         #: the last sync delivered, and when: sent again once SYNC_REPEAT has passed
         self._last_sync: tuple[str, float] | None = None
-        #: the client's address, which a rematch table counts against (server.limits)
+        #: the client's address, which a rematch table counts against (server.limits.caps)
         self.address: str | None = None
 
     def deliver(self, envelope: Envelope) -> None:
-        """Queue an envelope's text (server.envelope), dropping updates not newer than what the client has.
+        """Queue an envelope's text (server.broker.envelope), dropping updates not newer than what the client has.
 
         A sync still waiting in the queue answers a request for the same sync too: a client that asks faster
         than it reads gets no second copy (the table serves one envelope while it does not change).
@@ -213,7 +196,7 @@ class Client:
 
     async def _dispatch(self, message: Move | Hint | Sync | Ping | Ready | Rematch | Takeback,
                         ref: Any) -> Envelope | None:
-        """Serve one validated message (server.protocol)."""
+        """Serve one validated message (server.wire.protocol)."""
         table = self.table
         if isinstance(message, Move):
             await table.move(self.seat, message.card, message.version)
@@ -293,7 +276,7 @@ async def serve_socket(ws: WebSocket, lobby: Lobby, rate: float = RATE, burst: f
     # wherever the table is owned) is taken and given back inside this one try, so no error can leak one.
     give_back: Callable[[], Awaitable[None]] | None = None
     try:
-        # One address, and one seat, may hold only so many connections (server.limits; across a cluster in Redis).
+        # One address, and one seat, may hold only so many connections (server.limits.caps; across a cluster in Redis).
         give_back = await lobby.connections.connect(address, table.id, seat)
         # ?summary=1: this client shows a summary after each round, and the next round waits for its "ready".
         client = Client(ws, table, seat, rate, burst, summary=ws.query_params.get("summary") == "1")

@@ -10,19 +10,13 @@ connection and transactions (``database``), a game's writes and reads
 from __future__ import annotations
 
 from .accounts import Accounts
-from .errors import (
-    DatabaseInUse,
-    DatabaseURLError,
-    StaleMove,
-    StoreConflict,
-    StoreError,
-    StoreUnavailable,
-)
+from .failures import DatabaseInUse, DatabaseURLError, StaleMove, StoreConflict, StoreError, StoreUnavailable
+from .finished import History
 from .games import Games
-from .history import History
 from .leases import Leases
 from .ratings import Ratings
-from .schema import (
+from .sqlite import OwnerLock
+from .tables import (
     TAKEBACK,
     AccountRow,
     Finish,
@@ -40,7 +34,6 @@ from .schema import (
     TableRow,
     dumps,
 )
-from .sqlite import OwnerLock
 from .urls import display_url, normalize_url, sqlite_path
 
 

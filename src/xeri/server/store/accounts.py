@@ -15,8 +15,8 @@ from typing import Any
 from sqlalchemy import Integer, delete, func, insert, select, update
 
 from .database import Database
-from .errors import StoreConflict
-from .schema import (
+from .failures import StoreConflict
+from .tables import (
     AccountRow,
     MatchRow,
     PlayerStats,

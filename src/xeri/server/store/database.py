@@ -1,6 +1,6 @@
 """The server's database connection: one code path for SQLite (aiosqlite, the default) and PostgreSQL (asyncpg).
 
-``Database`` opens the engines, creates the schema (server.store.schema), and
+``Database`` opens the engines, creates the schema (server.store.tables), and
 gives its parts (games, history, leases) their transactions: reads, the group
 commit of writes (server.store.writer), and the lease loop's own connection.
 
@@ -22,7 +22,7 @@ from sqlalchemy.exc import IntegrityError, ProgrammingError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 from .. import metrics
-from .errors import DB_ERRORS, StoreUnavailable, translated
+from .failures import DB_ERRORS, StoreUnavailable, translated
 from .sqlite import OwnerLock, checkpoint_loop, pragmas
 from .urls import normalize_url, sqlite_path
 from .writer import GroupCommit
@@ -38,7 +38,7 @@ class Database:
         self._checkpointer: asyncio.Task[None] | None = None
         self._owner: OwnerLock | None = None
         self._lease_engine: AsyncEngine | None = None
-        #: upgrade an older schema on open (server.migrations; `xeri serve --auto-migrate`), else refuse it
+        #: upgrade an older schema on open (server.store.migrations; `xeri serve --auto-migrate`), else refuse it
         self.auto_migrate = False
         #: hold the OS lock of a SQLite file (a server does; `xeri admin`, beside a running server, does not)
         self.exclusive = True
@@ -72,7 +72,7 @@ class Database:
         self.engine = create_async_engine(self.url, **kwargs)
         if self.is_sqlite:
             event.listen(self.engine.sync_engine, "connect", pragmas)
-        from ..migrations import prepare_schema  # made, checked or upgraded (Alembic revisions)
+        from .migrations import prepare_schema  # made, checked or upgraded (Alembic revisions)
 
         for attempt in range(3):
             try:

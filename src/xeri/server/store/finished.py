@@ -5,7 +5,7 @@ from __future__ import annotations
 from sqlalchemy import Integer, exists, func, select
 
 from .database import Database
-from .schema import MatchRow, PlayerStats, results_t, seat_accounts_t, tables_t
+from .tables import MatchRow, PlayerStats, results_t, seat_accounts_t, tables_t
 
 
 class History(Database):

@@ -15,7 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from .. import metrics
 from .database import Database
-from .schema import (
+from .tables import (
     Finish,
     LoadedTable,
     MoveRow,
@@ -93,7 +93,7 @@ class Games(Database):
         await self.write(*stmts)
 
     async def close_table(self, table_id: str) -> None:
-        """A table that waited too long for players is closed (server.limits ``waiting_ttl``)."""
+        """A table that waited too long for players is closed (server.limits.caps ``waiting_ttl``)."""
         await self.write(self._table(table_id, status="closed"))
 
     async def leave_seat(self, table_id: str, seat: int) -> None:
@@ -127,7 +127,8 @@ class Games(Database):
         return [r["id"] for r in rows]
 
     async def statuses(self, table_ids: list[str]) -> dict[str, str]:
-        """The status of each of ``table_ids`` that exists (the cluster's tables-per-address cap, server.caps)."""
+        """The status of each of ``table_ids`` that exists (the cluster's tables-per-address cap,
+        server.limits.shared)."""
         if not table_ids:
             return {}
         rows = await self._rows(select(tables_t.c.id, tables_t.c.status).where(tables_t.c.id.in_(table_ids)))
@@ -149,7 +150,7 @@ class Games(Database):
         return rows[0]["status"], bool(rows[0]["private"]), [(int(h["seat"]), h["token_hash"]) for h in hashes]
 
     async def seat_accounts(self, table_id: str) -> dict[int, tuple[str, bool]]:
-        """Which account holds which seat of a table, and whether it claimed it later (server.accounts); guests'
+        """Which account holds which seat of a table, and whether it claimed it later (server.accounts.service); guests'
         and bots' seats are not there."""
         c = seat_accounts_t.c
         rows = await self._rows(select(c.seat, c.account_id, c.claimed).where(c.table_id == table_id))

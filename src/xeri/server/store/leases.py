@@ -13,8 +13,8 @@ from sqlalchemy import delete, insert, literal, select, update
 
 from .. import metrics
 from .database import Database
-from .errors import StoreConflict
-from .schema import leases_t, nodes_t, tables_t
+from .failures import StoreConflict
+from .tables import leases_t, nodes_t, tables_t
 
 
 class Leases(Database):

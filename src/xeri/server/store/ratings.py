@@ -19,8 +19,8 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from ...ratings import Member, Rating, format_of, initial, rate, team_size
 from ...rules import Ruleset
 from .database import Database
-from .errors import StoreConflict
-from .schema import (
+from .failures import StoreConflict
+from .tables import (
     LeaderRow,
     RatingPoint,
     RatingRow,

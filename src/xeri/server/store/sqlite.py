@@ -14,7 +14,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from .errors import DatabaseInUse, StoreUnavailable
+from .failures import DatabaseInUse, StoreUnavailable
 
 
 class OwnerLock:

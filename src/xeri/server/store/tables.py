@@ -89,8 +89,8 @@ nodes_t = Table(
     Column("until", Float, nullable=False),
 )
 
-# The operator's two tables (server.store_ops, schema revision 0002): barred addresses, and the operator's actions
-# and requests (the audit trail).
+# The operator's two tables (server.ops.operator_store, schema revision 0002): barred addresses, and the operator's
+# actions and requests (the audit trail).
 bars_t = Table(
     "xeri_bars", metadata,
     # an address or a network, as ipaddress writes it: 203.0.113.7/32, 2001:db8::/48
@@ -119,8 +119,8 @@ actions_t = Table(
 )
 
 
-# Accounts (server.accounts, schema revision 0003_accounts): optional, a guest plays without one. A session is kept
-# by the hash of its cookie's value only; which account holds a seat is a table of its own, so that the seat and
+# Accounts (server.accounts.service, schema revision 0003_accounts): optional, a guest plays without one. A session is
+# kept by the hash of its cookie's value only; which account holds a seat is a table of its own, so that the seat and
 # result tables stay as they were (a revision adds tables, it changes none).
 accounts_t = Table(
     "xeri_accounts", metadata,

@@ -9,7 +9,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
 
 from ...paths import data_dir
-from .errors import DatabaseURLError
+from .failures import DatabaseURLError
 
 
 def normalize_url(db: str | None) -> str:

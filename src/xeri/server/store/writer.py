@@ -17,8 +17,8 @@ from typing import Any
 from sqlalchemy import insert
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from .errors import DB_ERRORS, translated
-from .schema import moves_t
+from .failures import DB_ERRORS, translated
+from .tables import moves_t
 
 #: the statement of one move (``Games.add_move``): a batch of them alone takes the fast path
 INSERT_MOVE = insert(moves_t)

@@ -24,9 +24,9 @@ from ...cards import Card
 from ...engine import SeatView
 from ...events import Event
 from ...seeds import bot_seed
-from ..errors import ProtocolError
-from ..limits import LimitExceeded
-from ..messages import Notice
+from ..limits.caps import LimitExceeded
+from ..wire.messages import Notice
+from ..wire.refusals import ProtocolError
 from ..workers import PoolBusy, Workers, hint_card
 
 log = logging.getLogger("xeri.server")
@@ -59,7 +59,7 @@ class Autoplay:
         #: the notices about the master's strength already sent to this table (``strength_notice``)
         self._told: set[str] = set()
         self._last_hint: dict[int, float] = {}
-        #: in a cluster, the hint cooldown counted across every process (server.caps): True if it counted the
+        #: in a cluster, the hint cooldown counted across every process (server.limits.shared): True if it counted the
         #: hint, False if it could not (Redis away: counted here), or it raises ``hint_cooldown``
         self.shared_hint: Callable[[str, int], Awaitable[bool]] | None = None
 

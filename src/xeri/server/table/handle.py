@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol
 
-from . import messages
-from .envelope import Envelope
+from ..broker.envelope import Envelope
+from ..wire import messages
 
 
 class TableHandle(Protocol):
@@ -43,7 +43,7 @@ class TableHandle(Protocol):
     def seat_for_token(self, token: str) -> int | None: ...
 
     def seat_account(self, seat: int) -> str | None:
-        """The account holding ``seat`` (server.accounts), None for a guest's, a bot's or a free seat."""
+        """The account holding ``seat`` (server.accounts.service), None for a guest's, a bot's or a free seat."""
 
     def seat_of_account(self, account: str) -> int | None:
         """The seat ``account`` plays here (bound to it, not given up), which its session opens without a token."""

@@ -7,7 +7,7 @@ import secrets
 import time
 from dataclasses import dataclass
 
-from .store import SeatRow
+from ..store import SeatRow
 
 
 def hash_token(token: str) -> str:

@@ -21,15 +21,16 @@ from typing import Any
 
 from ...events import RoundScored
 from ...match import Match
-from .. import messages, metrics
-from ..envelope import Envelope, Kind, to_text
-from ..errors import ProtocolError
-from ..pubsub import Broker, channel
-from ..rated import check_hint, check_join
-from ..seats import Seat, hash_token, new_token
+from .. import metrics
+from ..broker.envelope import Envelope, Kind, to_text
+from ..broker.pubsub import Broker, channel
+from ..rated.policy import check_hint, check_join
 from ..store import MoveRow, SeatRow, StaleMove, Start, Store, StoreError, StoreUnavailable, TableRow
+from ..wire import messages
+from ..wire.refusals import ProtocolError
 from . import views
 from .autoplay import Autoplay
+from .seats import Seat, hash_token, new_token
 from .state import Applied, TableState
 
 log = logging.getLogger("xeri.server")
@@ -239,8 +240,8 @@ class Table:
             return await self._leave(self.state.leaving_account(account))
 
     async def bind_account(self, token: str, account: str) -> int | None:
-        """Make the guest seat ``token`` holds ``account``'s (a claim at sign-in, server.accounts): from now on the
-        token answers to that account's session only, and the seat follows the account to any device. None if the
+        """Make the guest seat ``token`` holds ``account``'s (a claim at sign-in, server.accounts.service): from now on
+        the token answers to that account's session only, and the seat follows the account to any device. None if the
         token holds no seat here still in play, the seat is an account's already, or the account has one here."""
         async with self.lock:
             if not self.owned:

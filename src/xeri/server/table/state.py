@@ -24,15 +24,14 @@ from ... import table_rules as rules
 from ...bots.registry import partnered
 from ...cards import Card
 from ...events import Event, MatchOver, Xeri
-from ...table_rules import ROUND_PAUSE, RoundPause
 from ...match import Match, Takeback
 from ...rules import Ruleset
-from ...views import match_record
-from .. import messages
-from ..errors import ProtocolError
-from ..seats import Seat
+from ...table_rules import ROUND_PAUSE, RoundPause
+from ...views import Commitments, match_record
 from ..store import TAKEBACK, Finish, MoveRow, ResultRow, SeatRow, Start, TableRow, dumps
-from .commitments import Commitments
+from ..wire import messages
+from ..wire.refusals import ProtocolError
+from .seats import Seat
 
 #: a table's life: waiting for players, in play, then finished (or closed before it started)
 Status = Literal["waiting", "playing", "finished", "closed"]
@@ -92,7 +91,7 @@ class TableState:
         self.started_at: float | None = row.started_at
         self.finished_at: float | None = row.finished_at
         self.seats = [Seat.from_row(s) for s in seats]
-        #: the format the table is rated in (server.rated), None for a casual table
+        #: the format the table is rated in (server.rated.policy), None for a casual table
         self.rated: str | None = rated
         self.match: Match | None = None
         #: the moves applied so far, (seat, card code, whether it is a takeback), to rebuild the match after a

@@ -1,5 +1,5 @@
 """The protocol's messages (docs/protocol.md): views, events, and each table message as one seat may see it,
-typed as the schema's models (server.messages).
+typed as the schema's models (server.wire.messages).
 
 Their content is built in the core (``xeri.views``), which the offline engine in the browser shares, so the
 server and the offline engine send the same messages; here those dicts become the models' Structs
@@ -20,7 +20,7 @@ from ... import table_rules as rules
 from ... import views as core
 from ...engine import SeatView
 from ...events import Event
-from .. import messages as m
+from ..wire import messages as m
 from .state import TableState
 
 #: each event type's EVENT object (docs/protocol.md), as the core builds it

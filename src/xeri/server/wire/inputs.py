@@ -20,7 +20,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from .errors import ProtocolError
+from .refusals import ProtocolError
 
 MAX_DEPTH = 32
 MAX_DIGITS = 40

@@ -1,5 +1,5 @@
-"""The protocol's one definition, both ways: the JSON Schema of what clients send (server.protocol) and of what
-the server sends (server.messages), from their models.
+"""The protocol's one definition, both ways: the JSON Schema of what clients send (server.wire.protocol) and of what
+the server sends (server.wire.messages), from their models.
 
 ``python scripts/protocol_schema.py --write`` writes it to docs/protocol.schema.json, and the TypeScript
 declarations made from it (json-schema-to-typescript) to src/xeri/web/js/protocol.d.ts, which the page's modules
@@ -36,7 +36,7 @@ def schema() -> dict[str, Any]:
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "Protocol",
         "description": "xeri serve's HTTP and WebSocket protocol (docs/protocol.md), both ways. Written by "
-                       "python scripts/protocol_schema.py --write from xeri.server.protocol and xeri.server.messages.",
+                       "python scripts/protocol_schema.py --write from xeri.server.wire: protocol and messages.",
         "type": "object",
         "properties": {
             "requests": {"description": "each HTTP request body a client sends, by route", "type": "object",

@@ -1,6 +1,6 @@
 """What the server sends, as schema models: each socket message and each HTTP answer the page reads.
 
-The other half of server.protocol (what clients send). The table's messages
+The other half of server.wire.protocol (what clients send). The table's messages
 are built as these Structs (server.table.views) and encoded by msgspec as they
 are; an HTTP answer is checked against its model on its way out (``answer``).
 ``python scripts/protocol_schema.py --write`` writes the JSON Schema of both
@@ -426,7 +426,7 @@ class MetaLimits(Model, frozen=True):
 
 
 class OfflineMeta(Model, frozen=True):
-    """The offline pack this server serves (server.offline): the levels it plays, its size and its version."""
+    """The offline pack this server serves (server.http.offline_pack): the levels it plays, its size and its version."""
 
     levels: list[str]
     bytes: int
@@ -638,7 +638,7 @@ class ReviewProgress(Model, frozen=True):
     review: Review | UnsetType = UNSET
 
 
-# --- accounts (server.accounts, docs/accounts.md) ------------------------------------------
+# --- accounts (server.accounts.service, docs/accounts.md) ------------------------------------------
 
 
 class Account(Model, frozen=True):

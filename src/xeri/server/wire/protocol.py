@@ -1,6 +1,6 @@
 """What clients send, as schema models: each HTTP request body and each socket message, and their JSON Schema.
 
-A body or message is first parsed under server.inputs' limits (depth, digits, finite numbers, text the
+A body or message is first parsed under server.wire.inputs' limits (depth, digits, finite numbers, text the
 database can hold), then converted to its model by msgspec, strictly (no coercion: ``true`` is no seat).
 Each field names its ``Refuse``: whatever is wrong with the field, the client gets that code and message,
 the ones these checks gave when they were written by hand; with several wrong, the first in the model's
@@ -8,7 +8,7 @@ order. What needs the table or its ruleset (a seat of the table, a bot level, a 
 where the request is served.
 
 ``python scripts/protocol_schema.py --write`` writes the JSON Schema of them all, with what the server
-sends (server.messages), into docs/protocol.schema.json, where a test keeps it equal to the models.
+sends (server.wire.messages), into docs/protocol.schema.json, where a test keeps it equal to the models.
 """
 
 from __future__ import annotations
@@ -20,9 +20,9 @@ from typing import Annotated, Any, ClassVar, Self, get_args, get_origin
 import msgspec
 from msgspec import UNSET, Meta, Struct, UnsetType
 
-from ..bots import LEVELS
-from ..rules import OPTIONS
-from .errors import ProtocolError
+from ...bots import LEVELS
+from ...rules import OPTIONS
+from .refusals import ProtocolError
 
 _INDEX = re.compile(r"at `\$\[(\d+)\]")
 
@@ -291,9 +291,9 @@ def read_message(data: Any) -> ClientMessage:
     return message
 
 
-# --- the JSON Schema (server.schema, with what the server sends) --------------------------------
+# --- the JSON Schema (server.wire.json_schema, with what the server sends) --------------------------------
 
-# --- accounts (server.accounts, docs/accounts.md) ------------------------------------------
+# --- accounts (server.accounts.service, docs/accounts.md) ------------------------------------------
 
 #: the bounds of a password, in characters
 PASSWORD_LENGTH = (10, 256)

@@ -1,5 +1,5 @@
 /* The protocol of xeri serve, both ways: written by python scripts/protocol_schema.py --write from
- * docs/protocol.schema.json (itself from xeri.server.protocol and xeri.server.messages). Do not edit. */
+ * docs/protocol.schema.json (itself from xeri.server.wire: protocol and messages). Do not edit. */
 
 export type ClientMessage = Move | Hint | Sync | Ping | Ready | Rematch | Takeback;
 export type ServerMessage =
@@ -29,7 +29,7 @@ export type GameEvent =
   | AutoMoveEvent;
 
 /**
- * xeri serve's HTTP and WebSocket protocol (docs/protocol.md), both ways. Written by python scripts/protocol_schema.py --write from xeri.server.protocol and xeri.server.messages.
+ * xeri serve's HTTP and WebSocket protocol (docs/protocol.md), both ways. Written by python scripts/protocol_schema.py --write from xeri.server.wire: protocol and messages.
  */
 export interface Protocol {
   /**
@@ -1040,7 +1040,7 @@ export interface MetaLimits {
   message_bytes: number;
 }
 /**
- * The offline pack this server serves (server.offline): the levels it plays, its size and its version.
+ * The offline pack this server serves (server.http.offline_pack): the levels it plays, its size and its version.
  *
  * This interface was referenced by `Protocol`'s JSON-Schema
  * via the `definition` "OfflineMeta".

@@ -27,10 +27,10 @@ from sqlalchemy import Column, MetaData, PrimaryKeyConstraint, String, Table, in
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from ..store.errors import DB_ERRORS as _DB_ERRORS
-from ..store.errors import StoreError
-from ..store.errors import translated as _translated
-from ..store.urls import normalize_url
+from ..failures import DB_ERRORS as _DB_ERRORS
+from ..failures import StoreError
+from ..failures import translated as _translated
+from ..urls import normalize_url
 
 #: the first revision: the schema of the servers before migrations (no version table)
 BASELINE = "0001"
@@ -82,7 +82,7 @@ class SchemaState:
 
 def target_metadata() -> MetaData:
     """Every table of the schema (the store's and the operator's)."""
-    from ..store.schema import metadata  # the store's tables and the operator's (server.store_ops)
+    from ..tables import metadata  # the store's tables and the operator's (server.ops.operator_store)
 
     return metadata
 
@@ -285,7 +285,7 @@ async def copy_database(source: str | None, target: str, batch: int = 1000) -> d
                         await writing.execute(insert(table), [dict(r) for r in rows])
                         counts[table.name] += len(rows)
                 if writing.dialect.name == "postgresql":  # the next action's id follows the copied ones
-                    from ..store.schema import actions_t
+                    from ..tables import actions_t
 
                     top = (await writing.execute(select(func.max(actions_t.c.id)))).scalar()
                     if top is not None:

@@ -29,9 +29,9 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from xeri.server.limits import Limits
-from xeri.server.lobby import Lobby
-from xeri.server.pubsub import InProcessBroker
+from xeri.server.broker.pubsub import InProcessBroker
+from xeri.server.limits.caps import Limits
+from xeri.server.lobby.lobby import Lobby
 from xeri.server.store import Store
 
 HERE = Path(__file__).resolve().parent

@@ -1,7 +1,7 @@
 """The operator's tables: barred addresses (xeri_bars) and the operator's actions and requests (xeri_actions).
 
 ``xeri admin bar`` writes the first, which every process reads; every ``xeri admin`` change is noted in the
-second, where a ``close`` waits for the table's owner to carry it out (server.store_ops, server.admin).
+second, where a ``close`` waits for the table's owner to carry it out (server.ops.operator_store, server.ops.admin).
 
 Revision ID: 0002
 Revises: 0001

@@ -1,7 +1,7 @@
 """Accounts: the accounts (xeri_accounts), their sessions (xeri_sessions), and which account holds a seat.
 
-Optional accounts (server.accounts, docs/accounts.md): a guest plays as before. The seats and results tables stay
-as they were; ``xeri_seat_accounts`` binds a seat (and so its result) to an account. The revision only adds tables,
+Optional accounts (server.accounts.service, docs/accounts.md): a guest plays as before. The seats and results tables
+stay as they were; ``xeri_seat_accounts`` binds a seat (and so its result) to an account. The revision only adds tables,
 so a process of the older code goes on working beside it.
 
 Revision ID: 0003_accounts
