@@ -22,8 +22,11 @@ def test_each_kind_round_trips_through_its_encoding() -> None:
 
 
 def test_the_encoding_is_a_short_json_array() -> None:
-    assert json.loads(Frame("n", Envelope.update(3, {"a": 1})).encode()) == ["n", ["update", 3, '{"a":1}']]
+    # The seat's text goes in as the JSON it is, never escaped again on its way between processes.
+    assert Frame("n", Envelope.update(3, {"a": "Ξ\"x"})).encode() == '["n",["update",3,{"a":"Ξ\\"x"}]]'
     assert json.loads(Envelope.plain("x").encode()) == ["plain", None, "x"]
+    # A frame of an earlier process, its body a string, still reads.
+    assert Envelope.decode('["update",3,"{\\"a\\":1}"]') == Envelope("update", 3, '{"a":1}')
 
 
 @pytest.mark.parametrize("text", [

@@ -9,7 +9,12 @@ processes may deliver one after the sync that included it).
 
 Between processes (the Redis relay, the requests to a table's owner) an
 envelope travels as a ``Frame``: the sending process's id and the envelope,
-encoded here and nowhere else (msgspec, JSON: ``["node",["update",7,"{...}"]]``).
+encoded here and nowhere else (msgspec, JSON: ``["node",["update",7,{...}]]``).
+The seat's text goes in as the JSON it already is, not as a string: it is
+written once, when the table builds it, and no hop escapes it again (a reply
+that carries a sync inside a request's reply inside a frame would escape it
+three times). A body that is not a JSON object or array (a test's plain word)
+travels as a JSON string.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from __future__ import annotations
 from typing import Any, Literal
 
 import msgspec
+from msgspec import Raw
 
 Kind = Literal["plain", "sync", "update"]
 
@@ -55,14 +61,42 @@ class Envelope(msgspec.Struct, frozen=True, array_like=True):
 
     def encode(self) -> str:
         """This envelope alone as text (a sync returned by a table's owner to another process)."""
-        return _ENCODER.encode(self).decode()
+        return _ENCODER.encode(self.carried()).decode()
+
+    def carried(self) -> Raw:
+        """This envelope as the raw JSON between processes, its body inside as is (never escaped again)."""
+        return Raw(_ENCODER.encode(_Carried(self.kind, self.version, _raw_body(self.body))))
 
     @staticmethod
-    def decode(text: str | bytes) -> Envelope:
+    def decode(text: str | bytes | Raw) -> Envelope:
         try:
-            return _ENVELOPE.decode(text)
+            return _CARRIED.decode(text).envelope()
         except (msgspec.DecodeError, EnvelopeError) as exc:
             raise EnvelopeError(f"not an envelope: {exc}") from None
+
+
+class _Carried(msgspec.Struct, frozen=True, array_like=True):
+    """An envelope between processes: its body is the seat's JSON itself (``Raw``), not a string holding it."""
+
+    kind: Kind
+    version: int | None
+    body: Raw
+
+    def envelope(self) -> Envelope:
+        raw = bytes(self.body)
+        # a JSON string is a body that was not JSON (``_raw_body``); anything else is the body's own text
+        return Envelope(self.kind, self.version, _STRING.decode(raw) if raw[:1] == b'"' else raw.decode())
+
+
+def _raw_body(body: str) -> Raw:
+    """A body as the raw JSON a frame holds: a JSON object or array as it is, any other text as a JSON string.
+
+    Every body a table or a process sends is a JSON object; this does not parse it again to make sure (the frame
+    of a malformed one fails to decode at the other end, and is dropped there as a foreign one would be).
+    """
+    if body[:1] in ("{", "["):
+        return Raw(body.encode())
+    return Raw(_ENCODER.encode(body))
 
 
 class Frame(msgspec.Struct, frozen=True, array_like=True):
@@ -72,18 +106,29 @@ class Frame(msgspec.Struct, frozen=True, array_like=True):
     envelope: Envelope
 
     def encode(self) -> str:
-        return _ENCODER.encode(self).decode()
+        return self.encode_bytes().decode()
 
     def encode_bytes(self) -> bytes:
         """The same text as ``encode``, as the bytes a socket sends (the relay writes them as they are)."""
-        return _ENCODER.encode(self)
+        return _ENCODER.encode(_CarriedFrame(self.node, self.envelope.carried()))
 
     @staticmethod
     def decode(text: str | bytes) -> Frame:
         try:
-            return _FRAME.decode(text)
+            frame = _FRAME.decode(text)
+            return Frame(frame.node, frame.envelope.envelope())
         except (msgspec.DecodeError, EnvelopeError) as exc:
             raise EnvelopeError(f"not a relay frame: {exc}") from None
+
+
+class _CarriedFrame(msgspec.Struct, frozen=True, array_like=True):
+    node: str
+    envelope: Raw
+
+
+class _ReadFrame(msgspec.Struct, frozen=True, array_like=True):
+    node: str
+    envelope: _Carried
 
 
 def to_text(message: Any) -> str:
@@ -97,5 +142,6 @@ def to_text(message: Any) -> str:
 
 
 _ENCODER = msgspec.json.Encoder()
-_ENVELOPE = msgspec.json.Decoder(Envelope)
-_FRAME = msgspec.json.Decoder(Frame)
+_CARRIED = msgspec.json.Decoder(_Carried)
+_FRAME = msgspec.json.Decoder(_ReadFrame)
+_STRING = msgspec.json.Decoder(str)
