@@ -56,6 +56,7 @@ from .rated.policy import LeaderboardRules
 from .socket.connection import CLOSE_TOO_MANY, MAX_MESSAGE, serve_socket
 from .store import Store, StoreError, StoreUnavailable
 from .table import unavailable
+from .table.commands import Join, Leave, Origin
 from .table.handle import TableHandle
 from .table.seats import hash_token, may_use
 from .wire import inputs, messages
@@ -314,9 +315,10 @@ async def join(request: Request) -> Response:
     name = check_name(body.name)
     me = await sessions.current(request, ctx(request).store)
     if me is not None:  # signed in: the seat is the account's, under its name
-        seat, token = await table.join(me.account.name, body.seat, me.account.id)
+        joined = await table.handle(Join(name=me.account.name, seat=body.seat, account=me.account.id), Origin())
     else:
-        seat, token = await table.join(name, body.seat)
+        joined = await table.handle(Join(name=name, seat=body.seat), Origin())
+    seat, token = joined.seated()
     return _answer(messages.Seated, {"table_id": table.id, "seat": seat, "token": token, "table": table.info()})
 
 
@@ -325,7 +327,7 @@ async def leave(request: Request) -> Response:
     token = LeaveTable.read(await _body(request)).token
     if table.seat_for_token(token) is not None and await _seat_of(table, token, request) is None:
         raise ProtocolError("bad_token", "that seat is another account's: sign in as it to leave")
-    await table.leave(token)
+    await table.handle(Leave(token=token), Origin())
     ctx(request).lobby.release(table)
     return _answer(messages.LeftTable, {"ok": True, "table": table.info()})
 

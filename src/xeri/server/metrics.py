@@ -83,7 +83,7 @@ def refused(code: str, via: str) -> None:
 
 
 def timed_move(method: F) -> F:
-    """On ``Table.move``: its latency, and one move counted when it was applied (it returned)."""
+    """On ``Table._move``: its latency, and one move counted when it was applied (it returned)."""
 
     @functools.wraps(method)
     async def wrapped(table: Any, seat: int | None, card_text: str, version: int, auto: str | None = None) -> Any:

@@ -11,8 +11,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[3]
 SERVER = ROOT / "src" / "xeri" / "server"
 #: the modules where a table is made, found, forwarded to or used
-USERS = ["table/handle", "table/service", "table/state", "table/views", "table/autoplay", "cluster/node",
-         "cluster/remote", "cluster/rpc", "lobby/locator", "lobby/lobby", "socket/connection", "app"]
+USERS = ["table/handle", "table/commands", "table/service", "table/state", "table/views", "table/autoplay",
+         "cluster/node", "cluster/remote", "cluster/rpc", "lobby/locator", "lobby/lobby", "socket/connection", "app"]
 
 
 def test_both_tables_are_table_handles_under_mypy_strict() -> None:

@@ -16,6 +16,7 @@ from ...views import iso_time
 from ..http.bodies import read_body
 from ..matches.summaries import summary
 from ..rated.routes import profile_ratings
+from ..table.commands import Leave, Origin
 from ..wire import inputs, messages
 from ..wire.protocol import AccountSettings, ChangePassword, ClaimSeats, DeleteAccount, LeaveMine, SignIn, SignUp
 from ..wire.refusals import ProtocolError
@@ -148,7 +149,7 @@ async def leave_mine(request: Request) -> Response:
     table = await lobby.get(body.table_id) if inputs.is_table_id(body.table_id) else None
     if table is None:
         raise ProtocolError("no_such_table", "there is no such table")
-    await table.leave_account(me.account.id)
+    await table.handle(Leave(account=me.account.id), Origin())
     lobby.release(table)
     return _answer(messages.LeftTable, {"ok": True, "table": table.info()})
 

@@ -19,6 +19,7 @@ from typing import Protocol
 
 from ..limits.sign_in import AccountLimits
 from ..store import AccountRow, Store, StoreConflict, StoreError
+from ..table.commands import Bind, Origin
 from ..table.handle import TableHandle
 from ..table.seats import hash_token
 from ..wire.protocol import ClaimedSeat
@@ -130,7 +131,8 @@ class AccountService:
             elif status in ("waiting", "playing") and lobby is not None:
                 try:
                     table = await lobby.get(entry.table_id)
-                    bound = await table.bind_account(entry.token, me.account.id) if table is not None else None
+                    bound = None if table is None else (
+                        await table.handle(Bind(token=entry.token, account=me.account.id), Origin())).seat
                 except ProtocolError:
                     continue  # the table is changing servers this instant: a later sign-in claims it
                 if table is not None and bound is not None:

@@ -29,10 +29,11 @@ import asyncio
 import logging
 import time
 from collections import Counter
-from collections.abc import Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, TypeVar
 
 import msgspec
+from msgspec import Raw
 
 from .. import metrics
 from ..broker.envelope import Envelope
@@ -41,40 +42,32 @@ from ..limits.caps import SharedSockets
 from ..lobby.locator import TableHost
 from ..store import Store, StoreError
 from ..table import Table
+from ..table.commands import Origin
 from ..table.handle import TableHandle
+from ..table.views import listed_info
 from ..wire import messages
+from ..wire.protocol import Sync
 from ..wire.refusals import ProtocolError
 from .ownership import LEASE_SECONDS, Ownership
-from .remote import RemoteTable, Replica, listed_info
+from .remote import RemoteTable, Replica
 from .rpc import (
     CONTROL,
     RPC_TIMEOUT,
     Adopted,
+    Answer,
     AnyCall,
     AttachCall,
-    BindCall,
-    Bound,
     Describe,
     Described,
     DetachCall,
+    Forward,
     Handover,
-    HintCall,
-    Hinted,
-    JoinCall,
-    Joined,
-    LeaveCall,
-    Left,
-    MoveCall,
     NotOwner,
-    ReadyCall,
     Refusal,
     Released,
-    RematchCall,
     Reply,
     Request,
     Requests,
-    SyncCall,
-    TakebackCall,
     decoded,
     envelope,
     inbox,
@@ -431,7 +424,8 @@ class Cluster:
         for _attempt in range(3):
             table = host.tables.get(table_id)
             if table is not None and table.owned:
-                return msgspec.convert(await self.apply(table, call, self.node), into)
+                result = await self.apply(table, call, self.node)
+                return result if isinstance(result, into) else msgspec.convert(result, into)
             owner = self.owners.get(table_id) or await self.ownership.owner(table_id)
             if owner is None or owner == self.node:
                 if await self.adopt(table_id) is None and await self.ownership.owner(table_id) is None:
@@ -483,21 +477,21 @@ class Cluster:
         self.broker.post(inbox(request.sender), envelope(reply))
 
     async def apply(self, table: Table, call: AnyCall, node: str) -> Any:
-        """Serve a forwarded request on an owned table (the owner's side of ``call``), from process ``node``."""
+        """Serve a forwarded request on an owned table (the owner's side of ``call``), from process ``node``.
+
+        Every table action is a ``Forward``, served by the table itself; the rest keep the cluster's own counts."""
         match call:
+            case Forward(command=command, origin=origin):
+                outcome = await table.handle(command, origin)
+                return Answer.of(outcome, describe(table) if outcome.reseated else None)
             case Describe():
                 return describe(table)
-            case MoveCall(seat=seat, card=card, version=version):
-                await table.move(seat, card, version)
-                return None
-            case SyncCall(seat=seat):
-                return (await table.sync_envelope(seat)).encode()
             case AttachCall(seat=seat, summary=summary):
                 remote = node != self.node  # a connection on another process: relay its channel to Redis from now on
                 if remote:
                     self.watch(table.id, seat, +1, node)
                 try:
-                    sync = (await table.attach_remote(seat, summary)).encode()
+                    sync = (await table.attach_remote(seat, summary)).carried()
                 except BaseException:
                     if remote:
                         self.watch(table.id, seat, -1, node)
@@ -511,27 +505,6 @@ class Cluster:
                     self.watch(table.id, seat, -1, node)
                     self.consider(table)
                 return None
-            case ReadyCall(seat=seat):
-                await table.ready(seat)
-                return None
-            case TakebackCall(seat=seat, version=version):
-                await table.take_back(seat, version)
-                return None
-            case RematchCall(seat=seat, address=address):
-                await table.ask_rematch(seat, address)
-                return None
-            case HintCall(seat=seat):
-                card, reason = await table.hint(seat)
-                to_json = getattr(reason, "to_json", None)
-                return Hinted(card=card, reason=str(reason), coded=to_json() if to_json is not None else None)
-            case JoinCall(name=name, seat=seat, account=account):
-                joined, token = await table.join(name, seat, account)
-                return Joined(seat=joined, token=token, described=describe(table))
-            case LeaveCall(token=token, account=account):
-                seat = await (table.leave_account(account) if account is not None else table.leave(token))
-                return Left(seat=seat, described=describe(table))
-            case BindCall(token=token, account=account):
-                return Bound(seat=await table.bind_account(token, account), described=describe(table))
         raise ProtocolError("bad_request", f"unknown forwarded request {type(call).__name__}")
 
     # --- replicas --------------------------------------------------------------
@@ -561,7 +534,7 @@ class Cluster:
             raise retry_later("the message relay (Redis) is unavailable") from None
         self.replicas.setdefault(replica.table_id, set()).add(replica)
         try:
-            sync = read_sync(await self.call(replica.table_id, replica.attach_call(), str))
+            sync = await self._attached(replica)
         except BaseException:
             self.detach_local(replica)
             raise
@@ -582,17 +555,29 @@ class Cluster:
         except (ProtocolError, NotOwner):
             pass  # the owner is changing: the new one never counted this connection
 
+    async def _attached(self, replica: Replica) -> Envelope:
+        """Register ``replica`` with the table's owner (wherever it is now): its sync."""
+        return read_sync(await self.call(replica.table_id, replica.attach_call(), Raw))
+
+    async def _synced(self, replica: Replica) -> Envelope:
+        """The owner's sync for ``replica``'s seat (the connection missed what Redis lost)."""
+        answer = await self.call(replica.table_id, Forward(command=Sync(), origin=Origin(seat=replica.seat)), Answer)
+        sync = answer.outcome().reply
+        if sync is None:
+            raise retry_later("the table's server answered a sync with nothing")
+        return sync
+
     async def _reattach(self, table_id: str) -> None:
         """A table's owner changed: register this process's replica connections with it, each resynced."""
-        await self._each_replica(table_id, Replica.attach_call)
+        await self._each_replica(table_id, self._attached)
 
     async def _resync(self, table_id: str) -> None:
-        await self._each_replica(table_id, lambda replica: SyncCall(seat=replica.seat))
+        await self._each_replica(table_id, self._synced)
 
-    async def _each_replica(self, table_id: str, call: Callable[[Replica], AttachCall | SyncCall],
+    async def _each_replica(self, table_id: str, sync: Callable[[Replica], Awaitable[Envelope]],
                             patience: float = 30.0) -> None:
-        """Send each replica of a table the owner's answer to its ``call`` (its sync), retrying while the owner
-        cannot be reached yet (Redis or the owner coming back), for ``patience`` seconds."""
+        """Send each replica of a table the owner's sync for it (``sync``), retrying while the owner cannot be
+        reached yet (Redis or the owner coming back), for ``patience`` seconds."""
         pending = set(self.replicas.get(table_id, ()))
         pause, deadline = 0.05, time.monotonic() + patience
         while pending:
@@ -601,7 +586,7 @@ class Cluster:
                     pending.discard(replica)  # the connection ended meanwhile
                     continue
                 try:
-                    replica.deliver(read_sync(await self.call(table_id, call(replica), str)))
+                    replica.deliver(await sync(replica))
                     pending.discard(replica)
                 except (ProtocolError, NotOwner) as exc:
                     if time.monotonic() > deadline:

@@ -9,45 +9,19 @@ this module knows nothing of leases or of the lobby.
 
 from __future__ import annotations
 
-import json
 import logging
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol, TypeVar
 
-import msgspec
-
-from ...bots.hint import HintReason
-from ...rules import Ruleset
-from ...views import iso_time
 from ..broker.envelope import Envelope
 from ..broker.pubsub import channel
-from ..store import SeatRow, TableRow
-from ..table.seats import Seat, hash_token
-from ..table.state import status_of, takeback_allowed
+from ..table.commands import Command, Origin, Outcome
+from ..table.seats import hash_token
 from ..wire import messages
 from ..wire.refusals import ProtocolError
-from .rpc import (
-    AnyCall,
-    AttachCall,
-    BindCall,
-    Bound,
-    Described,
-    DetachCall,
-    HintCall,
-    Hinted,
-    JoinCall,
-    Joined,
-    LeaveCall,
-    Left,
-    MoveCall,
-    ReadyCall,
-    RematchCall,
-    SyncCall,
-    TakebackCall,
-    read_sync,
-)
+from .rpc import Answer, AnyCall, AttachCall, Described, DetachCall, Forward
 
 log = logging.getLogger("xeri.server")
 
@@ -147,46 +121,13 @@ class RemoteTable:
         return next((s for s, held in enumerate(self._accounts) if held == account and s < len(self._hashes)
                      and self._hashes[s] is not None), None)
 
-    async def join(self, name: str, seat: int | None, account: str | None = None) -> tuple[int, str]:
-        out = await self.forwarder.call(self.id, JoinCall(name=name, seat=seat, account=account), Joined)
-        self._refresh(out.described)
-        return out.seat, out.token
-
-    async def leave(self, token: str) -> int:
-        out = await self.forwarder.call(self.id, LeaveCall(token=token), Left)
-        self._refresh(out.described)
-        return out.seat
-
-    async def leave_account(self, account: str) -> int:
-        out = await self.forwarder.call(self.id, LeaveCall(token="", account=account), Left)
-        self._refresh(out.described)
-        return out.seat
-
-    async def bind_account(self, token: str, account: str) -> int | None:
-        out = await self.forwarder.call(self.id, BindCall(token=token, account=account), Bound)
-        self._refresh(out.described)
-        return out.seat
-
-    async def move(self, seat: int | None, card_text: str, version: int) -> None:
-        await self.forwarder.call(self.id, MoveCall(seat=seat, card=card_text, version=version), type(None))
-
-    async def ready(self, seat: int | None) -> None:
-        await self.forwarder.call(self.id, ReadyCall(seat=seat), type(None))
-
-    async def take_back(self, seat: int | None, version: int) -> None:
-        await self.forwarder.call(self.id, TakebackCall(seat=seat, version=version), type(None))
-
-    async def ask_rematch(self, seat: int | None, address: str | None = None) -> None:
-        await self.forwarder.call(self.id, RematchCall(seat=seat, address=address), type(None))
-
-    async def hint(self, seat: int | None) -> tuple[str, str]:
-        out = await self.forwarder.call(self.id, HintCall(seat=seat), Hinted)
-        if out.coded:  # the reason's code and parameters, so the client can say it in its own language
-            return out.card, HintReason(out.coded["code"], **out.coded["params"])
-        return out.card, out.reason
-
-    async def sync_envelope(self, seat: int | None) -> Envelope:
-        return read_sync(await self.forwarder.call(self.id, SyncCall(seat=seat), str))
+    async def handle(self, command: Command, origin: Origin) -> Outcome:
+        """Any command, forwarded as it is to the owner, whose ``Table.handle`` serves it; a join, a leave or a claim
+        brings the table's seats back with it."""
+        answer = await self.forwarder.call(self.id, Forward(command=command, origin=origin), Answer)
+        if answer.described is not None:
+            self._refresh(answer.described)
+        return answer.outcome()
 
     async def attach(self, seat: int | None, ch: str, deliver: Callable[[Envelope], None],
                      close: Callable[[], None] | None = None, summary: bool = False) -> None:
@@ -212,28 +153,3 @@ class RemoteTable:
             self.clients -= 1
             await self.forwarder.detach_replica(self._replica)
             self._replica = None
-
-
-def listed_info(row: TableRow, seats: list[SeatRow], rated: str | None = None) -> messages.Table:
-    """A lobby entry built from the database rows alone (a table another process owns).
-
-    What only the owner knows (who is connected, the scores, the version) is as for a table just loaded: the
-    lobby shows who sits where; the table's own page asks its owner for the rest.
-    """
-    ruleset = Ruleset.from_dict(json.loads(row.ruleset))
-    places = [Seat.from_row(s) for s in seats]
-    return messages.Table(
-        id=row.id, title=row.title or "", status=status_of(row.status),
-        ruleset=msgspec.convert(ruleset.to_dict(), messages.Ruleset), players=ruleset.players,
-        seats=[messages.TableSeat(seat=s.seat, side=ruleset.side_of(s.seat),
-                                  name=s.display_name() if s.taken else None,
-                                  bot=s.bot_level if not s.human else row.takeover_level if s.left else None,
-                                  human=s.human, taken=s.taken, connected=not s.human or s.left,
-                                  away=s.human and not s.left and s.name is not None) for s in places],
-        free_seats=[s.seat for s in places if not s.taken],
-        turn_timer=row.turn_timer, takeover_after=row.takeover_after, takeover_level=row.takeover_level,
-        private=bool(row.private), version=0, created_at=iso_time(row.created_at),
-        finished_at=iso_time(row.finished_at),
-        invite=f"/#/t/{row.id}", scores=[0] * ruleset.sides, winner=None, pause=None, rematch=None, rated=rated,
-        takebacks=takeback_allowed(places) and rated is None,
-    )

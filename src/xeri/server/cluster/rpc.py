@@ -7,6 +7,12 @@ A request carries one typed ``Call`` (tagged ``op``); its reply carries the
 result as raw JSON, which the asker decodes into the type it expects. A
 message that does not decode is logged and dropped (a foreign publisher on the
 channel): the asker times out and retries.
+
+Every table action travels in one call, ``Forward``: the command as it is
+(server.table.commands) and who asked, answered with the owner's ``Outcome``.
+The cluster names no action: a new one needs nothing here. A seat's text in an
+answer (its sync, its hint) is carried as the JSON it is (``Envelope.carried``),
+never escaped again on the way.
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ from msgspec import Raw, Struct
 
 from ..broker.envelope import Envelope, EnvelopeError
 from ..broker.pubsub import RedisBroker
+from ..table.commands import Command, Origin, Outcome
 from ..wire import messages
 from ..wire.refusals import ProtocolError
 
@@ -59,14 +66,11 @@ class Describe(Call, frozen=True, tag="describe"):
     """What a replica needs to serve the table's routes: its TABLE object, seat token hashes, fairness report."""
 
 
-class MoveCall(Call, frozen=True, tag="move"):
-    seat: int | None
-    card: str
-    version: int
+class Forward(Call, frozen=True, tag="command"):
+    """Any table action, as it is, from ``origin``: the owner's ``Table.handle`` serves it (an ``Answer``)."""
 
-
-class SyncCall(Call, frozen=True, tag="sync"):
-    seat: int | None
+    command: Command
+    origin: Origin
 
 
 class AttachCall(Call, frozen=True, tag="attach"):
@@ -81,47 +85,7 @@ class DetachCall(Call, frozen=True, tag="detach"):
     summary: bool = False
 
 
-class ReadyCall(Call, frozen=True, tag="ready"):
-    seat: int | None
-
-
-class TakebackCall(Call, frozen=True, tag="takeback"):
-    seat: int | None
-    version: int
-
-
-class RematchCall(Call, frozen=True, tag="rematch"):
-    seat: int | None
-    #: the address that completes the offer, which the new table counts against
-    address: str | None = None
-
-
-class HintCall(Call, frozen=True, tag="hint"):
-    seat: int | None
-
-
-class JoinCall(Call, frozen=True, tag="join"):
-    name: str
-    seat: int | None
-    #: the account the seat is bound to (server.accounts.service), None for a guest
-    account: str | None = None
-
-
-class LeaveCall(Call, frozen=True, tag="leave"):
-    token: str
-    #: with no token: the seat this account plays (its session, on another device)
-    account: str | None = None
-
-
-class BindCall(Call, frozen=True, tag="bind"):
-    """A guest's seat claimed into an account (server.accounts.service): the owner binds it."""
-
-    token: str
-    account: str
-
-
-AnyCall = Describe | MoveCall | SyncCall | AttachCall | DetachCall | ReadyCall | RematchCall | HintCall | JoinCall \
-    | LeaveCall | TakebackCall | BindCall
+AnyCall = Describe | Forward | AttachCall | DetachCall
 
 
 # --- what the owner answers -------------------------------------------------------------
@@ -136,29 +100,27 @@ class Described(Struct, frozen=True):
     accounts: list[str | None] = []
 
 
-class Joined(Struct, frozen=True):
-    seat: int
-    token: str
-    described: Described
+_NULL = Raw(b"null")
 
 
-class Left(Struct, frozen=True):
-    seat: int
-    described: Described
+class Answer(Struct, frozen=True, kw_only=True):
+    """A forwarded command's ``Outcome`` on its way back, with the table's description when its seats changed
+    (the asker's copy of the tokens and accounts is stale then)."""
 
+    #: the envelope for the asking connection (``Envelope.carried``: its text inside as is), or null
+    reply: Raw = _NULL
+    seat: int | None = None
+    token: str | None = None
+    described: Described | None = None
 
-class Bound(Struct, frozen=True):
-    """The seat a claim bound (None: nothing was)."""
+    @classmethod
+    def of(cls, outcome: Outcome, described: Described | None) -> Answer:
+        reply = _NULL if outcome.reply is None else outcome.reply.carried()
+        return cls(reply=reply, seat=outcome.seat, token=outcome.token, described=described)
 
-    seat: int | None
-    described: Described
-
-
-class Hinted(Struct, frozen=True):
-    card: str
-    reason: str
-    #: the reason's code and parameters, so the client can say it in its own language
-    coded: dict[str, Any] | None = None
+    def outcome(self) -> Outcome:
+        reply = None if bytes(self.reply) == b"null" else read_sync(self.reply)
+        return Outcome(reply=reply, seat=self.seat, token=self.token, reseated=self.described is not None)
 
 
 class Refusal(Struct, frozen=True):
@@ -249,10 +211,11 @@ def decoded(value: Raw, into: type[T]) -> T:
         raise retry_later("the table's server answered with a malformed reply") from None
 
 
-def read_sync(text: str) -> Envelope:
-    """A sync the owner returned (encoded, server.broker.envelope); a malformed one is the owner's failure."""
+def read_sync(carried: Raw) -> Envelope:
+    """An envelope the owner returned (``Envelope.carried``: a sync, a hint); a malformed one is the owner's
+    failure."""
     try:
-        return Envelope.decode(text)
+        return Envelope.decode(carried)
     except EnvelopeError:
         raise retry_later("the table's server answered with a malformed sync") from None
 

@@ -29,6 +29,7 @@ from ..limits.shared import SharedCaps
 from ..rated.policy import rated_format
 from ..store import SeatRow, Start, Store, StoreError, TableRow, dumps
 from ..table import Table, unavailable
+from ..table.commands import Join, Origin
 from ..table.handle import TableHandle
 from ..table.seats import hash_token, new_token
 from ..wire import inputs, messages
@@ -386,7 +387,7 @@ class Lobby:
         new, first, token = await self._create(body, table_id, holder)
         tokens = {first: token} if first is not None and token is not None else {}
         for s in players[1:]:  # each seat stays its account's
-            seat, tok = await new.join(s.name or "", s.seat, s.account)
+            seat, tok = (await new.handle(Join(name=s.name or "", seat=s.seat, account=s.account), Origin())).seated()
             tokens[seat] = tok
         old.rematch_table = new.id
         await table.publish(lambda seat: messages.RematchMessage(table_id=new.id, seat=seat,

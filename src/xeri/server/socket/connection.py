@@ -10,18 +10,17 @@ from typing import Any
 import msgspec
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from ...bots.hint import HintReason
 from .. import metrics
 from ..broker.envelope import Envelope, to_text
 from ..broker.pubsub import channel
 from ..limits.bucket import BURST, RATE, TokenBucket
 from ..limits.caps import LimitExceeded
 from ..lobby.lobby import Lobby
+from ..table.commands import Origin
 from ..table.handle import TableHandle
 from ..table.seats import may_use
-from ..wire import messages, protocol
-from ..wire.inputs import parse_json
-from ..wire.protocol import Hint, Move, Ping, Ready, Rematch, Sync, Takeback
+from ..wire import messages
+from ..wire.protocol import ClientMessage, Ping, RefusedFrame, Sync, read_frame
 from ..wire.refusals import ProtocolError, private_match
 
 MAX_MESSAGE = 4096
@@ -181,10 +180,12 @@ class Client:
             return Envelope.plain(error("too_large", f"messages are limited to {MAX_MESSAGE} bytes"))
         ref = None
         try:
-            data = parse_json(text)
-            ref = protocol.message_ref(data)
-            reply = await self._dispatch(protocol.read_message(data), ref)
+            command = read_frame(text)
+            ref = command.ref
+            reply = await self._dispatch(command)
         except ProtocolError as exc:
+            if isinstance(exc, RefusedFrame):
+                ref = exc.ref
             # A retryable refusal is the server's own trouble (a database or owner away), not the client's
             # fault: it does not count towards the flood close. The rate limit still bounds the retries.
             if not exc.extra.get("retry"):
@@ -194,40 +195,19 @@ class Client:
         self.rejected = 0
         return reply
 
-    async def _dispatch(self, message: Move | Hint | Sync | Ping | Ready | Rematch | Takeback,
-                        ref: Any) -> Envelope | None:
-        """Serve one validated message (server.wire.protocol)."""
-        table = self.table
-        if isinstance(message, Move):
-            await table.move(self.seat, message.card, message.version)
-            return None
-        if isinstance(message, Ping):
-            return Envelope.plain(to_text(messages.PongMessage(ref=ref)))
-        if isinstance(message, Sync):
-            envelope = await table.sync_envelope(self.seat)
-            last = self._last_sync
-            if (self.seat is None and last is not None and envelope.body == last[0]
-                    and time.monotonic() - last[1] < SYNC_REPEAT):
-                # The very sync this connection was just sent: say so in a few bytes, not tens of kilobytes.
-                raise ProtocolError("sync_unchanged", f"nothing changed since the sync you were sent (version "
-                                    f"{envelope.version}): ask again in a second", version=envelope.version)
-            return envelope
-        if isinstance(message, Hint):
-            card, reason = await table.hint(self.seat)
-            # The reason's code and parameters let a client say it in its own language.
-            coded = reason.to_json() if isinstance(reason, HintReason) else {}
-            return Envelope.plain(to_text(messages.HintMessage(card=card, reason=str(reason),
-                                                        code=coded.get("code", msgspec.UNSET),
-                                                        params=coded.get("params", msgspec.UNSET), ref=ref)))
-        if isinstance(message, Ready):
-            await table.ready(self.seat)
-            return None
-        if isinstance(message, Takeback):
-            await table.take_back(self.seat, message.version)
-            return None
-        # A Rematch: the owner makes the new table once every player asked, counted against this address.
-        await table.ask_rematch(self.seat, self.address)
-        return None
+    async def _dispatch(self, command: ClientMessage) -> Envelope | None:
+        """Serve one decoded message: the table handles it (server.table.commands), wherever it is owned; a ping
+        is this connection's own. None when the table's own broadcast is the answer."""
+        if isinstance(command, Ping):
+            return Envelope.plain(to_text(messages.PongMessage(ref=command.ref)))
+        reply = (await self.table.handle(command, Origin(seat=self.seat, address=self.address))).reply
+        last = self._last_sync
+        if (isinstance(command, Sync) and reply is not None and self.seat is None and last is not None
+                and reply.body == last[0] and time.monotonic() - last[1] < SYNC_REPEAT):
+            # The very sync this connection was just sent: say so in a few bytes, not tens of kilobytes.
+            raise ProtocolError("sync_unchanged", f"nothing changed since the sync you were sent (version "
+                                f"{reply.version}): ask again in a second", version=reply.version)
+        return reply
 
 
 async def refuse(ws: WebSocket, text: str, code: int) -> None:

@@ -3,7 +3,9 @@
 A ``Table`` (server.table.service) is the authority over a match this process owns; a
 ``RemoteTable`` (server.cluster.remote) forwards to the process that owns it. Both are
 a ``TableHandle``, and mypy checks it: a path that only the cluster takes
-cannot reach an attribute that only the local table has.
+cannot reach an attribute that only the local table has. Every action on a
+table is one ``Command`` (server.table.commands) given to ``handle``: the local
+table serves it, the remote one forwards it as it is.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from typing import Protocol
 
 from ..broker.envelope import Envelope
 from ..wire import messages
+from .commands import Command, Origin, Outcome
 
 
 class TableHandle(Protocol):
@@ -48,32 +51,8 @@ class TableHandle(Protocol):
     def seat_of_account(self, account: str) -> int | None:
         """The seat ``account`` plays here (bound to it, not given up), which its session opens without a token."""
 
-    async def join(self, name: str, seat: int | None, account: str | None = None) -> tuple[int, str]: ...
-
-    async def leave(self, token: str) -> int: ...
-
-    async def leave_account(self, account: str) -> int:
-        """Give up the seat ``account`` plays here (its signed-in session, on a device without the token)."""
-
-    async def bind_account(self, token: str, account: str) -> int | None:
-        """Bind the guest seat ``token`` holds, at a table still in play, to ``account`` (a claim); the seat, or
-        None if nothing was bound."""
-
-    async def move(self, seat: int | None, card_text: str, version: int) -> None: ...
-
-    async def hint(self, seat: int | None) -> tuple[str, str]: ...
-
-    async def take_back(self, seat: int | None, version: int) -> None:
-        """``seat`` takes back its last card and the computer's after it (docs/play.md#takebacks)."""
-
-    async def sync_envelope(self, seat: int | None) -> Envelope: ...
-
-    async def ready(self, seat: int | None) -> None:
-        """``seat`` closed the round summary."""
-
-    async def ask_rematch(self, seat: int | None, address: str | None = None) -> None:
-        """``seat`` (at ``address``) offers or accepts a rematch; the owner makes the new table once every player
-        has, counted against ``address``."""
+    async def handle(self, command: Command, origin: Origin) -> Outcome:
+        """Serve one table action from ``origin`` (a move, a sync, a join...); its refusal is a ``ProtocolError``."""
 
     async def attach(self, seat: int | None, ch: str, deliver: Callable[[Envelope], None],
                      close: Callable[[], None] | None = None, summary: bool = False) -> None:

@@ -19,6 +19,9 @@ import time
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
+import msgspec
+
+from ...bots.hint import HintReason
 from ...events import RoundScored
 from ...match import Match
 from .. import metrics
@@ -27,13 +30,21 @@ from ..broker.pubsub import Broker, channel
 from ..rated.policy import check_hint, check_join
 from ..store import MoveRow, SeatRow, StaleMove, Start, Store, StoreError, StoreUnavailable, TableRow
 from ..wire import messages
+from ..wire.protocol import Hint, Move, Ping, Ready, Rematch, Sync, Takeback
 from ..wire.refusals import ProtocolError
 from . import views
 from .autoplay import Autoplay
+from .commands import NOTHING, Bind, Command, Join, Leave, Origin, Outcome
 from .seats import Seat, hash_token, new_token
 from .state import Applied, TableState
 
 log = logging.getLogger("xeri.server")
+
+#: what a table does once its lock is given back: a hint's search, a rematch's new table (``Table.handle``)
+Later = Callable[[], Awaitable[Outcome]]
+#: the commands a spectator may not give, and why (refused before the table is asked anything)
+_SEATED = {Hint: "spectators cannot ask for hints", Ready: "spectators do not hold up the table",
+           Rematch: "spectators cannot ask for a rematch"}
 
 
 def moved() -> ProtocolError:
@@ -178,30 +189,76 @@ class Table:
     async def publish_sync(self) -> None:
         await self.publish(self.sync_message, "sync")
 
-    # --- seats ---------------------------------------------------------------
+    # --- commands: every table action, one at a time ---------------------------------------------
 
-    async def join(self, name: str, seat: int | None, account: str | None = None) -> tuple[int, str]:
-        """Take a free seat (bound to ``account`` when signed in); the table starts once full. A failed write leaves
-        the seat free and nothing changed."""
+    async def handle(self, command: Command, origin: Origin) -> Outcome:
+        """Serve one table action (server.table.commands) from ``origin``, under the table's one lock: checked,
+        stored before anyone hears of it, then published; a refusal (``ProtocolError``) changes nothing.
+
+        What needs no lock comes after it is given back (a hint's search, a rematch's new table): the table
+        serves the other seats meanwhile."""
+        seated = _SEATED.get(type(command))
+        if seated is not None and origin.seat is None:
+            raise ProtocolError("spectator", seated)
         async with self.lock:
             if not self.owned:
                 raise moved()
-            chosen = self.state.free_seat(seat)
-            check_join(self.state.rated, account, [s.account for s in self.seats])
-            token = new_token()
-            digest = hash_token(token)
-            start = self.state.start_row(name_of={chosen.seat: name}) if self.state.fills(chosen) else None
-            try:
-                await self.store.take_seat(self.id, chosen.seat, name, digest, start, account, time.time())
-            except StoreError as exc:
-                raise unavailable(exc, "the join") from None
-            chosen.name, chosen.token_hash, chosen.account = name, digest, account
-            chosen.away_since = time.monotonic()
-            if start is not None:
-                await self._started(start)
-            else:
-                await self.publish_table()
-            return chosen.seat, token
+            done = await self._serve(command, origin)
+        return done if isinstance(done, Outcome) else await done()
+
+    async def _serve(self, command: Command, origin: Origin) -> Outcome | Later:
+        """``command``'s case, the lock held: the table's rules (server.table.state) say whether it may."""
+        seat = origin.seat
+        match command:
+            case Move(card=card, version=version):
+                await self._move(seat, card, version, origin.auto)
+            case Takeback(version=version):
+                await self._take_back(seat, version)
+            case Sync():
+                return Outcome(reply=self.sync_envelope_now(seat))
+            case Hint(ref=ref):
+                assert seat is not None  # _SEATED refused a spectator
+                return await self._hint(seat, ref)
+            case Ready():
+                assert seat is not None
+                if self.state.ready(seat):
+                    await self.publish_table()
+                    self.reschedule()
+            case Rematch():
+                assert seat is not None
+                return await self._rematch(seat, origin.address)
+            case Join(name=name, seat=wanted, account=account):
+                return await self._join(name, wanted, account)
+            case Leave(token=token, account=account):
+                left = self.state.leaving_account(account) if account is not None else self.state.leaving(token)
+                return Outcome(seat=await self._leave(left), reseated=True)
+            case Bind(token=token, account=account):
+                return Outcome(seat=await self._bind(token, account), reseated=True)
+            case Ping(ref=ref):  # a socket answers its pings itself; a table asked answers the same
+                return Outcome(reply=Envelope.message(messages.PongMessage(ref=ref)))
+        return NOTHING
+
+    # --- seats ---------------------------------------------------------------
+
+    async def _join(self, name: str, seat: int | None, account: str | None) -> Outcome:
+        """Take a free seat (bound to ``account`` when signed in); the table starts once full. A failed write leaves
+        the seat free and nothing changed."""
+        chosen = self.state.free_seat(seat)
+        check_join(self.state.rated, account, [s.account for s in self.seats])
+        token = new_token()
+        digest = hash_token(token)
+        start = self.state.start_row(name_of={chosen.seat: name}) if self.state.fills(chosen) else None
+        try:
+            await self.store.take_seat(self.id, chosen.seat, name, digest, start, account, time.time())
+        except StoreError as exc:
+            raise unavailable(exc, "the join") from None
+        chosen.name, chosen.token_hash, chosen.account = name, digest, account
+        chosen.away_since = time.monotonic()
+        if start is not None:
+            await self._started(start)
+        else:
+            await self.publish_table()
+        return Outcome(seat=chosen.seat, token=token, reseated=True)
 
     async def start_if_full(self) -> None:
         async with self.lock:
@@ -225,44 +282,27 @@ class Table:
         await self.publish_sync()
         self.reschedule()
 
-    async def leave(self, token: str) -> int:
-        """Give up a seat; returns the seat. Before the start it is freed, after it a bot plays it."""
-        async with self.lock:
-            if not self.owned:
-                raise moved()
-            return await self._leave(self.state.leaving(token))
-
-    async def leave_account(self, account: str) -> int:
-        """Give up the seat ``account`` holds here (its session, on any device: no token needed)."""
-        async with self.lock:
-            if not self.owned:
-                raise moved()
-            return await self._leave(self.state.leaving_account(account))
-
-    async def bind_account(self, token: str, account: str) -> int | None:
+    async def _bind(self, token: str, account: str) -> int | None:
         """Make the guest seat ``token`` holds ``account``'s (a claim at sign-in, server.accounts.service): from now on
         the token answers to that account's session only, and the seat follows the account to any device. None if the
         token holds no seat here still in play, the seat is an account's already, or the account has one here."""
-        async with self.lock:
-            if not self.owned:
-                raise moved()
-            seat = self.state.seat_for_token(token)
-            if seat is None or self.status not in ("waiting", "playing"):
-                return None
-            s = self.seats[seat]
-            if s.account is not None or s.left or any(x.account == account for x in self.seats):
-                return None
-            try:
-                bound = await self.store.claim_seats([(self.id, seat)], account, time.time())
-            except StoreError as exc:
-                raise unavailable(exc, "the claim") from None
-            if not bound:
-                return None
-            s.account = account
-            return seat
+        seat = self.state.seat_for_token(token)
+        if seat is None or self.status not in ("waiting", "playing"):
+            return None
+        s = self.seats[seat]
+        if s.account is not None or s.left or any(x.account == account for x in self.seats):
+            return None
+        try:
+            bound = await self.store.claim_seats([(self.id, seat)], account, time.time())
+        except StoreError as exc:
+            raise unavailable(exc, "the claim") from None
+        if not bound:
+            return None
+        s.account = account
+        return seat
 
     async def _leave(self, seat: int) -> int:
-        """``seat`` given up (the lock held)."""
+        """``seat`` given up (the lock held): before the start it is freed, after it a bot plays it."""
         s = self.seats[seat]
         try:
             if self.status == "waiting":
@@ -378,13 +418,6 @@ class Table:
                 await self._seated_changed()
             self._idle()
 
-    async def sync_envelope(self, seat: int | None) -> Envelope:
-        """A seat's sync message, enveloped (a client's ``sync`` request)."""
-        async with self.lock:
-            if not self.owned:
-                raise moved()
-            return self.sync_envelope_now(seat)
-
     def disown(self) -> None:
         """Another process took this table over: stop its bots and close its seats' connections (they reconnect)."""
         self.owned = False
@@ -401,55 +434,49 @@ class Table:
     # --- moves ------------------------------------------------------------------
 
     @metrics.timed_move
-    async def move(self, seat: int | None, card_text: str, version: int, auto: str | None = None) -> None:
-        """Apply one move; raise ProtocolError (and change nothing) if it is refused."""
-        async with self.lock:
-            if not self.owned:
-                raise moved()
-            card = self.state.verify_move(seat, card_text, version, auto)
-            assert seat is not None  # verify_move refuses a spectator
-            # The move is applied, then stored with the match's end if it ends it (one transaction);
-            # a failed write undoes it, so nobody ever hears of a move that is not stored.
-            applied = self.state.apply(seat, card, auto)
-            try:
-                await self.store.add_move(applied.row, applied.finish)
-            except StoreError as exc:
-                self.state.undo()
-                if isinstance(exc, StaleMove):
-                    # Another process stored this version's move first: ours is stale.
-                    raise ProtocolError("stale", "another move was stored first", version=self.version) from None
-                log.error("cannot store a move of table %s: %s", self.id, exc)
-                raise unavailable(exc, "the move") from None
-            self.state.commit(applied)
-            if applied.finish is not None:
-                await self.rate_finished()  # before the end is told, so the players' new ratings are there
-            await self._announce(applied)
-            self._idle()
+    async def _move(self, seat: int | None, card_text: str, version: int, auto: str | None = None) -> None:
+        """Apply one move (the lock held); raise ProtocolError (and change nothing) if it is refused."""
+        card = self.state.verify_move(seat, card_text, version, auto)
+        assert seat is not None  # verify_move refuses a spectator
+        # The move is applied, then stored with the match's end if it ends it (one transaction);
+        # a failed write undoes it, so nobody ever hears of a move that is not stored.
+        applied = self.state.apply(seat, card, auto)
+        try:
+            await self.store.add_move(applied.row, applied.finish)
+        except StoreError as exc:
+            self.state.undo()
+            if isinstance(exc, StaleMove):
+                # Another process stored this version's move first: ours is stale.
+                raise ProtocolError("stale", "another move was stored first", version=self.version) from None
+            log.error("cannot store a move of table %s: %s", self.id, exc)
+            raise unavailable(exc, "the move") from None
+        self.state.commit(applied)
+        if applied.finish is not None:
+            await self.rate_finished()  # before the end is told, so the players' new ratings are there
+        await self._announce(applied)
+        self._idle()
 
-    async def take_back(self, seat: int | None, version: int) -> None:
+    async def _take_back(self, seat: int | None, version: int) -> None:
         """``seat`` takes back its last card and the computer's cards after it (docs/play.md#takebacks).
 
         Like a move: checked, applied, stored (the takeback's row, at its version) before anyone hears of it, and
         undone if the write fails. The match is rebuilt from the stored moves with the retracted ones taken back;
         every connection then gets a fresh sync of its own seat's view, and the bots' plan starts again.
         """
-        async with self.lock:
-            if not self.owned:
-                raise moved()
-            self.state.verify_takeback(seat, version)
-            assert seat is not None  # verify_takeback refuses a spectator
-            done = self.state.apply_takeback(seat)
-            try:
-                await self.store.add_move(done.row)
-            except StoreError as exc:
-                self.state.undo()
-                if isinstance(exc, StaleMove):
-                    raise ProtocolError("stale", "another move was stored first", version=self.version) from None
-                log.error("cannot store a takeback of table %s: %s", self.id, exc)
-                raise unavailable(exc, "the takeback") from None
-            self.state.commit_takeback(done)
-            await self.publish_sync()
-            self.reschedule()
+        self.state.verify_takeback(seat, version)
+        assert seat is not None  # verify_takeback refuses a spectator
+        done = self.state.apply_takeback(seat)
+        try:
+            await self.store.add_move(done.row)
+        except StoreError as exc:
+            self.state.undo()
+            if isinstance(exc, StaleMove):
+                raise ProtocolError("stale", "another move was stored first", version=self.version) from None
+            log.error("cannot store a takeback of table %s: %s", self.id, exc)
+            raise unavailable(exc, "the takeback") from None
+        self.state.commit_takeback(done)
+        await self.publish_sync()
+        self.reschedule()
 
     async def rate_finished(self) -> None:
         """A finished rated match moves its accounts' ratings (once: server.store.ratings). A database that
@@ -476,20 +503,24 @@ class Table:
             await self.publish_table()
         self.reschedule()
 
-    async def hint(self, seat: int | None) -> tuple[str, str]:
-        if seat is None:
-            raise ProtocolError("spectator", "spectators cannot ask for hints")
-        async with self.lock:
-            if not self.owned:
-                raise moved()
-            self.state.verify_hint(seat)
-            check_hint(self.state.rated)
-            await self.autoplay.take_hint(self.id, seat)
-            m = self.state.match
-            assert m is not None  # verify_hint refuses a table not started
-            view, history = m.view(seat), m.round.log_for(seat)
-        card, reason = await self.autoplay.hint(view, history)
-        return card.code, reason
+    async def _hint(self, seat: int, ref: str | int | None) -> Later:
+        """Count a hint for ``seat`` (the lock held); the search, which changes nothing, comes after the lock."""
+        self.state.verify_hint(seat)
+        check_hint(self.state.rated)
+        await self.autoplay.take_hint(self.id, seat)
+        m = self.state.match
+        assert m is not None  # verify_hint refuses a table not started
+        view, history = m.view(seat), m.round.log_for(seat)
+
+        async def search() -> Outcome:
+            card, reason = await self.autoplay.hint(view, history)
+            # The reason's code and parameters let a client say it in its own language.
+            coded = reason.to_json() if isinstance(reason, HintReason) else {}
+            hint = messages.HintMessage(card=card.code, reason=str(reason), code=coded.get("code", msgspec.UNSET),
+                                        params=coded.get("params", msgspec.UNSET), ref=ref)
+            return Outcome(reply=Envelope.message(hint))
+
+        return search
 
     async def finish_stored(self) -> bool:
         """Finish a table whose stored moves already end the match (a crash before its end was written)."""
@@ -529,7 +560,7 @@ class Table:
             view, history = m.view(seat), m.round.log_for(seat)
         card, status = await self.autoplay.choose_noted(level, seat, version, view, history, s.match_seed, self.id)
         try:
-            await self.move(seat, card.code, version, auto=reason)
+            await self.handle(Move(card=card.code, version=version), Origin(seat=seat, auto=reason))
             notice = self.autoplay.strength_notice(status)
             if notice is not None:
                 await self.publish_notice(notice)
@@ -542,36 +573,23 @@ class Table:
 
     # --- between rounds and after the match -------------------------------------------
 
-    async def ready(self, seat: int | None) -> None:
-        """``seat`` closed the round summary; the next round goes on once nobody is left reading it."""
-        if seat is None:
-            raise ProtocolError("spectator", "spectators do not hold up the table")
-        async with self.lock:
-            if not self.owned:
-                raise moved()
-            if self.state.ready(seat):
-                await self.publish_table()
-                self.reschedule()
+    async def _rematch(self, seat: int, address: str | None) -> Outcome | Later:
+        """``seat`` (at ``address``) offers or accepts a rematch (the lock held); once every player of the finished
+        match has, the lobby makes the new table, counted against ``address``, after the lock."""
+        ready = self.state.offer_rematch(seat)
+        await self.publish_table()
+        if not ready:
+            return NOTHING
+        if self.on_rematch is None:
+            self.state.rematching = False  # refused: nothing makes it
+            return NOTHING
+        make = self.on_rematch
 
-    async def offer_rematch(self, seat: int | None) -> bool:
-        """``seat`` offers (or accepts) a rematch; True once every player of the finished match has."""
-        if seat is None:
-            raise ProtocolError("spectator", "spectators cannot ask for a rematch")
-        async with self.lock:
-            if not self.owned:
-                raise moved()
-            ready = self.state.offer_rematch(seat)
-            await self.publish_table()
-            return ready
+        async def new_table() -> Outcome:
+            await make(self, address)
+            return NOTHING
 
-    async def ask_rematch(self, seat: int | None, address: str | None = None) -> None:
-        """``seat`` (at ``address``) offers or accepts a rematch; once every player has, the lobby makes the new
-        table, counted against ``address``."""
-        if await self.offer_rematch(seat):
-            if self.on_rematch is None:
-                self.state.rematching = False  # refused: nothing makes it
-            else:
-                await self.on_rematch(self, address)
+        return new_table
 
     def stop(self) -> None:
         self.autoplay.stop()

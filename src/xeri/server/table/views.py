@@ -11,8 +11,9 @@ scheduler.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 import msgspec
 
@@ -20,8 +21,11 @@ from ... import table_rules as rules
 from ... import views as core
 from ...engine import SeatView
 from ...events import Event
+from ...rules import Ruleset
+from ..store import SeatRow, TableRow
 from ..wire import messages as m
-from .state import TableState
+from .seats import Seat
+from .state import TableState, status_of, takeback_allowed
 
 #: each event type's EVENT object (docs/protocol.md), as the core builds it
 WIRE_FORM = core.WIRE_FORM
@@ -74,6 +78,31 @@ def table_info(table: TableState) -> m.Table:
                                             rated=table.rated), m.Table)
 
 
+def listed_info(row: TableRow, seats: list[SeatRow], rated: str | None = None) -> m.Table:
+    """A lobby entry built from the database rows alone (a table another process owns, server.cluster).
+
+    What only the owner knows (who is connected, the scores, the version) is as for a table just loaded: the
+    lobby shows who sits where; the table's own page asks its owner for the rest.
+    """
+    ruleset = Ruleset.from_dict(json.loads(row.ruleset))
+    places = [Seat.from_row(s) for s in seats]
+    return m.Table(
+        id=row.id, title=row.title or "", status=status_of(row.status),
+        ruleset=msgspec.convert(ruleset.to_dict(), m.Ruleset), players=ruleset.players,
+        seats=[m.TableSeat(seat=s.seat, side=ruleset.side_of(s.seat),
+                           name=s.display_name() if s.taken else None,
+                           bot=s.bot_level if not s.human else row.takeover_level if s.left else None,
+                           human=s.human, taken=s.taken, connected=not s.human or s.left,
+                           away=s.human and not s.left and s.name is not None) for s in places],
+        free_seats=[s.seat for s in places if not s.taken],
+        turn_timer=row.turn_timer, takeover_after=row.takeover_after, takeover_level=row.takeover_level,
+        private=bool(row.private), version=0, created_at=core.iso_time(row.created_at),
+        finished_at=core.iso_time(row.finished_at),
+        invite=f"/#/t/{row.id}", scores=[0] * ruleset.sides, winner=None, pause=None, rematch=None, rated=rated,
+        takebacks=takeback_allowed(places) and rated is None,
+    )
+
+
 def table_message(table: TableState) -> m.TableMessage:
     """The table changed: with the timer as it is now (a player who came back stops an away timer)."""
     return m.TableMessage(table=table_info(table), timer=table.timer())
@@ -122,14 +151,22 @@ def sync_message(table: TableState, seat: int | None) -> m.SyncMessage:
 def update_message(table: TableState, seat: int | None, events: Sequence[Event], round_number: int, *,
                    auto: tuple[int, str] | None, timer: m.Timer | None,
                    history: list[m.Round] | None) -> m.UpdateMessage:
-    """The update after one move, as ``seat`` may see it (``auto``: the seat a bot played for, and why)."""
-    evs = wire_events(table, events, seat, round_number)
+    """The update after one move, as ``seat`` may see it (``auto``: the seat a bot played for, and why).
+
+    Every move builds one per seat, so it is built once and encoded once: the core's events and views go in as the
+    dicts they are, in the schema's shape, not converted into its Structs first (checking what the server itself
+    just built cost more than building it). tests/server/table/test_server_updates.py decodes every update of
+    whole matches into the schema's models and finds the same text.
+    """
+    match = table.match
+    assert match is not None  # a move was made: the match is on
+    evs: list[Any] = core.wire_events(match, table.commitments, events, seat, round_number)
     if auto is not None:
         evs.insert(0, m.AutoMoveEvent(seat=auto[0], reason=auto[1]))
-    view = seat_view(table, seat)
-    assert view is not None and table.match is not None  # a move was made: the match is on
-    end = core.round_end_view(table.match, seat, events, round_number)
-    return m.UpdateMessage(version=table.version, events=evs, view=view, timer=timer,
+    view = core.match_view(match, seat)
+    assert view is not None
+    end = core.round_end_view(match, seat, events, round_number)
+    return m.UpdateMessage(version=table.version, events=cast(_EVENTS, evs), view=cast(m.View, view), timer=timer,
                            pause=table.pause_state(), history=history if history is not None else msgspec.UNSET,
                            takeback=table.can_take_back(seat),
-                           round_end=msgspec.UNSET if end is None else msgspec.convert(end, m.View))
+                           round_end=msgspec.UNSET if end is None else cast(m.View, end))

@@ -2,6 +2,8 @@
 
 A body or message is first parsed under server.wire.inputs' limits (depth, digits, finite numbers, text the
 database can hold), then converted to its model by msgspec, strictly (no coercion: ``true`` is no seat).
+A socket frame is decoded straight into its message, once (``read_frame``), when nothing in its text could
+break those limits; any other frame, and any refused one, takes the careful way, which says why.
 Each field names its ``Refuse``: whatever is wrong with the field, the client gets that code and message,
 the ones these checks gave when they were written by hand; with several wrong, the first in the model's
 order. What needs the table or its ruleset (a seat of the table, a bot level, a name's length) is checked
@@ -22,6 +24,7 @@ from msgspec import UNSET, Meta, Struct, UnsetType
 
 from ...bots import LEVELS
 from ...rules import OPTIONS
+from .inputs import MAX_DEPTH, parse_json
 from .refusals import ProtocolError
 
 _INDEX = re.compile(r"at `\$\[(\d+)\]")
@@ -289,6 +292,44 @@ def read_message(data: Any) -> ClientMessage:
     except msgspec.ValidationError:
         raise model.refusal(data) from None
     return message
+
+
+class RefusedFrame(ProtocolError):
+    """A socket frame refused before it became a message, with its ``ref`` when that could be read (the reply
+    echoes it)."""
+
+    def __init__(self, refusal: ProtocolError, ref: str | int | None) -> None:
+        super().__init__(refusal.code, refusal.message, **refusal.extra)
+        self.ref = ref
+
+
+_FRAME: msgspec.json.Decoder[ClientMessage] = msgspec.json.Decoder(ClientMessage)
+#: what only the careful way checks: an escape (a NUL or a lone surrogate may hide in one), a number of more
+#: digits than server.wire.inputs takes, an exponent that may overflow to infinity
+_CAREFUL = re.compile(r"\\u|[0-9]{41}|[eE][+-]?[0-9]{3}")
+
+
+def read_frame(text: str) -> ClientMessage:
+    """The message of a socket frame's text, decoded once; a ``RefusedFrame`` with the code and words the careful
+    way (``parse_json``, ``message_ref``, ``read_message``) gives, when it is refused.
+
+    A frame with fewer than ``MAX_DEPTH`` brackets cannot nest too deep, and one with no escape, long digit run
+    or large exponent holds no text or number those limits refuse: msgspec decodes it into its model in one pass
+    (its checks are the model's, as ``read_message``'s are). Any other frame, or one msgspec refuses, is read
+    the careful way, which finds the same message or says why not.
+    """
+    if text.count("{") + text.count("[") <= MAX_DEPTH and _CAREFUL.search(text) is None:
+        try:
+            return _FRAME.decode(text)
+        except (msgspec.DecodeError, RecursionError):
+            pass
+    ref = None
+    try:
+        data = parse_json(text)
+        ref = message_ref(data)
+        return read_message(data)
+    except ProtocolError as exc:
+        raise RefusedFrame(exc, ref) from None
 
 
 # --- the JSON Schema (server.wire.json_schema, with what the server sends) --------------------------------
