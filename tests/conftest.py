@@ -1,4 +1,4 @@
-"""What every test folder shares: the check of every server log for tracebacks (tests/server_logs.py)."""
+"""What every test folder shares: the check of every server log for tracebacks (tests/support/logs.py)."""
 
 from __future__ import annotations
 
@@ -6,12 +6,12 @@ from collections.abc import Iterator
 
 import pytest
 
-import server_logs
+from support import logs as server_logs
 
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "allow_traceback(*names): the test provokes, on purpose, a logged traceback "
-                            "whose text contains one of the names (tests/server_logs.py)")
+                            "whose text contains one of the names (tests/support/logs.py)")
 
 
 @pytest.fixture(autouse=True)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 
 import pytest
-from deals import build_deal
 
+from support.deals import build_deal
 from xeri.cards import Card, parse_cards
 from xeri.engine import Deal, Round, shuffle_and_deal
 from xeri.errors import CardError, DealError, GameOverError, IllegalMoveError, OutOfTurnError

@@ -9,8 +9,8 @@ import typing
 from pathlib import Path
 
 import pytest
-from event_aspects import lines
 
+from support.event_aspects import lines
 from xeri import events
 from xeri.bots.encoding import EVENT_LINE
 from xeri.events import EVENT_TYPES, REDACTION, Aspect, Played, public

@@ -7,9 +7,9 @@ import re
 import numpy as np
 import pyspiel
 import pytest
-from integrations_playthrough import CASES, GOLDEN, playthrough
 
 import xeri.integrations.openspiel as xos  # registers python_xeri
+from support.playthrough import CASES, GOLDEN, playthrough
 from xeri.cards import DECK, Card
 
 
@@ -32,7 +32,7 @@ def test_game_parameters_and_shapes() -> None:
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_playthrough_matches_golden_file(name: str) -> None:
-    """The per-seat strings are locked; regenerate with ``python tests/integrations/integrations_playthrough.py``."""
+    """The per-seat strings are locked; regenerate with ``python tests/support/playthrough.py``."""
     assert playthrough(*CASES[name]) == (GOLDEN / name).read_text(encoding="utf-8")
 
 

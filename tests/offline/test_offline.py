@@ -18,8 +18,8 @@ from typing import Any
 
 import httpx
 import pytest
-from test_server_support import Player, ThreadServer, create, db_url
 
+from support.server import Player, ThreadServer, create, db_url
 from xeri.offline import pack, worker
 from xeri.offline.table import OFFLINE_LEVELS, OfflineError, OfflineTable, offline_levels
 
@@ -307,8 +307,7 @@ def test_the_server_serves_the_pack_and_the_service_worker(tmp_path: Path) -> No
 
 def test_a_bad_offline_pack_folder_is_one_line_and_no_server(tmp_path: Path,
                                                              capsys: pytest.CaptureFixture[str]) -> None:
-    from test_server_support import free_port
-
+    from support.server import free_port
     from xeri.cli import main
 
     args = ["serve", "--port", str(free_port()), "--db", str(tmp_path / "x.db"), "--offline-pack", str(tmp_path)]

@@ -1,1 +1,1 @@
-"""The game server: real processes on SQLite, PostgreSQL and Redis, behind HAProxy (helpers: test_server_support)."""
+"""The game server: real processes on SQLite, PostgreSQL and Redis, behind HAProxy (helpers: support.server)."""

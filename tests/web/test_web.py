@@ -22,7 +22,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, Playwright, sync_playwright
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-import server_logs
+from support import logs as server_logs
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -69,7 +69,7 @@ class Server:
         self.url = f"http://127.0.0.1:{self.port}"
         #: more ``xeri serve`` options (tests/web/test_web_offline.py: ``--offline-pack``)
         self.extra: list[str] = []
-        #: how much of the log was checked for tracebacks (tests/server_logs.py)
+        #: how much of the log was checked for tracebacks (tests/support/logs.py)
         self.checked = 0
 
     def start(self) -> None:

@@ -22,8 +22,9 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page
-from test_server_support import Player
 from test_web import DESKTOP, TURN, Console, Server, hand
+
+from support.server import Player
 
 ROOT = Path(__file__).resolve().parents[2]
 PYODIDE = Path(os.environ.get("XERI_TEST_PYODIDE")

@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import sync_playwright
 from test_server import play_out
-from test_server_support import Player, ThreadServer, create, db_url
+
+from support.server import Player, ThreadServer, create, db_url
 
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"]
 

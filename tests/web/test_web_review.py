@@ -10,8 +10,9 @@ import random
 
 from playwright.sync_api import Browser, BrowserContext
 from test_server import play_out
-from test_server_support import Player, create
 from test_web import ARTIFACTS, Console, Server, new_page
+
+from support.server import Player, create
 
 SUITS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 

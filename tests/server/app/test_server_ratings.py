@@ -16,8 +16,8 @@ import httpx
 import pytest
 from test_server_cluster import PG_URL, fresh_database, poll
 from test_server_migrations import play_to_the_end
-from test_server_support import AccountClient, ThreadServer, db_url
 
+from support.server import AccountClient, ThreadServer, db_url
 from xeri.ratings import Rating, initial, rate
 from xeri.server.rated.policy import LeaderboardRules
 from xeri.server.store import Store

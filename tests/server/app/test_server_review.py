@@ -14,8 +14,8 @@ import httpx
 import pytest
 from test_review import bot, play_match
 from test_server import play_out
-from test_server_support import Player, ThreadServer, create, db_url
 
+from support.server import Player, ThreadServer, create, db_url
 from xeri import record, review
 from xeri.server.matches.reviews import ReviewBusy, ReviewCache, ReviewFailed
 from xeri.server.workers import PoolBusy, Workers

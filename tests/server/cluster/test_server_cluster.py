@@ -28,11 +28,11 @@ from typing import Any
 import httpx
 import pytest
 from test_server_leak import check_messages, ground_truth
-from test_server_support import free_port
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-import server_logs
+from support import logs as server_logs
+from support.server import free_port
 from xeri.server.store import MoveRow, SeatRow, StaleMove, Store, TableRow
 
 PG_URL = os.environ.get("XERI_TEST_PG_URL")

@@ -11,10 +11,10 @@ import secrets
 import httpx
 import pytest
 from test_server_cluster import REDIS_URL, Cluster, database, lease_owner, node_id  # noqa: F401 (the fixture)
-from test_server_support import AccountClient, Player
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
+from support.server import AccountClient, Player
 from xeri.server.limits.caps import LimitExceeded, Limits
 from xeri.server.limits.sign_in import AccountLimits
 

@@ -13,8 +13,8 @@ import time
 from pathlib import Path
 
 import pytest
-from test_server_support import Player, ThreadServer, create, db_url
 
+from support.server import Player, ThreadServer, create, db_url
 from xeri.server.broker.envelope import Envelope
 from xeri.server.broker.pubsub import RedisBroker
 

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_server_support import Player, ThreadServer, create, db_url
 
+from support.server import Player, ThreadServer, create, db_url
 from xeri.cards import DECK
 
 REPLY_TYPES = {"error", "pong", "hint", "sync", "update", "table"}
@@ -159,7 +159,7 @@ def account() -> Iterator[tuple[ThreadServer, Any, Any]]:
     from dataclasses import replace
     from pathlib import Path
 
-    from test_server_support import LIFTED, AccountClient
+    from support.server import LIFTED, AccountClient
 
     with tempfile.TemporaryDirectory() as tmp:
         limits = replace(LIFTED, signins_per_address=10**6, signins_per_name=10**6, signups_per_address=10**6)

@@ -16,9 +16,10 @@ import httpx
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_server_support import Player, ThreadServer, create, db_url
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
+
+from support.server import Player, ThreadServer, create, db_url
 
 HUGE = "9" * 5000
 DEEP = "[" * 100_000 + "]" * 100_000

@@ -24,9 +24,9 @@ from typing import Any
 import httpx
 import pytest
 from test_server_cluster import PG_URL, fresh_database, poll
-from test_server_support import Player, ThreadServer, create, free_port, join
 from websockets.exceptions import ConnectionClosed
 
+from support.server import Player, ThreadServer, create, free_port, join
 from xeri.cli import main as xeri
 from xeri.server.store import migrations
 

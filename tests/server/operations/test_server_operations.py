@@ -37,7 +37,6 @@ from prometheus_client.parser import text_string_to_metric_families
 from test_server_cluster import REDIS_URL, ROOT, Client, Cluster, Node, fresh_database, node_id, play_turn, played, poll
 from test_server_cluster import lease_owner as read_lease_owner
 from test_server_migrations import run_xeri as run_xeri_here
-from test_server_support import free_port
 from test_web import (  # noqa: F401  (fixtures are used by name)
     Console,
     browser,
@@ -48,6 +47,8 @@ from test_web import (  # noqa: F401  (fixtures are used by name)
 )
 from test_web_cluster import play_out
 from test_web_play import vs_computer
+
+from support.server import free_port
 
 TLS_CFG = ROOT / "deploy" / "haproxy-tls.cfg"
 UNITS = ROOT / "deploy" / "systemd"

@@ -15,10 +15,10 @@ import httpx
 import pytest
 import uvicorn
 from test_server_migrations import play_to_the_end
-from test_server_support import CHEAP_PASSWORDS, LIFTED, AccountClient, ThreadServer, create, db_url
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
+from support.server import CHEAP_PASSWORDS, LIFTED, AccountClient, ThreadServer, create, db_url
 from xeri.server.accounts import names as account_names
 from xeri.server.accounts.passwords import Passwords
 from xeri.server.http.security import secure
@@ -288,7 +288,7 @@ def test_xeri_serve_takes_the_sign_in_limits(tmp_path: Path) -> None:
     import subprocess
     import sys
 
-    from test_server_support import free_port, subprocess_server
+    from support.server import free_port, subprocess_server
 
     for flag, value, says in (("--signin-limit", "lots", "not a rate"), ("--signup-limit", "0/minute", "at least 1"),
                               ("--signin-name-limit", "5/fortnight", "not a rate"), ("--signin-limit", "", "rate")):

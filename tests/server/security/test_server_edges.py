@@ -15,9 +15,9 @@ from typing import Any
 
 import httpx
 import pytest
-from test_server_support import Player, ThreadServer, create, db_url, free_port, logging_server, subprocess_server
 from websockets.sync.client import connect
 
+from support.server import Player, ThreadServer, create, db_url, free_port, logging_server, subprocess_server
 from xeri.server.http.security import TokenFilter, secure
 
 

@@ -19,9 +19,9 @@ import httpx
 import pytest
 from starlette.middleware.gzip import GZipResponder
 from test_server import play_out
-from test_server_support import LIFTED, Player, ThreadServer, create, db_url
 from websockets.exceptions import ConnectionClosed
 
+from support.server import LIFTED, Player, ThreadServer, create, db_url
 from xeri.server import create_app
 from xeri.server.broker.envelope import Envelope
 from xeri.server.socket.connection import Client
@@ -181,7 +181,7 @@ def test_a_text_frame_that_is_not_utf8_closes_1007_and_logs_nothing(server: Thre
         while True:
             p.ws.recv(timeout=10)
     assert closed.value.rcvd is not None and closed.value.rcvd.code == 1007
-    # The traceback check (tests/server_logs.py) fails this test if the server logged one.
+    # The traceback check (tests/support/logs.py) fails this test if the server logged one.
 
 
 def test_a_replay_is_compressed_once_not_per_request(server: ThreadServer, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -9,10 +9,10 @@ from typing import Any
 
 import httpx
 import pytest
-from test_server_support import Player, ThreadServer, create, db_url, free_port, subprocess_server
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
+from support.server import Player, ThreadServer, create, db_url, free_port, subprocess_server
 from xeri.server.limits.caps import Limits
 
 OTHER = "127.0.0.2"  # a second client address on the loopback

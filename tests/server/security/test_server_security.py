@@ -14,10 +14,10 @@ from pathlib import Path
 
 import httpx
 import pytest
-from test_server_support import Player, ThreadServer, create, db_url, free_port, join, logging_server, wait_ready
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
+from support.server import Player, ThreadServer, create, db_url, free_port, join, logging_server, wait_ready
 from xeri.server.http.security import secure
 
 
@@ -242,7 +242,7 @@ def test_account_routes_are_listed_here_every_one() -> None:
 
 
 def test_authz_of_the_account_routes(server: ThreadServer, tmp_path: Path) -> None:
-    from test_server_support import AccountClient
+    from support.server import AccountClient
 
     ada, eve = AccountClient(server.base), AccountClient(server.base)
     ada.sign_up("Ada", PASSWORD)
@@ -277,7 +277,7 @@ def test_authz_of_the_account_routes(server: ThreadServer, tmp_path: Path) -> No
 
 
 def test_the_database_keeps_no_password_nor_session_cookie(server: ThreadServer, tmp_path: Path) -> None:
-    from test_server_support import AccountClient
+    from support.server import AccountClient
 
     ada = AccountClient(server.base)
     password = "Ada's very own password 1815"

@@ -14,8 +14,8 @@ from typing import Any
 
 import httpx
 import pytest
-from test_server_support import Player, ThreadServer, create, db_url
 
+from support.server import Player, ThreadServer, create, db_url
 from xeri import record
 from xeri.server.store import Store, StoreUnavailable
 

@@ -12,8 +12,8 @@ import uuid
 
 import httpx
 import pytest
-from test_server_support import Player, ThreadServer, create
 
+from support.server import Player, ThreadServer, create
 from xeri import record
 
 PG_URL = os.environ.get("XERI_TEST_PG_URL")

@@ -6,8 +6,8 @@ import random
 from pathlib import Path
 
 import httpx
-from test_server_support import Player, create, join, subprocess_server
 
+from support.server import Player, create, join, subprocess_server
 from xeri import record
 
 

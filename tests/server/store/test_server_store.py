@@ -10,8 +10,8 @@ from pathlib import Path
 
 import httpx
 import pytest
-from test_server_support import free_port, subprocess_server
 
+from support.server import free_port, subprocess_server
 from xeri.seeds import bot_seed
 from xeri.server.store import (
     DatabaseInUse,

@@ -16,8 +16,8 @@ from typing import Any
 
 import httpx
 import pytest
-from test_server_support import Player, ThreadServer, create, db_url, join
 
+from support.server import Player, ThreadServer, create, db_url, join
 from xeri.cards import DECK
 from xeri.match import Match
 from xeri.record import deal_from_dict
@@ -326,7 +326,7 @@ def test_a_redeal_rule_with_face_down_cards_is_refused(server: ThreadServer, rul
 
 
 def test_account_answers_leak_no_secret_nor_a_match_in_play(server: ThreadServer) -> None:
-    from test_server_support import AccountClient
+    from support.server import AccountClient
 
     password = "a good long password"
     ada, bob = AccountClient(server.base), AccountClient(server.base)

@@ -12,8 +12,8 @@ from typing import Any
 
 import httpx
 import pytest
-from test_server_support import Player, ThreadServer, create, db_url, join
 
+from support.server import Player, ThreadServer, create, db_url, join
 from xeri import fairness, record
 
 

@@ -23,7 +23,7 @@ import httpx
 import uvicorn
 from websockets.sync.client import ClientConnection, connect
 
-import server_logs
+from support import logs as server_logs
 from xeri.server import create_app
 from xeri.server.accounts.passwords import Passwords
 from xeri.server.limits.caps import Limits

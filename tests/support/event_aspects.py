@@ -2,7 +2,7 @@
 
 ``tests/core/golden/event_aspects.jsonl`` holds what this printed before the aspects moved into one registry;
 ``test_events_registry`` compares. Regenerate (only for an intended change of an output) with
-``python tests/core/event_aspects.py > tests/core/golden/event_aspects.jsonl``.
+``python tests/support/event_aspects.py > tests/core/golden/event_aspects.jsonl``.
 """
 
 from __future__ import annotations

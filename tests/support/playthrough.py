@@ -1,6 +1,6 @@
 """Playthrough text of the OpenSpiel game: every seat's strings at every step of a seeded round.
 
-``python tests/integrations/integrations_playthrough.py`` rewrites the golden files under
+``python tests/support/playthrough.py`` rewrites the golden files under
 ``tests/integrations/playthroughs/``; ``tests/integrations/test_integrations_openspiel.py`` compares.
 """
 
@@ -10,7 +10,7 @@ import random
 import sys
 from pathlib import Path
 
-GOLDEN = Path(__file__).parent / "playthroughs"
+GOLDEN = Path(__file__).resolve().parents[1] / "integrations" / "playthroughs"
 CASES = {"xeri_classic_2p.txt": ("classic", 2, 7), "xeri_cardgames_4p.txt": ("cardgames", 4, 3),
          "xeri_pisti_2p.txt": ("pisti", 2, 5)}
 #: steps whose every per-seat string is written out (the rest are summarised by the action)
