@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Any, TypeVar, cast
 
 import pytest
-from test_server_support import db_url
 
+from support.server import db_url
 from xeri.server.broker.envelope import Envelope, Frame
 from xeri.server.broker.pubsub import InProcessBroker
 from xeri.server.cluster import rpc

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import msgspec
 import pytest
-from test_server_support import db_url
 
+from support.server import db_url
 from xeri.server.broker.envelope import Envelope, to_text
 from xeri.server.broker.pubsub import InProcessBroker, channel
 from xeri.server.lobby.lobby import Lobby
