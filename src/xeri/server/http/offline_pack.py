@@ -33,9 +33,9 @@ from ...offline import pack
 #: the page's folder: the package's, or $XERI_WEB_DIR (a customised page; the tests serve a changed copy)
 WEB_DIR = Path(os.environ.get("XERI_WEB_DIR") or Path(__file__).resolve().parents[2] / "web")
 #: the page's files that the service worker caches, by URL: what loads the page with no network
-SHELL_GLOBS = ("css/*.css", "js/*.js", "icon.svg", "manifest.webmanifest")
+SHELL_GLOBS = ("css/*.css", "js/**/*.js", "icon.svg", "manifest.webmanifest")
 #: the scripts that are not the page's: the service worker itself, and the offline pack's worker
-NOT_SHELL = ("js/sw.js", "js/offline-worker.js")
+NOT_SHELL = ("js/sw.js", "js/offline/worker.js")
 #: the worker's own policy: Pyodide compiles WebAssembly ('wasm-unsafe-eval'), and nothing else changes
 WORKER_CSP = ("default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; connect-src 'self'; object-src 'none'; "
               "base-uri 'none'")
@@ -177,7 +177,7 @@ async def worker_script(request: Request) -> Response:
     """The offline engine's Web Worker, under its own policy: the one page script that may compile WebAssembly."""
     if _pack(request) is None:
         return _no_pack()
-    data = (WEB_DIR / "js" / "offline-worker.js").read_bytes()
+    data = (WEB_DIR / "js" / "offline" / "worker.js").read_bytes()
     return _answer(request, data, "text/javascript", {"Content-Security-Policy": WORKER_CSP})
 
 
