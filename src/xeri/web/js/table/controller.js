@@ -52,7 +52,7 @@ export function mountTable(container, tableId, { watch = false } = {}) {
   const moves = { queue, socket: () => socket };
   const dialogs = new TableDialogs({
     tableId, shown: () => queue.shown, send: (msg) => void (socket && socket.send(msg)), render,
-    newMatch: () => void newMatch(queue.state), resultTarget: () => resultTarget(root),
+    newMatch: () => void newMatch(queue.state), resultTarget: () => resultTarget(root), table: () => root,
   });
   /** @type {import("./view.js").ViewHandlers} */
   const on = {

@@ -11,9 +11,10 @@ import {
 } from "./reports.js";
 import { modal } from "../lib/modal.js";
 import { h } from "../lib/dom.js";
-import { hideAnnouncement, scaled } from "../lib/flight.js";
+import { hideAnnouncement } from "../lib/flight.js";
 import { seatName, t } from "../lib/i18n.js";
 import { say } from "./movelog.js";
+import { celebrateWin } from "./storyboard.js";
 import { nameOf } from "./view.js";
 
 /** @typedef {import("./state.js").TableState} TableState */
@@ -28,6 +29,7 @@ import { nameOf } from "./view.js";
  * @property {() => void} render draws the board again
  * @property {() => void} newMatch the same table again
  * @property {() => HTMLElement | null} resultTarget what to do next, on the board, once the match is over
+ * @property {() => HTMLElement | null} table the table's element, over which a won match is celebrated
  */
 
 export class TableDialogs {
@@ -176,7 +178,8 @@ export class TableDialogs {
       const now = this.hooks.shown();
       const v = now.view;
       const mine = now.seat != null && v ? now.seat % v.sides : null;
-      if (v && mine != null && v.winner === mine) await celebrate();
+      const table = this.hooks.table();
+      if (v && mine != null && v.winner === mine && table) await celebrateWin(table, mine);
       if (!this.disposed) this.openMatch();
     });
   }
@@ -247,47 +250,4 @@ export class TableDialogs {
     if (this.round) this.round();
     if (this.match) this.match();
   }
-}
-
-const BURST = ["♠", "♥", "♣", "♦"];
-
-/**
- * A match won: suit marks burst from the middle of the felt and fall away (about a second; none when motion is off).
- * It plays before the match's dialog opens, so nothing moves over the dialog.
- * @returns {Promise<void>}
- */
-function celebrate() {
-  const layer = document.getElementById("fx");
-  const felt = document.querySelector(".felt .centre") || document.querySelector(".felt");
-  const ms = scaled(1000);
-  if (!layer || !felt || !ms) return Promise.resolve();
-  const r = felt.getBoundingClientRect();
-  const [x, y] = [r.left + r.width / 2, r.top + r.height / 2];
-  const reach = Math.min(window.innerWidth, window.innerHeight) * 0.42;
-  const count = 28;
-  const flights = Array.from({ length: count }, (_, i) => {
-    const mark = BURST[i % 4];
-    const bit = h(`span.burst.suit-${"SHCD"[i % 4]}`, mark);
-    bit.style.left = `${x}px`;
-    bit.style.top = `${y}px`;
-    layer.appendChild(bit);
-    const angle = (i / count) * Math.PI * 2 + (i % 3) * 0.21;
-    const far = reach * (0.6 + ((i * 7) % 5) / 10);
-    const [dx, dy] = [Math.cos(angle) * far, Math.sin(angle) * far];
-    const spin = (i % 2 ? 1 : -1) * 140;
-    /** @param {number} k @param {number} fall */
-    const at = (k, fall) => `translate(calc(${dx * k}px - 50%), calc(${dy * k + fall}px - 50%))`;
-    const anim = bit.animate(
-      [
-        { transform: `${at(0, 0)} scale(0.3)`, opacity: 0, easing: "cubic-bezier(.2,.8,.3,1)" },
-        { transform: `${at(0.75, 0)} scale(1.3)`, opacity: 1, offset: 0.35 },
-        { transform: `${at(0.9, reach * 0.1)} scale(1.1) rotate(${spin / 2}deg)`, opacity: 1, offset: 0.7,
-          easing: "ease-in" },
-        { transform: `${at(1, reach * 0.35)} scale(0.9) rotate(${spin}deg)`, opacity: 0 },
-      ],
-      { duration: ms, delay: (i % 4) * scaled(40), fill: "both" },
-    );
-    return anim.finished.catch(() => {}).then(() => bit.remove());
-  });
-  return Promise.all(flights).then(() => {});
 }
