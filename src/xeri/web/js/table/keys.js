@@ -76,8 +76,10 @@ export function tableKeys(root, on) {
     if (ev.target instanceof Element && ev.target.closest("input, select, textarea, .modal, summary")) return;
     if (document.querySelector(".modal-back") || ev.ctrlKey || ev.metaKey || ev.altKey) return;
     if (/^[1-9]$/.test(ev.key)) {
+      // Clicked even while it waits (aria-disabled): as a click, a key pressed while cards move is kept and played
+      // after them (the controller's held click); a card that cannot be played ignores it.
       const btn = /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll(".hand .card-btn"))[Number(ev.key) - 1];
-      if (btn && btn.getAttribute("aria-disabled") !== "true") {
+      if (btn) {
         ev.preventDefault();
         btn.click();
       }
