@@ -113,6 +113,9 @@ test("the first sync of a round's opening shows its deal; a resync or a sync mid
   assert.deepEqual(kinds(reduce(first.state, sync({ hand }, opening), 1)), []);
   const midRound = [...opening, { kind: "played", seat: 0, card: "9D" }];
   assert.deepEqual(kinds(reduce(initialState(), sync({ hand }, midRound), 0)), []);
+  // The computer led before this page connected (seat 0 has not played yet): the deal, then its card.
+  const led = [...opening, { kind: "played", seat: 1, card: "4C" }];
+  assert.deepEqual(kinds(reduce(initialState(), sync({ hand }, led), 0)), ["shuffle", "deal", "play"]);
 });
 
 test("the reducer is pure: it changes neither the state nor the message", () => {

@@ -199,12 +199,15 @@ export function roundSplit(events) {
 }
 
 /**
- * Whether a first sync's events are a round's opening (dealt, and no card played since): its deal is then shown.
+ * Whether a first sync's events are a round's opening (dealt, and this page's seat has not played since; a
+ * spectator: nobody has): its deal is then shown, and the cards the others led before the page connected (a
+ * computer leads at once, often before a slow page's socket opens) after it.
  * @param {GameEvent[]} events
+ * @param {number | null} [seat] this page's seat
  * @returns {boolean}
  */
-export function isOpening(events) {
+export function isOpening(events, seat = null) {
   const start = events.map((e) => e.kind).lastIndexOf("round_started");
   return start >= 0 && events.slice(start).some((e) => e.kind === "dealt") &&
-    !events.slice(start).some((e) => e.kind === "played");
+    !events.slice(start).some((e) => e.kind === "played" && (seat == null || e.seat === seat));
 }

@@ -153,7 +153,7 @@ export function reduce(state, msg, now) {
         said = state.synced ? [] : lines;
         next = { ...next, log, synced: true };
         // A round's opening, seen first: its deal is shown (a sync mid-round draws the table as it is).
-        if (!state.synced && isOpening(msg.events || [])) frames = framesOf(null, msg.events || [], view);
+        if (!state.synced && isOpening(msg.events || [], msg.seat)) frames = framesOf(null, msg.events || [], view);
       }
       // The sync that answers this page's takeback: the board is the server's, the card back in the hand.
       if (state.takingBack) said = [...said, t("takeback_done")];
