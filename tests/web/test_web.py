@@ -587,7 +587,7 @@ def test_page_helpers_in_the_browser(server: Server, browser: Browser, contexts:
     assert got["split"] == [["most cards", "34"], ["xeri", "×2"], ["good 10 (10♦)", ""]]
     assert got["reasons"] == [
         "το 10♦ παίρνει το μοναχικό 10♠: ξερή",
-        "κανένα μάζεμα δεν αξίζει· το 8♠ δίνει τα λιγότερα",
+        "κανένα μάζεμα δεν αξίζει· το 8♠ χαρίζει τα λιγότερα",
         "something new",
     ]
     assert got["seats"] == [[2, 3, 0], [0, 1, 2], 1, 2]

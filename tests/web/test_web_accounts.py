@@ -126,7 +126,8 @@ def test_a_guest_s_table_in_play_is_claimed_then_resumed_and_left_on_another_dev
     guest.goto(server.url + "/")
     guest.wait_for_selector(".play-now")
     sign_up(guest, "Irene")
-    guest.wait_for_function("() => document.getElementById('live').textContent.includes('1 of this browser')")
+    # One match, in the singular (issue 39's plural forms).
+    guest.wait_for_function("() => document.getElementById('live').textContent.includes(\"match is now your\")")
     guest.wait_for_selector(f".my-tables-panel li[data-table='{table_id}']")
     guest.goto(f"{server.url}/#/t/{table_id}")
     guest.wait_for_selector(".hand .card-btn")

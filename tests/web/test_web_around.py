@@ -110,7 +110,8 @@ def test_the_theme_follows_the_system_and_settings_override_it(server: Server, b
     dark = new_page(browser, contexts, console, color_scheme="dark")
     dark.goto(server.url + "/")
     dark.wait_for_selector(".play-now")
-    light = new_page(browser, contexts, console, color_scheme="light")
+    # Motion allowed by the system: Settings' motion is then the player's to choose (else it says Off, disabled).
+    light = new_page(browser, contexts, console, color_scheme="light", motion=True)
     light.goto(server.url + "/")
     light.wait_for_selector(".play-now")
     assert (dark.evaluate(theme), light.evaluate(theme)) == ("dark", "light")
