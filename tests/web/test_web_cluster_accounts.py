@@ -48,7 +48,7 @@ def test_an_account_s_history_and_open_table_follow_it_to_a_second_browser_throu
     first.goto(balancer.url + "/")
     first.wait_for_selector(".play-now")
     sign_up(first, "Zoe")
-    first.wait_for_function("() => document.getElementById('live').textContent.includes('1 of this browser')")
+    first.wait_for_function("() => document.getElementById('live').textContent.includes(\"match is now your\")")
     # Signed in: a casual table against the computer, a card taken back (the U key), a few cards played.
     table_id = vs_computer(first, balancer, "typed anything", target="r5")
     described = balancer.get(f"/api/tables/{table_id}")

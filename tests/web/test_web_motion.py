@@ -198,21 +198,6 @@ def test_bug4_a_card_dropped_by_touch_flies_on_from_where_it_was_dropped(
     assert page.locator(".pile .top-card[data-card='9H']").count() == 1  # it lies on the pile, awaiting the server
 
 
-def test_bug5_after_a_touch_drag_cancelled_on_the_felt_the_next_tap_plays_the_card(
-        server: Server, browser: Browser, contexts: list[BrowserContext], console: Console) -> None:
-    page = felt_page(browser, contexts, console, "390x844")
-    script = open_table(page, server, sync(2))
-    card = box(page, ".hand .card-btn[data-card='3D']")
-    # Dragged up onto the felt, away from the pile, and let go: the card goes back, nothing is played.
-    drag_by_touch(page, "3D", (card["x"] + card["width"] / 2 + 60, card["y"] - 120))
-    page.wait_for_selector(".hand .card-btn[data-card='3D']:not(.dragging)")
-    assert not [m for m in script.sent if m.get("type") == "move"]
-    card = box(page, ".hand .card-btn[data-card='3D']")
-    page.touchscreen.tap(card["x"] + card["width"] / 2, card["y"] + card["height"] / 2)
-    page.wait_for_function("() => !document.querySelector('.hand.my-turn')", timeout=5000)
-    assert [m for m in script.sent if m.get("type") == "move"] == [{"type": "move", "card": "3D", "version": 10}]
-
-
 XERI = [{"kind": "played", "seat": 1, "card": "TC"},
         {"kind": "captured", "seat": 1, "cards": ["TH", "TC"], "hidden_count": 0, "leftover": False},
         {"kind": "xeri", "seat": 1, "card": "TC", "jack": False, "points": 10}]
