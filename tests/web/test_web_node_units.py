@@ -23,7 +23,7 @@ def node() -> str:
 
 def test_the_reducer_and_the_draw_queue_pass_their_node_unit_tests() -> None:
     tests = sorted(UNITS.glob("*.test.mjs"))
-    assert {p.name for p in tests} >= {"state.test.mjs", "queue.test.mjs"}, tests
+    assert {p.name for p in tests} >= {"state.test.mjs", "queue.test.mjs", "socket.test.mjs"}, tests
     done = subprocess.run([node(), "--test", *map(str, tests)], cwd=ROOT, capture_output=True, text=True,
                           timeout=120)
     assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-2000:]

@@ -84,6 +84,8 @@ def test_the_next_round_waits_for_the_round_dialog(server: Server, browser: Brow
     """Bug 1: the computer does not lead the next round behind the open round dialog; the server holds it."""
     page = new_page(browser, contexts, console, motion=True)
     page.add_init_script(RECORD_LIVE)
+    # Motion on, at the player's "fast" setting: the cards fly, only twice as quick (a whole round is played).
+    page.add_init_script("localStorage.setItem('xeri.prefs', JSON.stringify({motion: 'fast'}))")
     table_id = vs_computer(page, server, "Rhea", target="r3", players=3)
     for _ in range(80):
         page.wait_for_selector(f"{TURN}, #round-dialog")
