@@ -379,6 +379,7 @@ def test_two_browsers_play_each_other_and_a_spectator_sees_no_hand(server: Serve
     alice.goto(server.url + "/")
     alice.fill(".fr-name", "Alice")
     alice.select_option(".fr-players", "2")
+    alice.check("#fr-public")  # listed on purpose: a friends' table is private by default (issue 41)
     alice.click(".create-friends")
     invite = alice.locator(".invite-url").input_value()
     assert "#/t/" in invite
@@ -386,6 +387,10 @@ def test_two_browsers_play_each_other_and_a_spectator_sees_no_hand(server: Serve
 
     bob = record_frames(new_page(browser, contexts, console, locale="el-GR"), frames["bob"])
     bob.goto(invite)
+    # The join page says who invites, and to what: not the table's id (issue 41).
+    assert bob.inner_text(".join-form h1") == "Τραπέζι: Alice"
+    invitation = bob.inner_text(".join-form .invitation")
+    assert invitation.startswith("Πρόσκληση από Alice") and "2 παίκτες" in invitation, invitation
     bob.fill(".join-name", "Bob")
     bob.click(".join-btn")
     for page in (alice, bob):
@@ -604,6 +609,11 @@ def test_turn_timer_counts_down_and_the_computer_moves_for_a_slow_player(
     invite = alice.locator(".invite-url").input_value()
     bob = new_page(browser, contexts, console)
     bob.add_init_script(RECORD_ANNOUNCEMENTS)
+    # Private by default (issue 41): a stranger's lobby does not list it; its link opens it.
+    bob.goto(server.url + "/")
+    bob.wait_for_selector(".open-tables:not([aria-busy])")
+    assert bob.locator(f".open-tables li[data-table='{invite.split('#/t/')[1]}']").count() == 0
+    assert server.get(f"/api/tables/{invite.split('#/t/')[1]}")["private"] is True
     bob.goto(invite)
     bob.fill(".join-name", "Bob")
     bob.click(".join-btn")

@@ -224,7 +224,7 @@ def rated_table(server: Server, account: str) -> Iterator[str]:
             return json.load(r)
 
     call("/api/account/signin", {"name": account, "password": ACCOUNT_PASSWORD})
-    made = call("/api/tables", {"rated": True, "name": account, "seat": 0, "seats": [None, None]})
+    made = call("/api/tables", {"rated": True, "name": account, "seat": 0, "seats": [None, None], "target": 51})
     assert made["table"]["rated"] == "classic-2p"
     yield made["table_id"]
 

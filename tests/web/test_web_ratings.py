@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page
+from playwright.sync_api import Browser, BrowserContext, Page, Route
 from test_web import Console, Server, new_page, play_until
 from test_web_accounts import open_dialog, sign_up
 
@@ -25,7 +25,9 @@ LEVEL = "easy"
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     srv = Server(tmp_path_factory.mktemp("web-ratings"))
-    srv.extra = ["--leaderboard-games", "2", "--leaderboard-deviation", "500"]
+    # One-round rated matches (a server that allows any end) keep these tests short; the default, 51 or 101, is
+    # tests/server/app/test_server_ratings.py's, and the page's side of it test_rated_ticks_a_standard_end's.
+    srv.extra = ["--leaderboard-games", "2", "--leaderboard-deviation", "500", "--rated-targets", "any"]
     srv.start()
     yield srv
     srv.stop()
@@ -58,6 +60,9 @@ def play_rated(page: Page, server: Server, before: Rating, table_id: str | None 
     table_id = table_id or start_rated(page, server, players)
     assert page.locator(".side-panels .rated-badge").text_content() == "Rated"
     assert page.locator(".hint-btn").count() == 0  # no hints at a rated table
+    # ... nor the counting aid (issue 41), though this player's setting keeps it open (the default) elsewhere
+    assert page.evaluate("JSON.parse(localStorage.getItem('xeri.prefs') || '{}').seenAid") in (None, True)
+    assert page.locator(".seen-btn, .seen-panel").count() == 0
     play_until(page, "#match-dialog")
     winner = server.get(f"/api/tables/{table_id}")["winner"]
     teams: list[list[Member]] = [[before], [LEVEL]] if players == 2 else [[before, LEVEL], [LEVEL, LEVEL]]
@@ -174,6 +179,37 @@ def test_a_guest_gets_no_rated_box_and_a_format_that_is_not_rated_says_why(
     guest.fill(".join-name", "Guest")
     guest.click(".join-btn")
     guest.wait_for_selector(".join-form .error-text:text('This table is rated: sign in to sit at it.')")
+
+
+def test_rated_ticks_a_standard_end(server: Server, browser: Browser, contexts: list[BrowserContext],
+                                    console: Console) -> None:
+    """Issue 41: a server's rated matches are played to 51 or 101 (its meta says which; this one allows any end, so
+    the meta is answered as a default server's): ticking Rated moves a one-round target to 51, and choosing one
+    round again unticks Rated. The server's own refusal is tests/server/app/test_server_ratings.py's."""
+    page = new_page(browser, contexts, console, service_workers="block")  # the page's own fetch, routed here
+
+    def default_meta(route: Route) -> None:
+        meta = route.fetch().json()
+        assert meta["rated_targets"] is None  # this server's --rated-targets any
+        route.fulfill(json={**meta, "rated_targets": [51, 101]})
+
+    page.route("**/api/meta", default_meta)
+    page.goto(server.url + "/")
+    page.wait_for_selector(".play-now")
+    sign_up(page, "Rhodanthe")
+    page.wait_for_selector("#vs-rated:not([disabled])")
+    page.select_option(".vs-ruleset", "classic")
+    page.select_option(".vs-players", "2")
+    page.select_option(".vs-target", "r1")
+    page.uncheck("#vs-rated")
+    page.check("#vs-rated")
+    assert page.input_value(".vs-target") == "p51"
+    assert page.text_content("#vs-rated-why") == "A rated match is played to 51 / 101 points."
+    page.select_option(".vs-target", "p101")
+    assert page.is_checked("#vs-rated")
+    page.select_option(".vs-target", "r1")
+    assert not page.is_checked("#vs-rated")
+    assert page.text_content("#vs-rated-why") == ""
 
 
 def test_a_rated_four_player_game_with_the_computer_as_partner_moves_the_4p_rating(

@@ -120,6 +120,22 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="rated matches a player needs in a format to be on its leaderboard (default 10)")
     boards.add_argument("--leaderboard-deviation", type=float, default=None, metavar="D",
                         help="the largest deviation a leaderboard lists (default 300)")
+    boards.add_argument("--rated-targets", default="51,101", metavar="LIST",
+                        help="the scores a rated match may be played to, comma-separated, or 'any' for any match "
+                             "end, one round too (default 51,101)")
+
+
+def _rated_targets(text: str) -> tuple[int, ...] | None:
+    """--rated-targets: 'any', or target scores such as 51,101."""
+    if text.strip().lower() == "any":
+        return None
+    try:
+        targets = tuple(int(part) for part in text.split(","))
+    except ValueError:
+        raise ServeError(f"--rated-targets must be 'any' or scores such as 51,101, not {text[:40]!r}") from None
+    if not targets or any(not 1 <= t <= 10_000 for t in targets):
+        raise ServeError("--rated-targets: each score must be 1 to 10000")
+    return targets
 
 
 def _leaderboard_rules(games: int | None, deviation: float | None) -> LeaderboardRules:
@@ -317,6 +333,7 @@ def run(args: argparse.Namespace) -> int:
     if not 0.05 <= args.admin_poll <= 3600:
         raise ServeError("--admin-poll must be 0.05..3600 seconds")
     leaderboard = _leaderboard_rules(args.leaderboard_games, args.leaderboard_deviation)
+    rated_targets = _rated_targets(args.rated_targets)
     try:
         import uvicorn
 
@@ -369,7 +386,7 @@ def run(args: argparse.Namespace) -> int:
                          http_rate=args.http_rate, http_burst=4 * args.http_rate, limits=limits,
                          workers=args.workers, bot_queue=args.bot_queue, bot_budget=budget, lease=args.lease,
                          metrics_port=args.metrics_port, admin_every=args.admin_poll, offline_pack=args.offline_pack,
-                         leaderboard=leaderboard)
+                         leaderboard=leaderboard, rated_targets=rated_targets)
     except PackError as exc:
         raise ServeError(f"--offline-pack: {exc}") from None
     _secure(app, args)

@@ -11,7 +11,7 @@ import functools
 import gzip
 import json
 import secrets
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -52,7 +52,7 @@ from .matches.summaries import summary
 from .ops.admin import install as install_operator
 from .ops.health import healthz, readyz
 from .rated import routes as rating_routes
-from .rated.policy import LeaderboardRules
+from .rated.policy import RATED_TARGETS, LeaderboardRules
 from .socket.connection import CLOSE_TOO_MANY, MAX_MESSAGE, serve_socket
 from .store import Store, StoreError, StoreUnavailable
 from .table import unavailable
@@ -280,6 +280,7 @@ async def meta(request: Request) -> Response:
                    "name_length": NAME_LENGTH, "message_bytes": MAX_MESSAGE},
         # The offline pack this server serves (its levels, size and version), or null (server.http.offline_pack).
         "offline": await offline.summary(request),
+        "rated_targets": None if (targets := ctx(request).lobby.rated_targets) is None else list(targets),
     })
 
 
@@ -552,7 +553,8 @@ def create_app(db: str | None = None, *, bot_delay: float = 0.4, broker: Broker 
                workers: int | None = None, bot_queue: int | None = None, bot_budget: BotBudget | None = None,
                replay_cache_bytes: int = 64 << 20, lease: float | None = None, metrics_port: int | None = None,
                admin_every: float = 2.0, offline_pack: str | Path | None = None,
-               passwords: Passwords | None = None, leaderboard: LeaderboardRules | None = None) -> Starlette:
+               passwords: Passwords | None = None, leaderboard: LeaderboardRules | None = None,
+               rated_targets: Sequence[int] | None = RATED_TARGETS) -> Starlette:
     """The app, storing in ``db`` (a URL or path; default SQLite in the data directory).
 
     ``rate`` and ``burst`` set each connection's message limit (benchmarks raise it);
@@ -567,7 +569,8 @@ def create_app(db: str | None = None, *, bot_delay: float = 0.4, broker: Broker 
     it); ``admin_every``: how often the operator's bars and requests are read (server.ops.admin).
     ``offline_pack`` is the folder of Pyodide's files the offline pack serves (default ``$XERI_OFFLINE_PACK``;
     none: no pack, server.http.offline_pack).
-    ``leaderboard``: who the leaderboards list (server.rated.policy; default 10 rated matches, a deviation of 300).
+    ``leaderboard``: who the leaderboards list (server.rated.policy; default 10 rated matches, a deviation of 300);
+    ``rated_targets``: the scores a rated match may be played to (default 51 or 101; None: any end).
     ``passwords`` hashes the accounts' passwords (server.accounts.passwords; default argon2id at RFC 9106's parameters).
     """
     limits = limits or Limits()
@@ -576,7 +579,7 @@ def create_app(db: str | None = None, *, bot_delay: float = 0.4, broker: Broker 
     broker = broker or InProcessBroker()
     cluster = make_cluster(store, broker, lease)
     lobby = Lobby(store, broker, bot_delay=bot_delay, hint_level=hint_level, limits=limits, workers=pool,
-                  locator=cluster)
+                  locator=cluster, rated_targets=rated_targets)
     # In a cluster the per-address caps (requests, hints, tables) count across every process, in Redis.
     caps = (SharedCaps(cluster.broker.url, limits, store.statuses, http_rate, http_burst, database=store.url)
             if cluster is not None else None)

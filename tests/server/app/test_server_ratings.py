@@ -24,14 +24,15 @@ from xeri.server.store import Store
 
 PASSWORD = "a good long password"
 ONE_ROUND = {"options": {"rounds": 1}}
-#: low thresholds, so that a few one-round matches reach a leaderboard
+#: low thresholds, so that a few one-round matches reach a leaderboard (on servers that allow any rated match end,
+#: ``rated_targets=None``: a default server plays rated matches to 51 or 101, test_a_default_server_rates_...)
 RULES = LeaderboardRules(min_games=2, max_deviation=480.0)
 needs_pg = pytest.mark.skipif(not PG_URL, reason="needs XERI_TEST_PG_URL (scripts/test.sh starts PostgreSQL)")
 
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[ThreadServer]:
-    srv = ThreadServer(db_url(tmp_path), leaderboard=RULES).start()
+    srv = ThreadServer(db_url(tmp_path), leaderboard=RULES, rated_targets=None).start()
     try:
         yield srv
     finally:
@@ -80,6 +81,30 @@ def shown(r: Rating) -> tuple[int, int]:
 
 
 # --- making and joining a rated table --------------------------------------------------------
+
+
+def test_a_default_server_rates_matches_to_51_or_101_only(tmp_path: Path) -> None:
+    """Issue 41: one round against the computer moved a rating by 200; a rated match is now played to a standard
+    end. The refusal names the ends and changes nothing; to 51 and to 101 are rated."""
+    srv = ThreadServer(db_url(tmp_path)).start()
+    try:
+        ada = signed_up(srv, "Ada")
+        assert httpx.get(f"{srv.base}/api/meta").json()["rated_targets"] == [51, 101]
+        vs = {"rated": True, "name": "x", "seat": 0, "seats": [None, {"bot": "easy"}]}
+        for end in ({}, ONE_ROUND, {"options": {"match_end": "rounds", "rounds": 5}}, {"target": 151},
+                    {"players": 4, "seats": [None, *[{"bot": "easy"}] * 3], "target": 251}):
+            r = ada.post("/api/tables", {**vs, **end})
+            assert (r.status_code, r.json()["error"]["code"]) == (400, "rated_match_end"), (end, r.text)
+            assert "51 or 101" in r.json()["error"]["message"]
+        assert httpx.get(f"{srv.base}/api/tables?status=all").json()["tables"] == []
+        for target in (51, 101):
+            made = ada.post("/api/tables", {**vs, "target": target})
+            assert made.status_code == 201, made.text
+            assert made.json()["table"]["rated"] == "classic-2p"
+        casual = ada.post("/api/tables", {**vs, **ONE_ROUND, "rated": False})
+        assert casual.status_code == 201 and casual.json()["table"]["rated"] is None
+    finally:
+        srv.stop()
 
 
 def test_rated_needs_a_signed_in_creator_and_a_ratable_format(server: ThreadServer) -> None:
@@ -177,7 +202,7 @@ def test_4p_partnerships_are_rated_on_their_own(server: ThreadServer) -> None:
 
 def test_a_match_is_rated_once_across_a_second_try_and_a_restart(tmp_path: Path) -> None:
     url = db_url(tmp_path)
-    srv = ThreadServer(url, leaderboard=RULES).start()
+    srv = ThreadServer(url, leaderboard=RULES, rated_targets=None).start()
     try:
         ada = signed_up(srv, "Ada")
         made = rated_vs(ada, "easy")
@@ -197,7 +222,7 @@ def test_a_match_is_rated_once_across_a_second_try_and_a_restart(tmp_path: Path)
         assert rating_of(srv, "Ada") == first
     finally:
         srv.stop()
-    srv = ThreadServer(url, leaderboard=RULES).start()
+    srv = ThreadServer(url, leaderboard=RULES, rated_targets=None).start()
     try:
         assert rating_of(srv, "Ada") == first and first is not None and first["games"] == 1
         assert len(profile(srv, "Ada")["rating_history"]) == 1
@@ -207,7 +232,7 @@ def test_a_match_is_rated_once_across_a_second_try_and_a_restart(tmp_path: Path)
 
 def test_a_crash_between_the_end_and_the_ratings_is_rated_at_the_next_start(tmp_path: Path) -> None:
     url = db_url(tmp_path)
-    srv = ThreadServer(url, leaderboard=RULES).start()
+    srv = ThreadServer(url, leaderboard=RULES, rated_targets=None).start()
     try:
         ada = signed_up(srv, "Ada")
         winner = play(srv, ada, rated_vs(ada, "hard"))
@@ -219,7 +244,7 @@ def test_a_crash_between_the_end_and_the_ratings_is_rated_at_the_next_start(tmp_
         conn.execute("DELETE FROM xeri_ratings")
         conn.execute("DELETE FROM xeri_rating_history")
         conn.execute("UPDATE xeri_rated_tables SET rated_at = NULL")
-    srv = ThreadServer(url, leaderboard=RULES).start()
+    srv = ThreadServer(url, leaderboard=RULES, rated_targets=None).start()
     try:
         [[expected], _] = rate("classic-2p", [[initial()], ["hard"]], winner=winner)
         got = rating_of(srv, "Ada")
@@ -233,7 +258,7 @@ def test_on_postgresql_two_processes_trying_at_once_rate_a_match_once() -> None:
     from sqlalchemy import text  # the test resets the ratings in the database directly
 
     with fresh_database("xeri_ratings") as url:
-        srv = ThreadServer(url, leaderboard=RULES).start()
+        srv = ThreadServer(url, leaderboard=RULES, rated_targets=None).start()
         try:
             ada = signed_up(srv, "Ada")
             made = rated_vs(ada, "easy")

@@ -535,6 +535,8 @@ def bad_input_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (["serve", "--log-format", "xml"], "invalid choice"),
     (["serve", "--leaderboard-games", "-1"], "--leaderboard-games"),
     (["serve", "--leaderboard-deviation", "nan"], "--leaderboard-deviation"),
+    (["serve", "--rated-targets", "51,x"], "--rated-targets"),
+    (["serve", "--rated-targets", "0"], "--rated-targets"),
 ])
 def test_bad_input_is_one_line_and_exit_2(argv: list[str], says: str, bad_input_db: Path,
                                           capsys: pytest.CaptureFixture[str]) -> None:

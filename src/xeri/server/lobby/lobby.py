@@ -13,7 +13,7 @@ import secrets
 import time
 import unicodedata
 from collections import OrderedDict
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
 import msgspec
@@ -26,7 +26,7 @@ from ...rules import OPTIONS, find_ruleset
 from ..broker.pubsub import Broker
 from ..limits.caps import AddressBook, Connections, Limits, check_match_size, expired
 from ..limits.shared import SharedCaps
-from ..rated.policy import rated_format
+from ..rated.policy import RATED_TARGETS, rated_format
 from ..store import SeatRow, Start, Store, StoreError, TableRow, dumps
 from ..table import Table, unavailable
 from ..table.commands import Join, Origin
@@ -74,8 +74,10 @@ class Lobby:
 
     def __init__(self, store: Store, broker: Broker, *, bot_delay: float = 0.4, hint_level: str | None = None,
                  limits: Limits | None = None, workers: Workers | None = None,
-                 locator: Locator | None = None) -> None:
+                 locator: Locator | None = None, rated_targets: Sequence[int] | None = RATED_TARGETS) -> None:
         self.store = store
+        #: the scores a rated match may be played to (server.rated.policy; None: any end)
+        self.rated_targets = rated_targets
         self.broker = broker
         self.bot_delay = bot_delay
         self.hint_level = hint_level
@@ -318,7 +320,8 @@ class Lobby:
             raise ProtocolError("bad_seats", "a name was given, but every seat is a bot")
         if seat is not None and (name is None or not 0 <= seat < n or not seat_rows[seat]["human"]):
             raise ProtocolError("bad_seat", "seat must be a human seat of the table, given with a name")
-        rated = rated_format(req.rated, ruleset, account is not None, [r["human"] for r in seat_rows], private)
+        rated = rated_format(req.rated, ruleset, account is not None, [r["human"] for r in seat_rows], private,
+                             self.rated_targets)
 
         table_id = table_id or secrets.token_urlsafe(9)
         match_seed = secrets.randbits(64)

@@ -1,9 +1,11 @@
 """Rated tables on the server: who may make one, who may sit at one, what it refuses, and the leaderboard's rules.
 
 A table is rated when its creator asks (``"rated": true``), is signed in, and its rules are a rated format's
-(xeri.ratings: 2-player classic, or 4-player classic partnerships). Every person at it is then signed in (a guest
-cannot join), nobody may ask for hints (a hint is the computer playing for you), and there are no takebacks. The
-match's end moves the accounts' ratings (server.store.ratings). Everything else is casual, as before.
+(xeri.ratings: 2-player classic, or 4-player classic partnerships) played to a standard end: to 51 or to 101
+points, never one round (issue 41: one lucky round against the computer moved a rating by 200). Every person at it
+is then signed in (a guest cannot join), nobody may ask for hints (a hint is the computer playing for you) or see
+the counting aid, and there are no takebacks. The match's end moves the accounts' ratings (server.store.ratings).
+Everything else is casual, as before.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ LEADERBOARD_MIN_GAMES = 10
 LEADERBOARD_MAX_DEVIATION = 300.0
 #: the most players a leaderboard lists
 LEADERBOARD_SIZE = 100
+#: the target scores a rated match may be played to (a server may allow any end: ``create_app(rated_targets=None)``)
+RATED_TARGETS = (51, 101)
 
 
 @dataclass(frozen=True)
@@ -34,8 +38,10 @@ class LeaderboardRules:
 
 
 def rated_format(rated: bool, ruleset: Ruleset, signed_in: bool, humans: Sequence[bool],
-                 private: bool = False) -> str | None:
-    """The format a new table is rated in (None: casual), or the refusal of a ``rated`` that cannot be."""
+                 private: bool = False, targets: Sequence[int] | None = RATED_TARGETS) -> str | None:
+    """The format a new table is rated in (None: casual), or the refusal of a ``rated`` that cannot be.
+
+    ``targets``: the scores a rated match may be played to (None: any match end, for a server that asks so)."""
     if not rated:
         return None
     if not signed_in:
@@ -48,6 +54,10 @@ def rated_format(rated: bool, ruleset: Ruleset, signed_in: bool, humans: Sequenc
                             "classic's card rules (any match end); this table would be casual")
     if not any(humans):
         raise ProtocolError("not_ratable", "a rated table needs a person at it")
+    if targets is not None and (ruleset.match_end != "target" or ruleset.target not in targets):
+        ends = " or ".join(str(t) for t in targets)
+        raise ProtocolError("rated_match_end", f"a rated match is played to {ends} points; this table would "
+                            "be casual (choose the target, or untick Rated)")
     return fmt
 
 

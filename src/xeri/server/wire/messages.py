@@ -443,6 +443,8 @@ class ServerMeta(Model, frozen=True):
     limits: MetaLimits
     #: null when this server serves no offline pack
     offline: OfflineMeta | None
+    #: the target scores a rated match may be played to; null: any match end (server.rated.policy)
+    rated_targets: list[int] | None = None
 
 
 class TableList(Model, frozen=True):

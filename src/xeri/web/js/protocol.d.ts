@@ -973,6 +973,7 @@ export interface ServerMeta {
   version: string;
   limits: MetaLimits;
   offline: OfflineMeta | null;
+  rated_targets?: number[] | null;
 }
 /**
  * This interface was referenced by `Protocol`'s JSON-Schema

@@ -153,6 +153,8 @@ const STRINGS = {
     play_now: "Play now", play_now_sub: "Against the computer · {level} · {rules} · {n} players",
     play_friends_sub: "A table with free seats, and a link to invite them", options: "Options",
     table_of: "{name}'s table", n_players: "{n} players",
+    public_table: "List it in the lobby: anyone may join",
+    invited_by: "{name} invites you to play: {rules}.", invited_to: "You are invited to play: {rules}.",
     theme: "Theme", theme_auto: "As the system", theme_light: "Light", theme_dark: "Dark", sound: "Sound",
     motion: "Animations", motion_off: "Off", motion_normal: "Normal", motion_fast: "Fast", card_size: "Card size",
     motion_system: "Off: your system asks for reduced motion",
@@ -206,6 +208,7 @@ const STRINGS = {
     // Ratings (docs/ratings.md; the rest in ratingstrings.js).
     rated: "Rated", leaderboards: "Leaderboards",
     err_not_ratable: "Rated games are classic, with 2 players or 4 in partnerships.",
+    rated_targets: "A rated match is played to {targets} points.",
     err_rated_needs_account: "This table is rated: sign in to sit at it.",
   },
   el: {
@@ -374,6 +377,8 @@ const STRINGS = {
     play_now: "Παίξε τώρα", play_now_sub: "Με τον υπολογιστή · {level} · {rules} · {n} παίκτες",
     play_friends_sub: "Τραπέζι με ελεύθερες θέσεις και σύνδεσμο πρόσκλησης", options: "Επιλογές",
     table_of: "Τραπέζι: {name}", n_players: "{n} παίκτες",
+    public_table: "Να φαίνεται στην αίθουσα: μπορεί να μπει οποιοσδήποτε",
+    invited_by: "Πρόσκληση από {name} για παιχνίδι: {rules}.", invited_to: "Πρόσκληση για παιχνίδι: {rules}.",
     theme: "Εμφάνιση", theme_auto: "Όπως το σύστημα", theme_light: "Φωτεινή", theme_dark: "Σκοτεινή", sound: "Ήχος",
     motion: "Εφέ κίνησης", motion_off: "Χωρίς", motion_normal: "Κανονικά", motion_fast: "Γρήγορα",
     motion_system: "Χωρίς: το σύστημά σου ζητά λιγότερη κίνηση",
@@ -427,6 +432,7 @@ const STRINGS = {
     // Βαθμολογίες (docs/ratings.md).
     rated: "Με βαθμολογία", leaderboards: "Κατατάξεις",
     err_not_ratable: "Οι παρτίδες με βαθμολογία παίζονται με τους κλασικούς κανόνες, με 2 παίκτες ή 4 σε ζευγάρια.",
+    rated_targets: "Μια παρτίδα με βαθμολογία παίζεται στους {targets} πόντους.",
     err_rated_needs_account: "Αυτό το τραπέζι είναι με βαθμολογία: συνδέσου για να καθίσεις.",
   },
   tr: {
@@ -580,6 +586,8 @@ const STRINGS = {
     play_now: "Hemen oyna", play_now_sub: "Bilgisayara karşı · {level} · {rules} · {n} oyuncu",
     play_friends_sub: "Boş yerleri olan bir masa ve davet bağlantısı", options: "Seçenekler",
     table_of: "Masa: {name}", n_players: "{n} oyuncu",
+    public_table: "Salonda listelensin: herkes katılabilir",
+    invited_by: "{name} sizi oynamaya davet ediyor: {rules}.", invited_to: "Oynamaya davet edildiniz: {rules}.",
     theme: "Tema", theme_auto: "Sistem gibi", theme_light: "Açık", theme_dark: "Koyu", sound: "Ses",
     motion: "Animasyonlar", motion_off: "Kapalı", motion_normal: "Normal", motion_fast: "Hızlı",
     motion_system: "Kapalı: sisteminiz daha az hareket istiyor",
@@ -629,6 +637,7 @@ const STRINGS = {
     // Dereceli oyunlar (docs/ratings.md).
     rated: "Dereceli", leaderboards: "Sıralamalar",
     err_not_ratable: "Dereceli oyunlar klasik kurallarla, 2 oyuncuyla ya da eşli 4 oyuncuyla oynanır.",
+    rated_targets: "Dereceli bir maç {targets} puana kadar oynanır.",
     err_rated_needs_account: "Bu masa dereceli: oturmak için giriş yap.",
   },
 };
@@ -893,4 +902,48 @@ export function translateTree(root) {
  */
 export function addStrings(more) {
   for (const lang of LANGUAGES) Object.assign(STRINGS[lang], more[lang]);
+}
+
+/**
+ * How a table's match ends: "to 151", "5 rounds".
+ * @param {import("../net/types.js").Ruleset | null} rs
+ * @returns {string}
+ */
+export function rulesetText(rs) {
+  if (!rs) return "";
+  return rs.match_end === "target" ? t("target_is", { target: rs.target }) : roundsCount(rs.rounds);
+}
+
+/**
+ * A table's name as people read it: its own title, else its host's ("Ada's table"), never its id (issue 41).
+ * @param {import("../net/types.js").Table} table
+ * @returns {string}
+ */
+export function tableName(table) {
+  const host = table.seats.find((s) => s.taken && s.human && s.name);
+  return (table.title || "").trim() || (host ? t("table_of", { name: host.name }) : t("table"));
+}
+
+/**
+ * Who invites to a table, and to what: "Ada invites you to play: Classic, to 51, 2 players." (the join page).
+ * @param {import("../net/types.js").Table} table
+ * @returns {string}
+ */
+export function invitation(table) {
+  const host = table.seats.find((s) => s.taken && s.human && s.name);
+  const rs = table.ruleset;
+  const rules = [rs ? rulesetName(rs.name) : null, rulesetText(rs), t("n_players", { n: table.players })]
+    .filter(Boolean).join(", ");
+  return host ? t("invited_by", { name: host.name || "", rules }) : t("invited_to", { rules });
+}
+
+/**
+ * An open table's title as people read it: its name, with the rules and the players.
+ * @param {import("../net/types.js").Table} table
+ * @returns {string}
+ */
+export function tableTitle(table) {
+  const rs = table.ruleset;
+  return [tableName(table), rs ? rulesetName(rs.name) : null, t("n_players", { n: table.players })]
+    .filter(Boolean).join(" · ");
 }

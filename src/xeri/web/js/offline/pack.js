@@ -39,6 +39,8 @@ export function registerServiceWorker(onUpdate) {
     } catch {
       return; // no service worker (a private window that refuses it): the page works online as before
     }
+    // A browser that blocks service workers resolves the registration with nothing: the page works online as before.
+    if (!registration) return;
     /** @param {ServiceWorker} waiting */
     const offer = (waiting) => {
       if (!container.controller) return;

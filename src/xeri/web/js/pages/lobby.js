@@ -8,7 +8,7 @@ import { ApiError } from "../net/http.js";
 import { seats } from "../net/seats.js";
 import { installedPack, installPack } from "../offline/pack.js";
 import { clear, h } from "../lib/dom.js";
-import { errorText, roundsCount, rulesetName, seatName, t } from "../lib/i18n.js";
+import { errorText, roundsCount, rulesetName, rulesetText, seatName, t, tableTitle } from "../lib/i18n.js";
 import { prefs } from "../lib/prefs.js";
 
 /**
@@ -22,28 +22,6 @@ function select(cls, options, value) {
   const node = h(`select.${cls}#${cls}`, options.map(([v, label]) => h("option", { value: String(v) }, label)));
   if (value != null) node.value = String(value);
   return node;
-}
-
-/**
- * How a table's match ends: "to 151", "5 rounds".
- * @param {import("../net/types.js").Ruleset | null} rs
- * @returns {string}
- */
-function rulesetText(rs) {
-  if (!rs) return "";
-  return rs.match_end === "target" ? t("target_is", { target: rs.target }) : roundsCount(rs.rounds);
-}
-
-/**
- * An open table's title as people read it: its own title, else its host's table, with the rules and the players.
- * @param {import("../net/types.js").Table} table
- * @returns {string}
- */
-export function tableTitle(table) {
-  const host = table.seats.find((s) => s.taken && s.human && s.name);
-  const title = (table.title || "").trim() || (host ? t("table_of", { name: host.name }) : t("table"));
-  const rs = table.ruleset;
-  return [title, rs ? rulesetName(rs.name) : null, t("n_players", { n: table.players })].filter(Boolean).join(" · ");
 }
 
 /**
@@ -114,11 +92,26 @@ function lobbyOptions(meta) {
   const rated = h("input.vs-rated#vs-rated", { type: "checkbox", "aria-describedby": "vs-rated-why" });
   rated.checked = prefs.get("vsRated") === true;
   const why = h("span.muted#vs-rated-why");
+  // A rated match is played to a standard end (the server's rated_targets: 51 or 101; null: any end). Ticking Rated
+  // moves the target to the first of them; choosing another end unticks it, and says why.
+  /** @type {number[] | null} */
+  const ratedTargets = meta.rated_targets ?? null;
+  const standardEnd = () => !ratedTargets || ratedTargets.some((n) => target.value === `p${n}`);
   const ratable = () => {
     const ok = ruleset.value === "classic" && [2, 4].includes(Number(players.value));
     rated.disabled = !ok;
-    why.textContent = ok ? "" : t("err_not_ratable");
+    why.textContent = !ok ? t("err_not_ratable")
+      : ratedTargets && rated.checked ? t("rated_targets", { targets: ratedTargets.join(" / ") }) : "";
   };
+  rated.addEventListener("change", () => {
+    if (rated.checked && ratedTargets && !standardEnd()) target.value = `p${ratedTargets[0]}`;
+    ratable();
+  });
+  target.addEventListener("change", () => {
+    if (rated.checked && !standardEnd()) rated.checked = false;
+    ratable();
+  });
+  if (rated.checked && ratedTargets && !standardEnd()) target.value = `p${ratedTargets[0]}`;
   ruleset.addEventListener("change", ratable);
   players.addEventListener("change", ratable);
   ratable();
@@ -213,6 +206,8 @@ export async function mountLobby(container) {
     const timer = options.timer();
     if (friends && timer) body.turn_timer = timer;
     if (options.rated()) body.rated = true;
+    // Friends' tables open by their link only, unless listed on purpose (issue 41); a rated one is always listed.
+    if (friends) body.private = !listed.checked && !options.rated();
     try {
       const res = await api.createTable(body);
       seats.set(res.table_id, res.seat, res.token);
@@ -221,6 +216,7 @@ export async function mountLobby(container) {
       error.textContent = err instanceof ApiError ? errorText(err.code, err.message) : String(err);
     }
   };
+  const listed = h("input.fr-public#fr-public", { type: "checkbox" });
   const sub = h("p.play-now-sub", options.summary());
   const form = h(
     "form.lobby-form",
@@ -241,6 +237,7 @@ export async function mountLobby(container) {
       "div.panel.friends-panel.vs-friends",
       h("button.play-friends.create-friends", { type: "button", onclick: () => create(true) }, t("play_friends")),
       h("p.muted", t("play_friends_sub")),
+      h("label.fr-public-label", { for: "fr-public" }, listed, " ", t("public_table")),
     ),
     offline ? offline.panel : null,
     h("div.panel.lobby-options", h("h2", t("options")), h("div.form-grid", options.rows)),

@@ -8,7 +8,7 @@ import { ApiError } from "../net/http.js";
 import { seats } from "../net/seats.js";
 import { clear, h } from "../lib/dom.js";
 import { announce } from "../lib/flight.js";
-import { errorText, t } from "../lib/i18n.js";
+import { errorText, invitation, t, tableName } from "../lib/i18n.js";
 import { say } from "./movelog.js";
 import { prefs } from "../lib/prefs.js";
 import { seatLine } from "./view.js";
@@ -139,7 +139,8 @@ export function joinForm(root, tableId, table, s, onJoined) {
         }
       },
     },
-    h("h1", table.title || `${t("table")} ${table.id}`),
+    h("h1", tableName(table)),
+    h("p.invitation", invitation(table)),
     table.rated ? h("p", h("span.rated-badge", t("rated"))) : null,
     h("ul.table-list", table.seats.map((seat) => h("li", seatLine(s, seat)))),
     h("div.form-grid", h("label", { for: "join-name" }, t("your_name")), name),

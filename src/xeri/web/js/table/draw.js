@@ -7,7 +7,7 @@ import { renderBoard } from "./board.js";
 import { cardLabel } from "../lib/cards.js";
 import { clear, h } from "../lib/dom.js";
 import { startDrag } from "./drag.js";
-import { hintReason, t } from "../lib/i18n.js";
+import { hintReason, t, tableName } from "../lib/i18n.js";
 import { prefs } from "../lib/prefs.js";
 import { myTurn, seatLevel, seatNames } from "./state.js";
 import { handLabel, headline, panels, timerText, tools, waitingPanel } from "./view.js";
@@ -72,7 +72,7 @@ export function drawTable(root, s, { on, play, onHandKey, status, now, endAction
   });
   const side = h("div.side-panels", panels(s, on));
   clear(root).append(
-    h("h1.sr-only", (table && table.title) || t("table")),
+    h("h1.sr-only", table ? tableName(table) : t("table")),
     h("div.table-layout", board, side),
   );
   if (fairOpen) root.querySelector("details.fairness-box")?.setAttribute("open", "");

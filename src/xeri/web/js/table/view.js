@@ -5,7 +5,7 @@
 
 import { seenPanel, sideName } from "./board.js";
 import { h } from "../lib/dom.js";
-import { seatName, t } from "../lib/i18n.js";
+import { seatName, t, tableName } from "../lib/i18n.js";
 import { logPanel } from "./movelog.js";
 import { prefs } from "../lib/prefs.js";
 import { myTurn, timerLeft } from "./state.js";
@@ -123,7 +123,8 @@ export function tools(s, on) {
       disabled: !s.takeback || s.pending || s.takingBack,
     }, t("takeback")));
   }
-  if (seated) {
+  // The counting aid, not at a rated table (issue 41): no aids there, as no hints.
+  if (seated && !(s.table && s.table.rated)) {
     out.push(h("button.seen-btn", {
       type: "button", "aria-pressed": String(Boolean(prefs.get("seenAid"))), title: `${t("cards_seen")} (S)`,
       onclick: on.toggleSeen,
@@ -153,7 +154,7 @@ export function panels(s, on) {
   // The Rated badge here, not in the tool bar: that one must fit a phone's width.
   if (s.table && s.table.rated) out.push(h("p.rated-note", h("span.rated-badge", t("rated"))));
   if (prefs.get("logOpen")) out.push(logPanel(s.log, { open: true, onClose: on.toggleLog }));
-  if (v && s.seat != null && prefs.get("seenAid")) {
+  if (v && s.seat != null && prefs.get("seenAid") && !(s.table && s.table.rated)) {
     const seen = seenPanel(v);
     seen.insertBefore(
       h("button.seen-close", { type: "button", onclick: on.toggleSeen, "aria-label": t("close") }, "×"),
@@ -227,7 +228,7 @@ export function waitingPanel(s, on) {
     panel.appendChild(h("p", t("loading")));
     return panel;
   }
-  panel.appendChild(h("h1", table.title || `${t("table")} ${table.id}`));
+  panel.appendChild(h("h1", tableName(table)));
   if (table.rated) panel.appendChild(h("p", h("span.rated-badge", t("rated"))));
   panel.appendChild(h("p.waiting-text", t("waiting_players")));
   const url = inviteUrl(table);
