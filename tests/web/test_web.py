@@ -472,6 +472,9 @@ def test_table_talk_reaches_the_other_player_and_mute_hides_it(server: Server, b
     assert alice.locator(".talk-btn").get_attribute("aria-expanded") == "true"
     assert alice.evaluate("document.activeElement.className") == "talk-phrase"  # the panel takes the focus
     assert alice.locator(".talk-form").count() == 0  # free text at private tables only
+    from test_web_a11y import axe  # here: that module imports this one
+
+    axe(alice, "the talk panel")
     alice.click(".talk-phrase:has-text('Good luck!')")
     assert alice.locator(".talk-panel").count() == 0
     bubble = bob.locator(".seat-box[data-seat='0'] .talk-bubble")
