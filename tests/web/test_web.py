@@ -456,6 +456,55 @@ def test_two_browsers_play_each_other_and_a_spectator_sees_no_hand(server: Serve
     alice.wait_for_selector("#rounds-dialog .fairness[data-ok='true']")
 
 
+def test_table_talk_reaches_the_other_player_and_mute_hides_it(server: Server, browser: Browser,
+                                                                contexts: list[BrowserContext],
+                                                                console: Console) -> None:
+    """A preset from one browser shows by its seat in the other's language and is read out once; a muted player's
+    talk shows nowhere (issue 41's table talk)."""
+    alice = new_page(browser, contexts, console)
+    alice.goto(server.url + "/")
+    alice.fill(".fr-name", "Alice")
+    alice.select_option(".fr-players", "2")
+    alice.click(".create-friends")
+    invite = alice.locator(".invite-url").input_value()
+    bob = new_page(browser, contexts, console, locale="el-GR")
+    bob.goto(invite)
+    bob.fill(".join-name", "Bob")
+    bob.click(".join-btn")
+    for page in (alice, bob):
+        page.wait_for_selector(".hand .card-btn")
+    alice.click(".talk-btn")
+    assert alice.locator(".talk-btn").get_attribute("aria-expanded") == "true"
+    assert alice.evaluate("document.activeElement.className") == "talk-phrase"  # the panel takes the focus
+    assert alice.locator(".talk-form").count() == 0  # free text at private tables only
+    from test_web_a11y import axe  # here: that module imports this one
+
+    axe(alice, "the talk panel")
+    alice.click(".talk-phrase:has-text('Good luck!')")
+    assert alice.locator(".talk-panel").count() == 0
+    bubble = bob.locator(".seat-box[data-seat='0'] .talk-bubble")
+    bubble.wait_for()
+    assert bubble.inner_text() == "Καλή τύχη!"
+    assert "Alice: Καλή τύχη!" in bob.inner_text("#live")
+    # Bob mutes Alice: her bubble goes, and what she says next is neither shown nor read out.
+    bob.click(".talk-btn")
+    bob.click(".talk-mute[data-seat='0']")
+    assert bob.locator(".talk-mute[data-seat='0']").get_attribute("aria-pressed") == "true"
+    assert bob.locator(".talk-bubble").count() == 0
+    bob.keyboard.press("Escape")
+    assert bob.locator(".talk-panel").count() == 0
+    assert bob.evaluate("document.activeElement.className") == "talk-btn"
+    alice.click(".talk-btn")
+    alice.click(".talk-emote[aria-label='Heart']")
+    alice.wait_for_selector(".me .talk-bubble:has-text('❤️')")  # published: Bob's socket has it before what follows
+    bob.click(".talk-btn")
+    bob.click(".talk-phrase:has-text('Ευχαριστώ!')")
+    bob.wait_for_selector(".me .talk-bubble:has-text('Ευχαριστώ!')")
+    assert bob.locator(".seat-box[data-seat='0'] .talk-bubble").count() == 0
+    assert "❤️" not in bob.inner_text("#live")
+    alice.wait_for_selector(".seat-box[data-seat='1'] .talk-bubble:has-text('Thanks!')")
+
+
 def test_reload_restores_the_seat_and_a_lost_connection_recovers(browser: Browser, contexts: list[BrowserContext],
                                                                  console: Console,
                                                                  tmp_path: Path) -> None:

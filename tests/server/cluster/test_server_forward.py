@@ -23,7 +23,7 @@ from xeri.server.lobby.lobby import Lobby
 from xeri.server.store import Store
 from xeri.server.table import Table
 from xeri.server.table.commands import COMMANDS, Bind, Command, Join, Leave, Origin, Outcome
-from xeri.server.wire.protocol import Hint, Move, Ping, Ready, Rematch, Sync, Takeback
+from xeri.server.wire.protocol import Hint, Move, Ping, Ready, Rematch, Say, Sync, Takeback
 from xeri.server.wire.refusals import ProtocolError
 
 T = TypeVar("T")
@@ -91,7 +91,8 @@ class Recorder:
 
 EVERY_COMMAND: list[Command] = [
     Move(card="TD", version=4, ref="m1"), Takeback(version=9, ref=7), Hint(), Sync(ref="s"), Ping(ref=2),
-    Ready(round=3), Rematch(), Join(name="Ann", seat=1, account="acc"), Leave(token="tok"), Leave(account="acc"),
+    Ready(round=3), Rematch(), Say(phrase="heart"), Say(text='Ξ "hi" \\ ✓', ref="t"),
+    Join(name="Ann", seat=1, account="acc"), Leave(token="tok"), Leave(account="acc"),
     Bind(token="tok", account="acc"),
 ]
 

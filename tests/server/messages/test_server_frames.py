@@ -73,13 +73,13 @@ def test_each_message_is_decoded_once_into_its_command(monkeypatch: pytest.Monke
     ("[1, 2]", ("bad_message", "a message is a JSON object with a 'type'", None)),
     ('{"type": "ping", "ref": true}', ("bad_message", "ref must be a short string or an integer", None)),
     ('{"type": "dance", "ref": "d"}', ("unknown_type", "unknown message type 'dance': use move, hint, sync, ping, "
-                                                       "ready, rematch or takeback", "d")),
+                                                       "ready, rematch, takeback or say", "d")),
     ('{"type": "move", "card": 7, "version": true, "ref": 4}',
      ("bad_message", 'a move needs \'card\', a card such as "TD"', 4)),
     ('{"type": "takeback", "version": 1.5, "ref": "t"}',
      ("bad_message", "a takeback needs 'version', the table's state version (an integer)", "t")),
     ('{"type": "leave", "token": "x"}', ("unknown_type", "unknown message type 'leave': use move, hint, sync, ping, "
-                                                          "ready, rematch or takeback", None)),
+                                                          "ready, rematch, takeback or say", None)),
 ])
 def test_a_refused_frame_says_why_as_before(text: str, refused: tuple[str, str, Any]) -> None:
     """The codes and words of issue 11's limits and of each field; the server-side commands (a join, a leave) are

@@ -156,7 +156,7 @@ def test_verify_takes_a_seed_as_digits_and_a_commitment_with_spaces() -> None:
     ({"ref": 1}, "bad_message", "a message is a JSON object with a 'type'"),
     ({"type": 5}, "bad_message", "a message is a JSON object with a 'type'"),
     ({"type": "dance" * 20}, "unknown_type",
-     f"unknown message type {('dance' * 20)[:40]!r}: use move, hint, sync, ping, ready, rematch or takeback"),
+     f"unknown message type {('dance' * 20)[:40]!r}: use move, hint, sync, ping, ready, rematch, takeback or say"),
     ({"type": "takeback"}, "bad_message", "a takeback needs 'version', the table's state version (an integer)"),
     ({"type": "takeback", "version": 1.5}, "bad_message",
      "a takeback needs 'version', the table's state version (an integer)"),

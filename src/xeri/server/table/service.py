@@ -30,13 +30,14 @@ from ..broker.pubsub import Broker, channel
 from ..rated.policy import check_hint, check_join
 from ..store import MoveRow, SeatRow, StaleMove, Start, Store, StoreError, StoreUnavailable, TableRow
 from ..wire import messages
-from ..wire.protocol import Hint, Move, Ping, Ready, Rematch, Sync, Takeback
+from ..wire.protocol import Hint, Move, Ping, Ready, Rematch, Say, Sync, Takeback
 from ..wire.refusals import ProtocolError
 from . import views
 from .autoplay import Autoplay
 from .commands import NOTHING, Bind, Command, Join, Leave, Origin, Outcome
 from .seats import Seat, hash_token, new_token
 from .state import Applied, TableState
+from .talk import Talk
 
 log = logging.getLogger("xeri.server")
 
@@ -44,7 +45,7 @@ log = logging.getLogger("xeri.server")
 Later = Callable[[], Awaitable[Outcome]]
 #: the commands a spectator may not give, and why (refused before the table is asked anything)
 _SEATED = {Hint: "spectators cannot ask for hints", Ready: "spectators do not hold up the table",
-           Rematch: "spectators cannot ask for a rematch"}
+           Rematch: "spectators cannot ask for a rematch", Say: "spectators watch without talking"}
 
 
 def moved() -> ProtocolError:
@@ -87,6 +88,8 @@ class Table:
         self.sync_builds = 0
         #: the fairness report of a finished match, which never changes
         self._fairness: messages.Fairness | None = None
+        #: the seats' table talk (its rate; nothing of it is kept)
+        self.talk = Talk()
 
     # --- what every handle shows ---------------------------------------------------
 
@@ -234,6 +237,10 @@ class Table:
                 return Outcome(seat=await self._leave(left), reseated=True)
             case Bind(token=token, account=account):
                 return Outcome(seat=await self._bind(token, account), reseated=True)
+            case Say():
+                assert seat is not None
+                said = self.talk.said(seat, command, self.state.private)
+                await self.publish(lambda _seat: said)  # to everyone, stored nowhere
             case Ping(ref=ref):  # a socket answers its pings itself; a table asked answers the same
                 return Outcome(reply=Envelope.message(messages.PongMessage(ref=ref)))
         return NOTHING

@@ -377,6 +377,20 @@ class NoticeMessage(Message, frozen=True, tag="notice"):
     notice: Notice
 
 
+#: table talk's preset phrases and emotes, by id: what a ``say`` may name (server.table.talk); the page words them
+Phrase = Literal["hello", "good_luck", "well_played", "thanks", "oops", "nice_one", "sorry", "wow",
+                 "clap", "laugh", "think", "heart"]
+
+
+class SaidMessage(Message, frozen=True, tag="said"):
+    """Table talk from a seat (a client's ``say``, server.table.talk): a preset ``phrase`` (the page words it) or free
+    ``text`` (a private table's), to every connection at the table. Never stored."""
+
+    seat: int
+    phrase: Phrase | UnsetType = UNSET
+    text: str | UnsetType = UNSET
+
+
 class PongMessage(Message, frozen=True, tag="pong"):
     ref: str | int | None = None
 
@@ -391,8 +405,8 @@ class ErrorMessage(Message, frozen=True, tag="error", forbid_unknown_fields=Fals
     retry: bool | UnsetType = UNSET
 
 
-ServerMessage = (SyncMessage | UpdateMessage | TableMessage | HintMessage | RematchMessage | NoticeMessage | PongMessage
-                 | ErrorMessage)
+ServerMessage = (SyncMessage | UpdateMessage | TableMessage | HintMessage | RematchMessage | NoticeMessage | SaidMessage
+                 | PongMessage | ErrorMessage)
 
 
 # --- HTTP answers ----------------------------------------------------------------------------

@@ -25,6 +25,7 @@ from msgspec import UNSET, Meta, Struct, UnsetType
 from ...bots import LEVELS
 from ...rules import OPTIONS
 from .inputs import MAX_DEPTH, parse_json
+from .messages import Phrase
 from .refusals import ProtocolError
 
 _INDEX = re.compile(r"at `\$\[(\d+)\]")
@@ -252,7 +253,23 @@ class Rematch(Message, frozen=True, kw_only=True, tag="rematch"):
     """Offer (or accept) a rematch, once the match is over."""
 
 
-ClientMessage = Move | Hint | Sync | Ping | Ready | Rematch | Takeback
+#: the longest free text a frame may carry before its whitespace is collapsed (server.table.talk checks the rest)
+TALK_RAW = 1000
+
+
+class Say(Message, frozen=True, kw_only=True, tag="say"):
+    """Table talk (server.table.talk): a preset ``phrase`` or, at a private table, free ``text``; exactly one.
+    Every connection at the table hears it as a ``said``; nothing of it is stored."""
+
+    phrase: Annotated[Phrase | None, Refuse("bad_phrase", f"phrase must be one of {', '.join(get_args(Phrase))}"),
+                      Meta(description="a preset phrase or emote")] = None
+    text: Annotated[Annotated[str, Meta(max_length=TALK_RAW)] | None,
+                    Refuse("bad_text", "text must be a string of at most 140 characters once its spaces are collapsed"),
+                    Meta(description="free text, at a private table only: 1..140 characters once its whitespace "
+                                     "is collapsed, no control characters")] = None
+
+
+ClientMessage = Move | Hint | Sync | Ping | Ready | Rematch | Takeback | Say
 MESSAGES: tuple[type[ClientMessage], ...] = get_args(ClientMessage)
 _BY_TYPE: dict[str, type[ClientMessage]] = {m.__struct_config__.tag: m for m in MESSAGES}  # type: ignore[misc]
 _KINDS = ", ".join(_BY_TYPE)

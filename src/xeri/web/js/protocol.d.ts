@@ -1,7 +1,7 @@
 /* The protocol of xeri serve, both ways: written by python scripts/protocol_schema.py --write from
  * docs/protocol.schema.json (itself from xeri.server.wire: protocol and messages). Do not edit. */
 
-export type ClientMessage = Move | Hint | Sync | Ping | Ready | Rematch | Takeback;
+export type ClientMessage = Move | Hint | Sync | Ping | Ready | Rematch | Takeback | Say;
 export type ServerMessage =
   | SyncMessage
   | UpdateMessage
@@ -9,6 +9,7 @@ export type ServerMessage =
   | HintMessage
   | RematchMessage
   | NoticeMessage
+  | SaidMessage
   | PongMessage
   | ErrorMessage;
 export type GameEvent =
@@ -439,6 +440,44 @@ export interface Takeback {
    * the table's state version the takeback was asked at
    */
   version: number;
+  [k: string]: unknown;
+}
+/**
+ * Table talk (server.table.talk): a preset ``phrase`` or, at a private table, free ``text``; exactly one.
+ * Every connection at the table hears it as a ``said``; nothing of it is stored.
+ *
+ * This interface was referenced by `Protocol`'s JSON-Schema
+ * via the `definition` "Say".
+ */
+export interface Say {
+  type: "say";
+  /**
+   * echoed in the reply (error, hint, pong)
+   */
+  ref?: string | number | null;
+  /**
+   * a preset phrase or emote
+   */
+  phrase?:
+    | (
+        | "clap"
+        | "good_luck"
+        | "heart"
+        | "hello"
+        | "laugh"
+        | "nice_one"
+        | "oops"
+        | "sorry"
+        | "thanks"
+        | "think"
+        | "well_played"
+        | "wow"
+      )
+    | null;
+  /**
+   * free text, at a private table only: 1..140 characters once its whitespace is collapsed, no control characters
+   */
+  text?: string | null;
   [k: string]: unknown;
 }
 /**
@@ -935,6 +974,31 @@ export interface RematchMessage {
 export interface NoticeMessage {
   type: "notice";
   notice: "master_ready" | "master_warming" | "strong_ready" | "strong_warming";
+}
+/**
+ * Table talk from a seat (a client's ``say``, server.table.talk): a preset ``phrase`` (the page words it) or free
+ * ``text`` (a private table's), to every connection at the table. Never stored.
+ *
+ * This interface was referenced by `Protocol`'s JSON-Schema
+ * via the `definition` "SaidMessage".
+ */
+export interface SaidMessage {
+  type: "said";
+  seat: number;
+  phrase?:
+    | "clap"
+    | "good_luck"
+    | "heart"
+    | "hello"
+    | "laugh"
+    | "nice_one"
+    | "oops"
+    | "sorry"
+    | "thanks"
+    | "think"
+    | "well_played"
+    | "wow";
+  text?: string;
 }
 /**
  * This interface was referenced by `Protocol`'s JSON-Schema

@@ -210,6 +210,15 @@ const STRINGS = {
     err_not_ratable: "Rated games are classic, with 2 players or 4 in partnerships.",
     rated_targets: "A rated match is played to {targets} points.",
     err_rated_needs_account: "This table is rated: sign in to sit at it.",
+    // Table talk (table/talk.js).
+    talk: "Talk", talk_title: "Table talk", talk_said: "{name}: {text}", talk_send: "Send",
+    talk_text: "Your message", talk_mute: "Mute {name}",
+    talk_hello: "Hello!", talk_good_luck: "Good luck!", talk_well_played: "Well played!", talk_thanks: "Thanks!",
+    talk_oops: "Oops!", talk_nice_one: "Nice one!", talk_sorry: "Sorry!", talk_wow: "Wow!",
+    talk_clap: "Applause", talk_laugh: "Laughing", talk_think: "Thinking", talk_heart: "Heart",
+    err_talk_rate: "Too much talk: wait a moment.",
+    err_talk_private_only: "Free text is for private tables: pick a phrase.",
+    err_bad_text: "A message has 1 to 140 characters, with no control characters.",
   },
   el: {
     title: "Ξερή",
@@ -434,6 +443,15 @@ const STRINGS = {
     err_not_ratable: "Οι παρτίδες με βαθμολογία παίζονται με τους κλασικούς κανόνες, με 2 παίκτες ή 4 σε ζευγάρια.",
     rated_targets: "Μια παρτίδα με βαθμολογία παίζεται στους {targets} πόντους.",
     err_rated_needs_account: "Αυτό το τραπέζι είναι με βαθμολογία: συνδέσου για να καθίσεις.",
+    // Κουβέντα στο τραπέζι (table/talk.js).
+    talk: "Κουβέντα", talk_title: "Κουβέντα στο τραπέζι", talk_said: "{name}: {text}", talk_send: "Στείλε",
+    talk_text: "Το μήνυμά σου", talk_mute: "Σίγαση: {name}",
+    talk_hello: "Γεια σας!", talk_good_luck: "Καλή τύχη!", talk_well_played: "Καλά έπαιξες!",
+    talk_thanks: "Ευχαριστώ!", talk_oops: "Ωχ!", talk_nice_one: "Ωραίο!", talk_sorry: "Συγγνώμη!", talk_wow: "Ουάου!",
+    talk_clap: "Χειροκρότημα", talk_laugh: "Γέλιο", talk_think: "Σκέψη", talk_heart: "Καρδιά",
+    err_talk_rate: "Πολλά μηνύματα: περίμενε λίγο.",
+    err_talk_private_only: "Ελεύθερο κείμενο μόνο σε ιδιωτικά τραπέζια: διάλεξε μια φράση.",
+    err_bad_text: "Ένα μήνυμα έχει 1 έως 140 χαρακτήρες, χωρίς χαρακτήρες ελέγχου.",
   },
   tr: {
     title: "Pişti",
@@ -639,6 +657,15 @@ const STRINGS = {
     err_not_ratable: "Dereceli oyunlar klasik kurallarla, 2 oyuncuyla ya da eşli 4 oyuncuyla oynanır.",
     rated_targets: "Dereceli bir maç {targets} puana kadar oynanır.",
     err_rated_needs_account: "Bu masa dereceli: oturmak için giriş yap.",
+    // Masa sohbeti (table/talk.js).
+    talk: "Sohbet", talk_title: "Masa sohbeti", talk_said: "{name}: {text}", talk_send: "Gönder",
+    talk_text: "Mesajın", talk_mute: "{name} sessize al",
+    talk_hello: "Merhaba!", talk_good_luck: "İyi şanslar!", talk_well_played: "İyi oynadın!",
+    talk_thanks: "Teşekkürler!", talk_oops: "Hay aksi!", talk_nice_one: "Güzel!", talk_sorry: "Pardon!",
+    talk_wow: "Vay!", talk_clap: "Alkış", talk_laugh: "Kahkaha", talk_think: "Düşünüyor", talk_heart: "Kalp",
+    err_talk_rate: "Çok fazla mesaj: biraz bekle.",
+    err_talk_private_only: "Serbest metin yalnızca özel masalarda: bir söz seç.",
+    err_bad_text: "Bir mesaj 1 ile 140 karakter arasıdır, denetim karakteri içermez.",
   },
 };
 

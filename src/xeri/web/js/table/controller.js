@@ -22,6 +22,7 @@ import { DrawQueue } from "./queue.js";
 import { moving, playFrame, settle, snapshot, still, tell } from "./storyboard.js";
 import { say } from "./movelog.js";
 import { myTurn } from "./state.js";
+import { TableTalk } from "./talk.js";
 import { statusText } from "./view.js";
 
 /** @typedef {import("../net/types.js").GameEvent} GameEvent */
@@ -54,11 +55,18 @@ export function mountTable(container, tableId, { watch = false } = {}) {
     tableId, shown: () => queue.shown, send: (msg) => void (socket && socket.send(msg)), render,
     newMatch: () => void newMatch(queue.state), resultTarget: () => resultTarget(root), table: () => root,
   });
+  // The talk panel lives beside the table's drawing, which each step draws anew (a draw keeps its focus).
+  const talkLayer = h("div.talk-layer");
+  container.appendChild(talkLayer);
+  const talk = new TableTalk({
+    tableId, root, layer: talkLayer, state: () => queue.shown, send: (msg) => void (socket && socket.send(msg)),
+  });
   /** @type {import("./view.js").ViewHandlers} */
   const on = {
     askHint: () => askHint(moves), takeBack: () => takeBack(moves), toggleSeen, toggleLog,
     showAllRounds: () => dialogs.showAllRounds(),
     leaveDuringPlay: () => dialogs.askLeave(() => void leave()), leave,
+    toggleTalk: () => talk.toggle(), talkOpen: () => talk.open,
   };
   const status = () => statusText(queue.shown, { roundDialogOpen: Boolean(dialogs.round), now: now() });
 
@@ -70,6 +78,7 @@ export function mountTable(container, tableId, { watch = false } = {}) {
       now: now(),
       endActions: () => dialogs.endButtons(), resultShown: dialogs.resultShown,
     });
+    talk.decorate();
     restoreFocus(root, key);
   }
 
@@ -141,6 +150,9 @@ export function mountTable(container, tableId, { watch = false } = {}) {
       case "notice":
         showNotice(msg.notice);
         return;
+      case "said":
+        talk.heard(msg);
+        return;
       case "rematch":
         if (msg.token && msg.table_id && msg.seat != null) {
           seats.set(msg.table_id, msg.seat, msg.token);
@@ -148,6 +160,11 @@ export function mountTable(container, tableId, { watch = false } = {}) {
         }
         return;
       case "error":
+        if (msg.ref === "talk") {
+          // Talk refused (too fast, free text at a public table): said, and the table's state is not touched.
+          announce(errorText(msg.code, msg.message));
+          return;
+        }
         queue.dispatch(msg);
         if (msg.code === "stale") socket?.send({ type: "sync" });
         else if (msg.code !== "sync_unchanged") announce(errorText(msg.code, msg.message)); // it holds that sync
@@ -241,6 +258,8 @@ export function mountTable(container, tableId, { watch = false } = {}) {
     phone.removeEventListener("change", onMedia);
     unPrefs();
     clearInterval(timerTick);
+    talk.dispose();
+    talkLayer.remove();
     if (socket) socket.close();
     dialogs.closeAll();
     banner(null);

@@ -23,6 +23,8 @@ import { myTurn, timerLeft } from "./state.js";
  * @property {() => void} showAllRounds
  * @property {() => void} leaveDuringPlay
  * @property {() => void} leave
+ * @property {() => void} toggleTalk opens or closes the talk panel (talk.js)
+ * @property {() => boolean} talkOpen whether it is open
  */
 
 /**
@@ -136,6 +138,13 @@ export function tools(s, on) {
   }, t("moves")));
   out.push(h("button.rounds-btn", { type: "button", onclick: on.showAllRounds, disabled: !s.history.length },
     h("span.label-long", t("breakdown")), h("span.label-short", t("breakdown_short"))));
+  // Table talk, for a player with another person at the table (not against the computer alone, nor offline).
+  if (seated && s.table && !s.table.offline && s.table.seats.some((x) => x.human && x.seat !== s.seat)) {
+    out.push(h("button.talk-btn", {
+      type: "button", onclick: on.toggleTalk, "aria-label": t("talk"), title: t("talk"),
+      "aria-expanded": String(on.talkOpen()), "aria-controls": "talk-panel",
+    }, h("span", { "aria-hidden": "true" }, "💬")));
+  }
   if (seated && playing) out.push(h("button.leave-btn", { type: "button", onclick: on.leaveDuringPlay }, t("leave")));
   return out;
 }
