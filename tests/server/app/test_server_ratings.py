@@ -116,6 +116,7 @@ def test_rated_needs_a_signed_in_creator_and_a_ratable_format(server: ThreadServ
         (ada, {"rated": True, "players": 3, "seats": [None, {"bot": "easy"}, {"bot": "easy"}]}, 400, "not_ratable"),
         (ada, {"rated": True, "options": {"xeri_points": 20}, "seats": [None, None]}, 400, "not_ratable"),
         (ada, {"rated": True, "seats": [None, None], "private": True}, 400, "rated_private"),
+        (ada, {"rated": True, "seats": [None, {"bot": "easy"}], "takeover_after": None}, 400, "rated_takeover"),
         (ada, {"rated": "yes"}, 400, "bad_request"),
     ]
     for who, body, status, code in cases:
@@ -189,6 +190,21 @@ def test_a_rated_match_moves_the_rating_as_the_model_says_and_casual_ones_do_not
         assert got["games"] == n
     chart = profile(server, "Ada")["rating_history"]
     assert [p["format"] for p in chart] == ["classic-2p"] * 2 and chart[-1]["rating"] == expected.display
+
+
+def test_an_abandoned_rated_match_is_finished_by_the_takeover_bot_and_counts(server: ThreadServer) -> None:
+    """Issue 41's abandon rule: Bob leaves a rated match after its start; the computer plays his seat to the end
+    and the result moves both accounts' ratings, his too (leaving does not dodge a loss)."""
+    ada, bob = signed_up(server, "Ada"), signed_up(server, "Bob")
+    made = ada.post("/api/tables", {"rated": True, "name": "x", "seat": 0, "seats": [None, None], **ONE_ROUND}).json()
+    joined = bob.post(f"/api/tables/{made['table_id']}/join", {"name": "Bob"}).json()
+    assert bob.post(f"/api/tables/{made['table_id']}/leave", {"token": joined["token"]}).status_code == 200
+    winner = play(server, ada, made)
+    [[ada_after], [bob_after]] = rate("classic-2p", [[initial()], [initial()]], winner=winner)
+    for name, expected in (("Ada", ada_after), ("Bob", bob_after)):
+        got = rating_of(server, name)
+        assert got is not None and (got["rating"], got["deviation"]) == shown(expected), name
+        assert got["games"] == 1
 
 
 def test_4p_partnerships_are_rated_on_their_own(server: ThreadServer) -> None:

@@ -26,7 +26,7 @@ from ...rules import OPTIONS, find_ruleset
 from ..broker.pubsub import Broker
 from ..limits.caps import AddressBook, Connections, Limits, check_match_size, expired
 from ..limits.shared import SharedCaps
-from ..rated.policy import RATED_TARGETS, rated_format
+from ..rated.policy import RATED_TARGETS, check_takeover, rated_format
 from ..store import SeatRow, Start, Store, StoreError, TableRow, dumps
 from ..table import Table, unavailable
 from ..table.commands import Join, Origin
@@ -322,6 +322,7 @@ class Lobby:
             raise ProtocolError("bad_seat", "seat must be a human seat of the table, given with a name")
         rated = rated_format(req.rated, ruleset, account is not None, [r["human"] for r in seat_rows], private,
                              self.rated_targets)
+        check_takeover(rated, takeover_after)
 
         table_id = table_id or secrets.token_urlsafe(9)
         match_seed = secrets.randbits(64)

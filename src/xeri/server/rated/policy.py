@@ -61,6 +61,14 @@ def rated_format(rated: bool, ruleset: Ruleset, signed_in: bool, humans: Sequenc
     return fmt
 
 
+def check_takeover(fmt: str | None, takeover_after: float | None) -> None:
+    """A rated match always ends (issue 41): a player who leaves or stays away is played by the takeover bot after
+    the reconnect window, and the result counts; a rated table with no takeover (null) could hang for ever."""
+    if fmt is not None and takeover_after is None:
+        raise ProtocolError("rated_takeover", "a rated table needs takeover_after: the seconds an away player's seat "
+                            "waits before the computer finishes their match (the result counts)")
+
+
 def check_join(fmt: str | None, account: str | None, seated: Sequence[str | None]) -> None:
     """A guest cannot take a seat at a rated table (every person's rating is moved by its end), and an account
     takes one seat at it (a player is not their own opponent, nor their own partner)."""
