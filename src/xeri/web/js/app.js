@@ -8,6 +8,7 @@ import { detectLanguage, setLanguage, t, translateTree } from "./lib/i18n.js";
 import { mountLobby } from "./pages/lobby.js";
 import { packOnInstall, registerServiceWorker } from "./offline/pack.js";
 import { prefs } from "./lib/prefs.js";
+import { allowNotifications } from "./lib/notify.js";
 
 /** @typedef {() => void | Promise<void>} Unmount what a view returns: it stops the view's timers and sockets */
 
@@ -192,6 +193,13 @@ function settingsMenu() {
   const sound = byId("pref-sound", HTMLInputElement);
   sound.checked = Boolean(prefs.get("sound"));
   sound.addEventListener("change", () => prefs.set("sound", sound.checked));
+  const notifications = byId("pref-notify", HTMLInputElement);
+  notifications.checked = Boolean(prefs.get("notify"));
+  notifications.addEventListener("change", async () => {
+    const on = notifications.checked && (await allowNotifications());
+    notifications.checked = on;
+    prefs.set("notify", on);
+  });
 }
 
 function start() {

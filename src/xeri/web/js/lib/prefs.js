@@ -7,6 +7,7 @@
  * @property {string | null} lang the page's language, null until chosen (then the browser's decides)
  * @property {boolean} fourColour four-colour suits
  * @property {boolean} seenAid the counting aid is shown
+ * @property {boolean} notify the system's notifications, while the tab is hidden, where the browser allows them
  * @property {string} name the name last typed to join a table
  * @property {"auto" | "light" | "dark"} theme the colour theme; auto follows prefers-color-scheme
  * @property {boolean} sound the table's sounds are on
@@ -28,7 +29,7 @@
 const KEY = "xeri.prefs";
 /** @type {Prefs} */
 const DEFAULTS = {
-  lang: null, fourColour: false, seenAid: true, name: "",
+  lang: null, fourColour: false, seenAid: true, name: "", notify: false,
   theme: "auto", sound: true, motion: "normal", cardSize: "medium", faces: "figures", logOpen: false,
 };
 /** @type {Set<PrefsListener>} */

@@ -11,6 +11,7 @@ import { cardElement } from "../lib/cards.js";
 import { announce, fly, hideAnnouncement, rectOf, scaled } from "../lib/flight.js";
 import { t } from "../lib/i18n.js";
 import { motion, sound } from "../lib/sound.js";
+import { notify } from "../lib/notify.js";
 
 /** @typedef {import("../lib/flight.js").Rect} Rect */
 /** @typedef {import("../net/types.js").GameEvent} GameEvent */
@@ -459,5 +460,8 @@ export function settle(events, { myTurnNow, myTurnBefore }) {
     hideAnnouncement();
     sound("match");
   }
-  if (myTurnNow && !myTurnBefore) sound("turn");
+  if (myTurnNow && !myTurnBefore) {
+    sound("turn");
+    notify("notify_turn");
+  }
 }
