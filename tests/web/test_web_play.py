@@ -241,13 +241,22 @@ def test_friends_rematch_in_one_click_each(server: Server, browser: Browser, con
         p.wait_for_selector("#round-dialog")
         p.click("#round-dialog .actions button.primary")
         p.wait_for_selector("#match-dialog")
+    watcher = new_page(browser, contexts, console)
+    watcher.goto(f"{server.url}/#/t/{table_id}/watch")
+    watcher.wait_for_selector(".result .result-headline, #match-dialog")
     alice.click("#match-dialog .rematch-btn")
     bob.wait_for_selector("#match-dialog .rematch-btn:has-text('Accept')")
+    # Who offers, by name, for everyone (issue 41): in Bob's dialog, and on the spectator's board.
+    assert bob.inner_text("#match-dialog .rematch-note") == "Alice offers a rematch"
+    watcher.wait_for_selector(".rematch-note:has-text('Alice offers a rematch')")
     bob.click("#match-dialog .rematch-btn")
     for p in pages:
         p.wait_for_function(f"!location.hash.includes('{table_id}')")
         p.wait_for_selector(".hand .card-btn")
     assert alice.url.split("#/t/")[1] == bob.url.split("#/t/")[1] != table_id
+    # The spectator follows the rematch, as a spectator.
+    watcher.wait_for_function(f"location.hash === '#/t/{alice.url.split('#/t/')[1]}/watch'")
+    watcher.wait_for_selector(".board .seat-box")
     assert "Alice (you)" in alice.inner_text(".my-name") and "Bob (you)" in bob.inner_text(".my-name")
 
 

@@ -157,6 +157,8 @@ export function mountTable(container, tableId, { watch = false } = {}) {
         if (msg.token && msg.table_id && msg.seat != null) {
           seats.set(msg.table_id, msg.seat, msg.token);
           location.hash = `#/t/${msg.table_id}`;
+        } else if (msg.table_id && msg.seat == null) {
+          location.hash = `#/t/${msg.table_id}/watch`; // a spectator follows the rematch (issue 41)
         }
         return;
       case "error":

@@ -12,7 +12,7 @@ import {
 import { modal } from "../lib/modal.js";
 import { h } from "../lib/dom.js";
 import { hideAnnouncement } from "../lib/flight.js";
-import { seatName, t } from "../lib/i18n.js";
+import { locale, seatName, t } from "../lib/i18n.js";
 import { say } from "./movelog.js";
 import { celebrateWin } from "./storyboard.js";
 import { nameOf } from "./view.js";
@@ -36,6 +36,8 @@ export class TableDialogs {
   /** @param {DialogHooks} hooks */
   constructor(hooks) {
     this.hooks = hooks;
+    /** the rematch note last said in the live region (refreshRematch) */
+    this.saidRematch = "";
     /** @type {(() => void) | null} closes the round's dialog */
     this.round = null;
     /** @type {(() => void) | null} closes the match's dialog */
@@ -129,6 +131,7 @@ export class TableDialogs {
         : h("button.new-match", { type: "button", onclick: () => this.hooks.newMatch() }, t("new_match")));
     }
     out.push(h("a.btn.back-lobby", { href: "#/" }, t("back_lobby")));
+    out.push(h("p.rematch-note", this.rematchNote()));
     return out;
   }
 
@@ -151,7 +154,22 @@ export class TableDialogs {
     this.hooks.send({ type: "rematch" });
   }
 
-  /** The rematch button says "Accept" once another player offered, and waits once this one has. */
+  /**
+   * Who offers a rematch, by name, for everyone at the table, spectators too (issue 41): "Ada offers a rematch",
+   * "Ada and Βασίλης offer a rematch"; "" when nobody (else) has.
+   * @returns {string}
+   */
+  rematchNote() {
+    const s = this.hooks.shown();
+    const offers = (s.table && s.table.rematch && s.table.rematch.seats) || [];
+    const others = offers.filter((seat) => seat !== s.seat);
+    if (!others.length) return "";
+    const names = new Intl.ListFormat(locale(), { type: "conjunction" }).format(others.map((seat) => nameOf(s, seat)));
+    return t("rematch_offered", { name: names, n: others.length });
+  }
+
+  /** The rematch button says "Accept" once another player offered, and waits once this one has; the note says who
+   * offers, and the live region says it once per new offer (not once per table update). */
   refreshRematch() {
     const s = this.hooks.shown();
     const offers = (s.table && s.table.rematch && s.table.rematch.seats) || [];
@@ -160,8 +178,10 @@ export class TableDialogs {
       btn.textContent = mine ? t("rematch_wait") : offers.length ? t("accept") : t("rematch");
       btn.disabled = mine;
     }
-    const offered = offers.filter((seat) => seat !== s.seat);
-    if (offered.length && !mine) say(t("rematch_offered", { name: offered.map((seat) => nameOf(s, seat)).join(", ") }));
+    const note = this.rematchNote();
+    for (const p of document.querySelectorAll(".rematch-note")) p.textContent = note;
+    if (note && !mine && note !== this.saidRematch) say(note);
+    this.saidRematch = note;
   }
 
   /**
@@ -207,6 +227,7 @@ export class TableDialogs {
       "div",
       matchResult(v, byRounds),
       change,
+      h("p.rematch-note", this.rematchNote()),
       h(
         "div.lead-actions",
         next,
