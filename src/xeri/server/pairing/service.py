@@ -1,0 +1,181 @@
+"""The pairing service of one process: seeks in, tables out (docs/protocol.md, "Play online").
+
+The pools (server.pairing.pools) are pure; this keeps what they do not: each seek's secret id, who holds it
+(an account, for a seat bound to it), when it was last asked about (a seeker that stops asking is dropped, so
+nobody is seated at a table they left), the seats of the pairings made, and the recent waits (the page's
+"typical wait"). Pairing runs when any seek is made or asked about: each pairing makes exactly one table through
+the lobby, every seat a person's, and hands each seeker its own seat and token.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import statistics
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from ..lobby.lobby import Holder
+from ..table.commands import Join, Origin, Outcome
+from ..wire.refusals import ProtocolError
+from .pools import FORMATS, Pairing, Pools, Seeker, SeekRefused
+
+log = logging.getLogger("xeri.server")
+
+#: a seeker not heard from for this many seconds leaves the pool
+DROP_AFTER = 15.0
+#: a pairing's seats are kept this long for their seekers to fetch
+KEEP_PAIRED = 120.0
+#: the recent waits the typical wait is the median of, per pool
+RECENT_WAITS = 50
+#: the title of a pairing's table
+TITLE = "Xeri online"
+
+
+class SeatTaker(Protocol):
+    """A made table as the service needs it: its id, and a join (server.table.handle TableHandle)."""
+
+    @property
+    def id(self) -> str: ...
+
+    async def handle(self, command: Join, origin: Origin) -> Outcome: ...
+
+
+class TableMaker(Protocol):
+    """The lobby's create (server.lobby.lobby Lobby)."""
+
+    async def create(self, body: Any, address: str | None = None,
+                     account: Holder | None = None) -> tuple[Any, int | None, str | None]: ...
+
+
+@dataclass(frozen=True)
+class Seated:
+    """One seeker's seat at a pairing's table."""
+
+    table_id: str
+    seat: int
+    token: str
+    at: float
+
+
+class PairingService:
+    """Seeks, polls and cancels, over the pools; ``clock`` is monotonic seconds (a benchmark passes its own)."""
+
+    def __init__(self, lobby: TableMaker, clock: Callable[[], float] = time.monotonic) -> None:
+        self.lobby = lobby
+        self.clock = clock
+        self.pools = Pools()
+        self._holders: dict[str, Holder | None] = {}
+        self._seen: dict[str, float] = {}
+        self._seating: dict[str, Seeker] = {}
+        self._paired: dict[str, Seated] = {}
+        self._waits: dict[tuple[str, bool], deque[float]] = {}
+        self._lock = asyncio.Lock()
+        #: pairings made and tables made (a benchmark checks they are equal)
+        self.pairings = 0
+
+    async def seek(self, fmt: str, rated: bool, who: str, name: str, account: Holder | None = None,
+                   rating: float | None = None, penalty: float = 0.0) -> str:
+        """A new seek's secret id; the player's earlier seek, if still waiting, is given up."""
+        now = self.clock()
+        seek_id = secrets.token_urlsafe(18)
+        try:
+            old = self.pools.add(Seeker(id=seek_id, who=who, name=name, format=fmt, rated=rated, joined_at=now,
+                                        rating=rating, penalty=penalty))
+        except SeekRefused as exc:
+            raise ProtocolError("bad_format", str(exc)) from None
+        if old is not None:
+            self._forget(old.id)
+        self._holders[seek_id] = account
+        self._seen[seek_id] = now
+        await self.run()
+        return seek_id
+
+    async def poll(self, seek_id: str) -> dict[str, Any]:
+        """A seek's state: waiting (with the pool's size and typical wait) or paired (its seat and token)."""
+        now = self.clock()
+        if seek_id in self.pools:
+            self._seen[seek_id] = now
+            await self.run()
+        seated = self._paired.get(seek_id)
+        if seated is not None:
+            return {"status": "paired", "table_id": seated.table_id, "seat": seated.seat, "token": seated.token}
+        seeker = self.pools.get(seek_id) or self._seating.get(seek_id)
+        if seeker is None:
+            raise ProtocolError("no_such_seek", "there is no such seek (cancelled, or not asked about for "
+                                f"{DROP_AFTER:g} s): seek again")
+        return {"status": "waiting", "format": seeker.format, "rated": seeker.rated,
+                "players": self.pools.waiting(seeker.format, seeker.rated) + self._seating_in(seeker),
+                "waited": round(max(0.0, now - seeker.joined_at), 1), "typical_wait": self.typical_wait(seeker.pool)}
+
+    def cancel(self, seek_id: str) -> bool:
+        """Give up a waiting seek; False if it was not waiting (already paired, or unknown)."""
+        if self.pools.remove(seek_id) is None:
+            return False
+        self._forget(seek_id)
+        return True
+
+    def typical_wait(self, pool: tuple[str, bool]) -> float | None:
+        """The median of the pool's recent waits, in seconds (None before its first pairing)."""
+        waits = self._waits.get(pool)
+        return round(statistics.median(waits), 1) if waits else None
+
+    def _seating_in(self, seeker: Seeker) -> int:
+        return sum(1 for s in self._seating.values() if s.pool == seeker.pool)
+
+    def _forget(self, seek_id: str) -> None:
+        self._holders.pop(seek_id, None)
+        self._seen.pop(seek_id, None)
+
+    async def run(self) -> list[Pairing]:
+        """Drop the silent seekers, pair the rest, and seat each pairing at its own table."""
+        async with self._lock:
+            now = self.clock()
+            for s in self.pools:
+                if now - self._seen.get(s.id, s.joined_at) > DROP_AFTER:
+                    self.pools.remove(s.id)
+                    self._forget(s.id)
+            for seek_id, seated in list(self._paired.items()):
+                if now - seated.at > KEEP_PAIRED:
+                    del self._paired[seek_id]
+            made = self.pools.pair(now)
+            for pairing in made:
+                await self._seat(pairing, now)
+            return made
+
+    async def _seat(self, pairing: Pairing, now: float) -> None:
+        fmt = FORMATS[pairing.format]
+        for s in pairing.seekers:
+            self._seating[s.id] = s
+        try:
+            first = pairing.seekers[0]
+            body = {"ruleset": fmt.ruleset, "players": fmt.players, "title": TITLE, "rated": pairing.rated,
+                    "name": first.name, "seat": 0}
+            table, seat, token = await self.lobby.create(body, None, self._holders.get(first.id))
+            assert seat == 0 and token is not None
+            seats = [(seat, token)]
+            for i, s in enumerate(pairing.seekers[1:], 1):
+                holder = self._holders.get(s.id)
+                joined = await table.handle(Join(name=s.name, seat=i, account=holder[0] if holder else None),
+                                            Origin())
+                seats.append(joined.seated())
+        except ProtocolError as exc:  # the database or a cap refused: the seekers wait on, in their places
+            log.warning("pairing: the table of a %s pairing could not be made (%s); the seekers wait on",
+                        pairing.format, exc.message)
+            self.pools.restore(pairing.seekers)
+            for s in pairing.seekers:
+                self._seen[s.id] = now
+            return
+        finally:
+            for s in pairing.seekers:
+                self._seating.pop(s.id, None)
+        self.pairings += 1
+        waits = self._waits.setdefault((pairing.format, pairing.rated), deque(maxlen=RECENT_WAITS))
+        for s, (seat, token) in zip(pairing.seekers, seats, strict=True):
+            self._paired[s.id] = Seated(table.id, seat, token, now)
+            waits.append(now - s.joined_at)
+            self._forget(s.id)
