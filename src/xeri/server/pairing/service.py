@@ -32,6 +32,8 @@ DROP_AFTER = 15.0
 KEEP_PAIRED = 120.0
 #: the recent waits the typical wait is the median of, per pool
 RECENT_WAITS = 50
+#: a poll pairs at most this often (seconds): a thousand seekers asking each second do not pair a thousand times
+RUN_EVERY = 0.2
 #: the title of a pairing's table
 TITLE = "Xeri online"
 
@@ -74,6 +76,9 @@ class PairingService:
         self._seating: dict[str, Seeker] = {}
         self._paired: dict[str, Seated] = {}
         self._waits: dict[tuple[str, bool], deque[float]] = {}
+        #: seeks whose table was refused for good (not a passing outage): their poll answers the refusal
+        self._failed: dict[str, tuple[ProtocolError, float]] = {}
+        self._last_run = -RUN_EVERY
         self._lock = asyncio.Lock()
         #: pairings made and tables made (a benchmark checks they are equal)
         self.pairings = 0
@@ -100,7 +105,11 @@ class PairingService:
         now = self.clock()
         if seek_id in self.pools:
             self._seen[seek_id] = now
-            await self.run()
+            if now - self._last_run >= RUN_EVERY:
+                await self.run()
+        failed = self._failed.get(seek_id)
+        if failed is not None:
+            raise failed[0]
         seated = self._paired.get(seek_id)
         if seated is not None:
             return {"status": "paired", "table_id": seated.table_id, "seat": seated.seat, "token": seated.token}
@@ -134,7 +143,7 @@ class PairingService:
     async def run(self) -> list[Pairing]:
         """Drop the silent seekers, pair the rest, and seat each pairing at its own table."""
         async with self._lock:
-            now = self.clock()
+            now = self._last_run = self.clock()
             for s in self.pools:
                 if now - self._seen.get(s.id, s.joined_at) > DROP_AFTER:
                     self.pools.remove(s.id)
@@ -142,6 +151,9 @@ class PairingService:
             for seek_id, seated in list(self._paired.items()):
                 if now - seated.at > KEEP_PAIRED:
                     del self._paired[seek_id]
+            for seek_id, (_, at) in list(self._failed.items()):
+                if now - at > KEEP_PAIRED:
+                    del self._failed[seek_id]
             made = self.pools.pair(now)
             for pairing in made:
                 await self._seat(pairing, now)
@@ -163,12 +175,18 @@ class PairingService:
                 joined = await table.handle(Join(name=s.name, seat=i, account=holder[0] if holder else None),
                                             Origin())
                 seats.append(joined.seated())
-        except ProtocolError as exc:  # the database or a cap refused: the seekers wait on, in their places
-            log.warning("pairing: the table of a %s pairing could not be made (%s); the seekers wait on",
-                        pairing.format, exc.message)
-            self.pools.restore(pairing.seekers)
-            for s in pairing.seekers:
-                self._seen[s.id] = now
+        except ProtocolError as exc:
+            if exc.code == "unavailable":  # the database did not answer: the seekers wait on, in their places
+                log.warning("pairing: the table of a %s pairing could not be made (%s); the seekers wait on",
+                            pairing.format, exc.message)
+                self.pools.restore(pairing.seekers)
+                for s in pairing.seekers:
+                    self._seen[s.id] = now
+            else:  # refused for good (a rule of rated tables): each seeker is told, not paired again and again
+                log.warning("pairing: the table of a %s pairing was refused: %s", pairing.format, exc.message)
+                for s in pairing.seekers:
+                    self._failed[s.id] = (exc, now)
+                    self._forget(s.id)
             return
         finally:
             for s in pairing.seekers:
