@@ -51,7 +51,23 @@ class TableMaker(Protocol):
     """The lobby's create (server.lobby.lobby Lobby)."""
 
     async def create(self, body: Any, address: str | None = None,
-                     account: Holder | None = None) -> tuple[Any, int | None, str | None]: ...
+                     account: Holder | None = None) -> tuple[SeatTaker, int | None, str | None]: ...
+
+
+async def make_table(lobby: TableMaker, pairing: Pairing,
+                     holders: list[Holder | None]) -> tuple[str, list[tuple[int, str]]]:
+    """The one table of a pairing, every seat a person's, each in its seat order: its id and each seat's token."""
+    fmt = FORMATS[pairing.format]
+    first = pairing.seekers[0]
+    body = {"ruleset": fmt.ruleset, "players": fmt.players, "title": TITLE, "rated": pairing.rated,
+            "name": first.name, "seat": 0}
+    table, seat, token = await lobby.create(body, None, holders[0])
+    assert seat == 0 and token is not None
+    seats = [(seat, token)]
+    for i, (s, holder) in enumerate(zip(pairing.seekers[1:], holders[1:], strict=True), 1):
+        joined = await table.handle(Join(name=s.name, seat=i, account=holder[0] if holder else None), Origin())
+        seats.append(joined.seated())
+    return table.id, seats
 
 
 @dataclass(frozen=True)
@@ -160,21 +176,10 @@ class PairingService:
             return made
 
     async def _seat(self, pairing: Pairing, now: float) -> None:
-        fmt = FORMATS[pairing.format]
         for s in pairing.seekers:
             self._seating[s.id] = s
         try:
-            first = pairing.seekers[0]
-            body = {"ruleset": fmt.ruleset, "players": fmt.players, "title": TITLE, "rated": pairing.rated,
-                    "name": first.name, "seat": 0}
-            table, seat, token = await self.lobby.create(body, None, self._holders.get(first.id))
-            assert seat == 0 and token is not None
-            seats = [(seat, token)]
-            for i, s in enumerate(pairing.seekers[1:], 1):
-                holder = self._holders.get(s.id)
-                joined = await table.handle(Join(name=s.name, seat=i, account=holder[0] if holder else None),
-                                            Origin())
-                seats.append(joined.seated())
+            table_id, seats = await make_table(self.lobby, pairing, [self._holders.get(s.id) for s in pairing.seekers])
         except ProtocolError as exc:
             if exc.code == "unavailable":  # the database did not answer: the seekers wait on, in their places
                 log.warning("pairing: the table of a %s pairing could not be made (%s); the seekers wait on",
@@ -194,6 +199,6 @@ class PairingService:
         self.pairings += 1
         waits = self._waits.setdefault((pairing.format, pairing.rated), deque(maxlen=RECENT_WAITS))
         for s, (seat, token) in zip(pairing.seekers, seats, strict=True):
-            self._paired[s.id] = Seated(table.id, seat, token, now)
+            self._paired[s.id] = Seated(table_id, seat, token, now)
             waits.append(now - s.joined_at)
             self._forget(s.id)
