@@ -203,7 +203,7 @@ async def _run_service(n: int, seconds: int, seed: int) -> dict[str, Any]:
                 if p.vanish:  # stops asking: the service must drop them
                     tally.vanished += 1
                     continue
-                if service.cancel(p.seek_id):
+                if await service.cancel(p.seek_id):
                     tally.cancelled += 1
                     p.seek_id = None
                     continue

@@ -52,7 +52,8 @@ from .matches.summaries import summary
 from .ops.admin import install as install_operator
 from .ops.health import healthz, readyz
 from .pairing import routes as pairing_routes
-from .pairing.service import PairingService
+from .pairing.service import Pairer, PairingService
+from .pairing.shared import SharedPairing
 from .rated import routes as rating_routes
 from .rated.policy import LeaderboardRules
 from .socket.connection import CLOSE_TOO_MANY, MAX_MESSAGE, serve_socket
@@ -539,6 +540,7 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
         yield
     finally:
         sweeping.cancel()
+        await app.state.pairing.close()
         await app.state.operator.stop()
         await c.lobby.close()
         if c.caps is not None:
@@ -599,7 +601,10 @@ def create_app(db: str | None = None, *, bot_delay: float = 0.4, broker: Broker 
     app.state.lobby = lobby
     app.state.store = store
     app.state.leaderboard = leaderboard or LeaderboardRules()
-    app.state.pairing = PairingService(lobby)  # "Play online" (server.pairing); its pools are this process's
+    # "Play online" (server.pairing): alone, the pools are this process's; in a cluster, every process's, in Redis.
+    pairing: Pairer = (SharedPairing(cluster.broker.url, lobby, database=store.url) if cluster is not None
+                       else PairingService(lobby))
+    app.state.pairing = pairing
     app.state.seek_buckets = {}
     app.state.accounts = AccountService(store, passwords or Passwords(),
                                         AccountLimits(limits, caps.storage if caps is not None else None))

@@ -24,7 +24,10 @@ class Table:
 
 
 class Lobby:
-    def __init__(self) -> None:
+    """Tables in memory, each lobby's ids its own (``name``: two processes' lobbies)."""
+
+    def __init__(self, name: str = "") -> None:
+        self.name = name
         self.bodies: list[dict[str, Any]] = []
         self.refuse: ProtocolError | None = None
 
@@ -33,7 +36,7 @@ class Lobby:
         if self.refuse is not None:
             raise self.refuse
         self.bodies.append(body)
-        t = Table(f"t{len(self.bodies)}")
+        t = Table(f"{self.name}t{len(self.bodies)}")
         return t, 0, f"{t.id}-0"
 
 

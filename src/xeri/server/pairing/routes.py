@@ -24,7 +24,7 @@ from ..wire import messages
 from ..wire.protocol import Seek
 from ..wire.refusals import ProtocolError
 from .pools import FORMATS
-from .service import PairingService
+from .service import Pairer
 
 #: seeks per second from one address (average, burst): a player seeks again after a game or a cancel
 SEEK_RATE, SEEK_BURST = 0.5, 10.0
@@ -32,7 +32,7 @@ SEEK_RATE, SEEK_BURST = 0.5, 10.0
 GUEST_NAME = "Guest"
 
 
-def service(request: Request) -> PairingService:
+def service(request: Request) -> Pairer:
     return request.app.state.pairing  # type: ignore[no-any-return]
 
 
@@ -87,4 +87,4 @@ async def poll(request: Request) -> Response:
 
 async def cancel(request: Request) -> Response:
     """DELETE /api/pairing/{seek_id}."""
-    return _answer(messages.SeekCancelled, {"cancelled": service(request).cancel(request.path_params["seek_id"])})
+    return _answer(messages.SeekCancelled, {"cancelled": await service(request).cancel(request.path_params["seek_id"])})

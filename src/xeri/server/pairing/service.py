@@ -70,6 +70,20 @@ async def make_table(lobby: TableMaker, pairing: Pairing,
     return table.id, seats
 
 
+class Pairer(Protocol):
+    """The pairing service the routes use: this process's pools (``PairingService``), or a cluster's, shared
+    through Redis (server.pairing.shared ``SharedPairing``)."""
+
+    async def seek(self, fmt: str, rated: bool, who: str, name: str, account: Holder | None = None,
+                   rating: float | None = None, penalty: float = 0.0) -> str: ...
+
+    async def poll(self, seek_id: str) -> dict[str, Any]: ...
+
+    async def cancel(self, seek_id: str) -> bool: ...
+
+    async def close(self) -> None: ...
+
+
 @dataclass(frozen=True)
 class Seated:
     """One seeker's seat at a pairing's table."""
@@ -137,12 +151,15 @@ class PairingService:
                 "players": self.pools.waiting(seeker.format, seeker.rated) + self._seating_in(seeker),
                 "waited": round(max(0.0, now - seeker.joined_at), 1), "typical_wait": self.typical_wait(seeker.pool)}
 
-    def cancel(self, seek_id: str) -> bool:
+    async def cancel(self, seek_id: str) -> bool:
         """Give up a waiting seek; False if it was not waiting (already paired, or unknown)."""
         if self.pools.remove(seek_id) is None:
             return False
         self._forget(seek_id)
         return True
+
+    async def close(self) -> None:
+        """Nothing to close: the pools are this process's memory."""
 
     def typical_wait(self, pool: tuple[str, bool]) -> float | None:
         """The median of the pool's recent waits, in seconds (None before its first pairing)."""
