@@ -9,7 +9,9 @@ player plays a game of 60-180 s and then, half the time, seeks again. Two modes:
 
 - ``pools``: the pure pools (server.pairing.pools), paired once a simulated second;
 - ``service``: the whole service in-process (server.pairing.service), with every waiting player asking once a
-  simulated second, as the page does, and a lobby that makes tables in memory.
+  simulated second, as the page does, and a lobby that makes tables in memory;
+- ``cluster_3`` (with ``--redis URL``): three services sharing their pools in Redis (server.pairing.shared),
+  each request sent to any of them; the clock is still virtual, the Redis round trips real.
 
 Reported per mode: the median and p95 wait of the paired, pairings a second (simulated), CPU per pairing (real,
 this process), players in two games at once (must be 0), players lost (a seek that vanished without its player
@@ -19,7 +21,7 @@ cancelling or leaving: must be 0), and players seated after they left (must be 0
     python benchmarks/pairing.py                # both modes, seed 1
     python benchmarks/pairing.py --players 500 --seconds 120
 
-Not measured: a cluster (the pools are one process's today).
+    python benchmarks/pairing.py --redis redis://127.0.0.1:6379/0   # and three processes on one Redis
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ from typing import Any
 
 from xeri.server.pairing.pools import FORMATS, Pairing, Pools, Seeker
 from xeri.server.pairing.service import DROP_AFTER, PairingService
+from xeri.server.pairing.shared import SharedPairing
 from xeri.server.table.commands import Join, Origin, Outcome
 from xeri.server.wire.refusals import ProtocolError
 
@@ -148,23 +151,30 @@ class _Table:
 class _Lobby:
     """Tables in memory: the service's lobby, without a database."""
 
-    def __init__(self) -> None:
+    def __init__(self, name: str = "") -> None:
+        self.name = name
         self.made: list[_Table] = []
 
     async def create(self, body: Any, address: str | None = None,
                      account: tuple[str, str] | None = None) -> tuple[Any, int | None, str | None]:
-        table = _Table(f"t{len(self.made)}", body["players"])
+        table = _Table(f"{self.name}t{len(self.made)}", body["players"])
         self.made.append(table)
         return table, 0, f"{table.id}:0"
 
 
-async def _run_service(n: int, seconds: int, seed: int) -> dict[str, Any]:
+async def _run_service(n: int, seconds: int, seed: int, redis: str | None = None,
+                       processes: int = 1) -> dict[str, Any]:
     rng = random.Random(seed)
     people = players(n, seconds, rng)
     by_who = {p.who: p for p in people}
     clock = [0.0]
     lobby = _Lobby()
     service = PairingService(lobby, clock=lambda: clock[0])
+    # A cluster: ``processes`` services on one Redis, each request to any of them (as a balancer spreads them).
+    lobbies = [_Lobby(f"n{i}-") for i in range(processes)]
+    database = f"bench-{seed}-{time.time()}"  # one cluster: one key prefix, apart from any earlier run
+    shared = [SharedPairing(redis, lb, database, clock=lambda: clock[0]) for lb in lobbies] if redis else []
+    tables: dict[str, list[str]] = {}
     tally = Tally()
     last_ask: dict[str, float] = {}
     within_grace = 0
@@ -187,13 +197,14 @@ async def _run_service(n: int, seconds: int, seed: int) -> dict[str, Any]:
         return made
 
     service.pools.pair = watched  # type: ignore[method-assign]
+    pick: Any = (lambda: rng.choice(shared)) if shared else (lambda: service)
     for now in range(seconds):
         clock[0] = float(now)
         start = time.process_time()
         for p in people:
             if p.seek_id is None and not p.done and p.arrive <= now:
                 p.joined = last_ask[p.who] = float(now)
-                p.seek_id = await service.seek(p.format, p.rated, p.who, p.who,
+                p.seek_id = await pick().seek(p.format, p.rated, p.who, p.who,
                                                rating=p.rating if p.rated else None)
                 continue
             if p.seek_id is None or p.done:
@@ -203,33 +214,51 @@ async def _run_service(n: int, seconds: int, seed: int) -> dict[str, Any]:
                 if p.vanish:  # stops asking: the service must drop them
                     tally.vanished += 1
                     continue
-                if await service.cancel(p.seek_id):
+                if await pick().cancel(p.seek_id):
                     tally.cancelled += 1
                     p.seek_id = None
                     continue
             try:
-                state = await service.poll(p.seek_id)
+                state = await pick().poll(p.seek_id)
                 last_ask[p.who] = float(now)
             except ProtocolError:
                 tally.lost += 1
                 p.seek_id, p.done = None, True
                 continue
             if state["status"] == "paired":
+                if p.busy_until > now:
+                    tally.in_two_games += 1
+                tables.setdefault(state["table_id"], []).append(p.who)
                 p.done = False
                 tally.waits.append(now - p.joined)
                 p.seek_id = None
                 p.busy_until = now + rng.uniform(60, 180)
                 p.arrive = p.busy_until if rng.random() < 0.5 else float("inf")
         tally.cpu += time.process_time() - start
-    tally.pairings = service.pairings
-    assert service.pairings == len(lobby.made), "one table per pairing"
+    if shared:
+        tally.pairings = sum(sv.pairings for sv in shared)
+        assert tally.pairings == sum(len(lb.made) for lb in lobbies), "one table per pairing"
+        for sv in shared:
+            await sv.close()
+    else:
+        tally.pairings = service.pairings
+        assert service.pairings == len(lobby.made), "one table per pairing"
+    # Each table's seats went to different players (a vanished player's seat is not fetched, so <=).
+    tally.in_two_games += sum(len(w) - len(set(w)) for w in tables.values())
     out = tally.report(seconds)
     out["seated_within_grace"] = within_grace
+    if shared:  # the pairings are made inside Redis's claims, out of this check's sight
+        out["seated_after_leaving"] = out["seated_within_grace"] = None
     return out
 
 
 def run_service(n: int, seconds: int, seed: int) -> dict[str, Any]:
     return asyncio.run(_run_service(n, seconds, seed))
+
+
+def run_cluster(redis: str) -> Any:
+    """The service of three processes sharing their pools in Redis (server.pairing.shared)."""
+    return lambda n, seconds, seed: asyncio.run(_run_service(n, seconds, seed, redis, 3))
 
 
 def main() -> int:
@@ -238,13 +267,17 @@ def main() -> int:
     parser.add_argument("--seconds", type=int, default=300)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", type=Path, default=RESULTS / "pairing.json")
+    parser.add_argument("--redis", help="a Redis URL: also run three processes sharing the pools there")
     args = parser.parse_args()
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     import run_meta
 
     out: dict[str, Any] = {**run_meta.run_meta(args.seed), "machine_cpus": os.cpu_count(),
                            "players": args.players, "seconds": args.seconds, "modes": {}}
-    for mode, run in (("pools", run_pools), ("service", run_service)):
+    modes: list[tuple[str, Any]] = [("pools", run_pools), ("service", run_service)]
+    if args.redis:
+        modes.append(("cluster_3", run_cluster(args.redis)))
+    for mode, run in modes:
         out["modes"][mode] = result = run(args.players, args.seconds, args.seed)
         print(mode, json.dumps(result))
     args.json.parent.mkdir(parents=True, exist_ok=True)
