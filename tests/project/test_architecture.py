@@ -176,6 +176,7 @@ SERVER_ROOMS = {
     "lobby": "the tables a server holds, here or on another process",
     "matches": "finished matches: summaries, replays, reviews",
     "ops": "the operator's side: admin bars, backups, health checks, log lines",
+    "pairing": "\"Play online\": the pools of seekers per format, and the service and routes that seat them",
     "rated": "rated tables and the leaderboards' routes",
     "socket": "one WebSocket per player",
     "store": "the database, and its schema's revisions (store/migrations)",

@@ -51,6 +51,9 @@ from .matches.reviews import ReviewBusy, ReviewCache, ReviewFailed
 from .matches.summaries import summary
 from .ops.admin import install as install_operator
 from .ops.health import healthz, readyz
+from .pairing import routes as pairing_routes
+from .pairing.service import Pairer, PairingService
+from .pairing.shared import SharedPairing
 from .rated import routes as rating_routes
 from .rated.policy import RATED_TARGETS, LeaderboardRules
 from .socket.connection import CLOSE_TOO_MANY, MAX_MESSAGE, serve_socket
@@ -76,7 +79,7 @@ _STATUS = {"no_such_table": 404, "no_such_match": 404, "no_such_player": 404, "b
            "unsupported_media_type": 415, "unavailable": 503, "too_many_tables": 429, "too_many_connections": 429,
            "hint_cooldown": 429, "busy": 503, "private_match": 403, "game_over": 409,
            "bad_credentials": 401, "not_signed_in": 401, "csrf": 403, "name_taken": 409, "tables_open": 409,
-           "rated_needs_account": 401, "no_such_format": 404}
+           "rated_needs_account": 401, "no_such_format": 404, "no_such_seek": 404}
 
 #: HTTP requests per second (average, burst) from one client address
 HTTP_RATE, HTTP_BURST = 50.0, 200.0
@@ -488,6 +491,8 @@ ROUTES = [
     Route("/api/tables", api(tables), methods=["GET", "POST"]),
     Route("/api/tables/{table_id}", api(table_info)),
     Route("/api/tables/{table_id}/join", api(join), methods=["POST"]),
+    Route("/api/pairing", api(pairing_routes.seek), methods=["POST"]),
+    Route("/api/pairing/{seek_id}", api(pairing_routes.poll), methods=["GET", "DELETE"]),
     Route("/api/tables/{table_id}/leave", api(leave), methods=["POST"]),
     Route("/api/tables/{table_id}/fairness", api(table_fairness)),
     Route("/api/matches", api(matches)),
@@ -536,6 +541,7 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
         yield
     finally:
         sweeping.cancel()
+        await app.state.pairing.close()
         await app.state.operator.stop()
         await c.lobby.close()
         if c.caps is not None:
@@ -598,6 +604,11 @@ def create_app(db: str | None = None, *, bot_delay: float = 0.4, broker: Broker 
     app.state.lobby = lobby
     app.state.store = store
     app.state.leaderboard = leaderboard or LeaderboardRules()
+    # "Play online" (server.pairing): alone, the pools are this process's; in a cluster, every process's, in Redis.
+    pairing: Pairer = (SharedPairing(cluster.broker.url, lobby, database=store.url) if cluster is not None
+                       else PairingService(lobby))
+    app.state.pairing = pairing
+    app.state.seek_buckets = {}
     app.state.accounts = AccountService(store, passwords or Passwords(),
                                         AccountLimits(limits, caps.storage if caps is not None else None))
     app.state.service_worker = offline.ServiceWorker()

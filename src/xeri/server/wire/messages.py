@@ -748,6 +748,30 @@ class Leaderboard(Model, frozen=True):
     players: list[LeaderboardPlayer]
 
 
+class SeekState(Model, frozen=True):
+    """POST /api/pairing and GET /api/pairing/{seek_id}: waiting in a pool, or paired (the seat is this seeker's
+    alone: only the holder of the seek's secret id gets it)."""
+
+    status: Literal["waiting", "paired"]
+    seek_id: str | None = None
+    format: str | None = None
+    rated: bool | None = None
+    #: waiting: the players in the pool, this seeker's wait so far, and the median of the pool's recent waits
+    players: int | None = None
+    waited: float | None = None
+    typical_wait: float | None = None
+    #: paired: the table, and this seeker's seat and its secret token
+    table_id: str | None = None
+    seat: int | None = None
+    token: str | None = None
+
+
+class SeekCancelled(Model, frozen=True):
+    """DELETE /api/pairing/{seek_id}: ``cancelled`` is false when the seek was not waiting (paired, or gone)."""
+
+    cancelled: bool
+
+
 #: every HTTP answer the page reads, by its route (the schema's ``answers``)
 ANSWERS: dict[str, type[Model]] = {
     "GET /api/meta": ServerMeta,
@@ -775,6 +799,9 @@ ANSWERS: dict[str, type[Model]] = {
     "GET /api/account/tables": AccountTables,
     "GET /api/profiles/{name}": Profile,
     "GET /api/leaderboards/{format}": Leaderboard,
+    "POST /api/pairing": SeekState,
+    "GET /api/pairing/{seek_id}": SeekState,
+    "DELETE /api/pairing/{seek_id}": SeekCancelled,
 }
 
 

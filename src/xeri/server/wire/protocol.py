@@ -424,6 +424,24 @@ class LeaveMine(Body, frozen=True, kw_only=True, forbid_unknown_fields=True):
                         Meta(description="a table where the account holds a seat (GET /api/account/tables)")]
 
 
+#: the formats of "Play online" (server.pairing.pools FORMATS)
+PAIRING_FORMATS = ("xeri-2", "xeri-4", "pisti-2", "pisti-4")
+
+
+class Seek(Body, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """POST /api/pairing: wait in a pool to be seated with people ("Play online")."""
+
+    format: Annotated[str, Refuse("bad_format", f"format must be one of {', '.join(PAIRING_FORMATS)}"),
+                      Meta(description="xeri-2, xeri-4 (partnerships), pisti-2 or pisti-4")]
+    rated: Annotated[bool, Refuse("bad_request", "rated must be true or false"),
+                     Meta(description="a rated pool (signed in; xeri-2 and xeri-4 only)")] = False
+    name: Annotated[str | None, Refuse("bad_name", "the name must be a string"),
+                    Meta(description="a guest's name at the table (signed in: the account's)")] = None
+    key: Annotated[Annotated[str, Meta(min_length=8, max_length=64)] | None,
+                   Refuse("bad_request", "key must be a string of 8 to 64 characters"),
+                   Meta(description="a guest's browser key: one seek per browser")] = None
+
+
 REQUESTS: dict[str, type[Body]] = {
     "POST /api/tables": CreateTable,
     "POST /api/tables/{id}/join": JoinTable,
@@ -437,4 +455,5 @@ REQUESTS: dict[str, type[Body]] = {
     "POST /api/account/settings": AccountSettings,
     "POST /api/account/claim": ClaimSeats,
     "POST /api/account/leave": LeaveMine,
+    "POST /api/pairing": Seek,
 }

@@ -49,6 +49,7 @@ export interface Protocol {
     "POST /api/account/settings"?: AccountSettings;
     "POST /api/account/claim"?: ClaimSeats;
     "POST /api/account/leave"?: LeaveMine;
+    "POST /api/pairing"?: Seek;
   };
   ClientMessage?: ClientMessage;
   ServerMessage?: ServerMessage;
@@ -82,6 +83,9 @@ export interface Protocol {
     "GET /api/account/tables"?: AccountTables;
     "GET /api/profiles/{name}"?: Profile;
     "GET /api/leaderboards/{format}"?: Leaderboard;
+    "POST /api/pairing"?: SeekState;
+    "GET /api/pairing/{seek_id}"?: SeekState;
+    "DELETE /api/pairing/{seek_id}"?: SeekCancelled;
   };
 }
 /**
@@ -326,6 +330,30 @@ export interface LeaveMine {
    * a table where the account holds a seat (GET /api/account/tables)
    */
   table_id: string;
+}
+/**
+ * POST /api/pairing: wait in a pool to be seated with people ("Play online").
+ *
+ * This interface was referenced by `Protocol`'s JSON-Schema
+ * via the `definition` "Seek".
+ */
+export interface Seek {
+  /**
+   * xeri-2, xeri-4 (partnerships), pisti-2 or pisti-4
+   */
+  format: string;
+  /**
+   * a rated pool (signed in; xeri-2 and xeri-4 only)
+   */
+  rated?: boolean;
+  /**
+   * a guest's name at the table (signed in: the account's)
+   */
+  name?: string | null;
+  /**
+   * a guest's browser key: one seek per browser
+   */
+  key?: string | null;
 }
 /**
  * Play a card; a successful move is answered by the update every client receives.
@@ -1513,4 +1541,32 @@ export interface LeaderboardPlayer {
   deviation: number;
   games: number;
   wins: number;
+}
+/**
+ * POST /api/pairing and GET /api/pairing/{seek_id}: waiting in a pool, or paired (the seat is this seeker's
+ * alone: only the holder of the seek's secret id gets it).
+ *
+ * This interface was referenced by `Protocol`'s JSON-Schema
+ * via the `definition` "SeekState".
+ */
+export interface SeekState {
+  status: "paired" | "waiting";
+  seek_id?: string | null;
+  format?: string | null;
+  rated?: boolean | null;
+  players?: number | null;
+  waited?: number | null;
+  typical_wait?: number | null;
+  table_id?: string | null;
+  seat?: number | null;
+  token?: string | null;
+}
+/**
+ * DELETE /api/pairing/{seek_id}: ``cancelled`` is false when the seek was not waiting (paired, or gone).
+ *
+ * This interface was referenced by `Protocol`'s JSON-Schema
+ * via the `definition` "SeekCancelled".
+ */
+export interface SeekCancelled {
+  cancelled: boolean;
 }

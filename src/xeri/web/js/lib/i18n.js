@@ -221,6 +221,14 @@ const STRINGS = {
     err_talk_rate: "Too much talk: wait a moment.",
     err_talk_private_only: "Free text is for private tables: pick a phrase.",
     err_bad_text: "A message has 1 to 140 characters, with no control characters.",
+    // "Play online": the pairing pools (docs/web.md).
+    play_online: "Play online", play_online_sub: "Meet people who are waiting now",
+    pool_xeri_2: "Xeri · 2 players", pool_xeri_4: "Xeri · 4 in partnerships",
+    pool_pisti_2: "Pişti · 2 players", pool_pisti_4: "Pişti · 4 in partnerships", casual: "Casual",
+    pairing_looking: "Looking for players…", pairing_players: "Waiting now: {n}",
+    pairing_typical: "Typical wait: {s} s", pairing_waited: "You have waited {s} s",
+    pairing_cancel: "Cancel", pairing_nobody: "Nobody has come yet.", pairing_computer: "Play the computer now",
+    err_no_such_seek: "The wait ended: press Play online again.",
   },
   el: {
     title: "Ξερή",
@@ -457,6 +465,15 @@ const STRINGS = {
     err_talk_rate: "Πολλά μηνύματα: περίμενε λίγο.",
     err_talk_private_only: "Ελεύθερο κείμενο μόνο σε ιδιωτικά τραπέζια: διάλεξε μια φράση.",
     err_bad_text: "Ένα μήνυμα έχει 1 έως 140 χαρακτήρες, χωρίς χαρακτήρες ελέγχου.",
+    // «Παίξε διαδικτυακά» (docs/web.md).
+    play_online: "Παίξε διαδικτυακά", play_online_sub: "Παίξε με όσους περιμένουν τώρα",
+    pool_xeri_2: "Ξερή · 2 παίκτες", pool_xeri_4: "Ξερή · 4 σε ζευγάρια",
+    pool_pisti_2: "Πιστί · 2 παίκτες", pool_pisti_4: "Πιστί · 4 σε ζευγάρια", casual: "Χωρίς βαθμολογία",
+    pairing_looking: "Ψάχνουμε παίκτες…", pairing_players: "Περιμένουν τώρα: {n}",
+    pairing_typical: "Συνήθης αναμονή: {s} δ", pairing_waited: "Περιμένεις {s} δ",
+    pairing_cancel: "Άκυρο", pairing_nobody: "Δεν ήρθε κανείς ακόμη.",
+    pairing_computer: "Παίξε τώρα με τον υπολογιστή",
+    err_no_such_seek: "Η αναμονή έληξε: πάτα ξανά «Παίξε διαδικτυακά».",
   },
   tr: {
     title: "Pişti",
@@ -673,6 +690,15 @@ const STRINGS = {
     err_talk_rate: "Çok fazla mesaj: biraz bekle.",
     err_talk_private_only: "Serbest metin yalnızca özel masalarda: bir söz seç.",
     err_bad_text: "Bir mesaj 1 ile 140 karakter arasıdır, denetim karakteri içermez.",
+    // «Çevrimiçi oyna» (docs/web.md).
+    play_online: "Çevrimiçi oyna", play_online_sub: "Şu an bekleyenlerle oyna",
+    pool_xeri_2: "Klasik · 2 oyuncu", pool_xeri_4: "Klasik · eşli 4 oyuncu",
+    pool_pisti_2: "Pişti · 2 oyuncu", pool_pisti_4: "Pişti · eşli 4 oyuncu", casual: "Dereceli olmayan",
+    pairing_looking: "Oyuncu aranıyor…", pairing_players: "Şu an bekleyen: {n}",
+    pairing_typical: "Olağan bekleme: {s} sn", pairing_waited: "{s} sn'dir bekliyorsun",
+    pairing_cancel: "Vazgeç", pairing_nobody: "Henüz kimse gelmedi.",
+    pairing_computer: "Şimdi bilgisayara karşı oyna",
+    err_no_such_seek: "Bekleme sona erdi: yeniden «Çevrimiçi oyna»ya bas.",
   },
 };
 

@@ -23,6 +23,8 @@
  * @property {string} [frRuleset]
  * @property {number} [frPlayers]
  * @property {string} [frTarget]
+ * @property {string} [browserKey] this browser's random key for "Play online": one seek per browser
+ * @property {string} [onlineFormat] the pool last chosen in "Play online"
  */
 /** @typedef {(key: keyof Prefs, value: Prefs[keyof Prefs]) => void} PrefsListener */
 

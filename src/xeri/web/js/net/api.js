@@ -19,6 +19,7 @@ import { TableSocket } from "./socket.js";
 /** @typedef {import("./types.js").Replay} Replay */
 /** @typedef {import("./types.js").ReviewProgress} ReviewProgress */
 /** @typedef {import("./types.js").Seated} Seated */
+/** @typedef {import("./types.js").SeekState} SeekState */
 /** @typedef {import("./types.js").Stats} Stats */
 /** @typedef {import("./types.js").Table} Table */
 /** @typedef {import("./types.js").Transport} Transport */
@@ -146,6 +147,13 @@ export const api = {
   // With no network, the offline engine checks a round's fair shuffle with the same Python.
   /** @type {(body: Record<string, unknown>) => Promise<Verdict>} */
   verify: (body) => (offline && !navigator.onLine ? offline.verify(body) : request("POST", "/api/verify", body)),
+  // ---- "Play online": the pairing pools (docs/protocol.md) ----
+  /** @type {(body: import("../protocol.js").Seek) => Promise<SeekState>} */
+  seek: (body) => request("POST", "/api/pairing", body),
+  /** @type {(id: string) => Promise<SeekState>} */
+  seekState: (id) => request("GET", `/api/pairing/${encodeURIComponent(id)}`),
+  /** @type {(id: string) => Promise<{ cancelled: boolean }>} */
+  cancelSeek: (id) => request("DELETE", `/api/pairing/${encodeURIComponent(id)}`),
   // ---- accounts (docs/accounts.md) ----
   /** @type {() => Promise<Account>} */
   account: () => request("GET", "/api/account"),

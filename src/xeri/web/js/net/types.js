@@ -27,6 +27,7 @@
 /** @typedef {import("../protocol.js").ServerMessage} ServerMessage every message on a table's socket */
 /** @typedef {import("../protocol.js").ClientMessage} ClientMessage what the page sends on it */
 /** @typedef {import("../protocol.js").Seated} Seated a join's answer */
+/** @typedef {import("../protocol.js").SeekState} SeekState "Play online": waiting, or paired with a seat */
 /** @typedef {import("../protocol.js").ServerMeta} Meta GET /api/meta */
 /** @typedef {import("../protocol.js").OfflineMeta} OfflineMeta the server's offline pack */
 /** @typedef {import("../protocol.js").MatchSummary} MatchSummary a finished match in GET /api/matches */

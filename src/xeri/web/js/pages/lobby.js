@@ -9,6 +9,7 @@ import { seats } from "../net/seats.js";
 import { installedPack, installPack } from "../offline/pack.js";
 import { clear, h } from "../lib/dom.js";
 import { errorText, roundsCount, rulesetName, rulesetText, seatName, t, tableTitle } from "../lib/i18n.js";
+import { notify } from "../lib/notify.js";
 import { prefs } from "../lib/prefs.js";
 
 /**
@@ -217,6 +218,7 @@ export async function mountLobby(container) {
     }
   };
   const listed = h("input.fr-public#fr-public", { type: "checkbox" });
+  const online = onlinePanel(() => create(false));
   const sub = h("p.play-now-sub", options.summary());
   const form = h(
     "form.lobby-form",
@@ -233,6 +235,7 @@ export async function mountLobby(container) {
       sub,
       error,
     ),
+    online.panel,
     h(
       "div.panel.friends-panel.vs-friends",
       h("button.play-friends.create-friends", { type: "button", onclick: () => create(true) }, t("play_friends")),
@@ -329,7 +332,143 @@ export async function mountLobby(container) {
     refresh();
     refreshMine();
   }, 5000);
-  return () => clearInterval(every);
+  return () => {
+    clearInterval(every);
+    online.stop();
+  };
+}
+
+/** The pools of "Play online", as the server names them (server.pairing.pools), and which of them may be rated. */
+/** @type {[string, boolean][]} */
+const POOLS = [["xeri-2", true], ["xeri-4", true], ["pisti-2", false], ["pisti-4", false]];
+/** Seconds without a pairing before the computer is offered instead. */
+const OFFER_COMPUTER_AFTER = 20;
+
+/** This browser's random key: the server keeps one seek per browser (a second replaces the first). */
+function browserKey() {
+  let key = prefs.get("browserKey");
+  if (!key) {
+    const bytes = crypto.getRandomValues(new Uint8Array(16));
+    key = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+    prefs.set("browserKey", key);
+  }
+  return key;
+}
+
+/**
+ * "Play online": one tap opens the four pools (casual, or rated when signed in); choosing one waits in it, showing
+ * who waits and the typical wait, with Cancel, and after a while the computer instead. Paired, the seat's token is
+ * kept (seats.js) and the table opens. `stop` gives up a wait when the lobby is left.
+ * @param {() => void} playComputer the lobby's "Play now"
+ * @returns {{ panel: HTMLElement, stop: () => void }}
+ */
+function onlinePanel(playComputer) {
+  /** @type {string | null} */
+  let seekId = null;
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let timer;
+  let started = 0;
+  const error = h("p.error-text", { role: "alert" });
+  const signedIn = account().signed_in;
+  const rated = h("input.online-rated#online-rated", { type: "checkbox" });
+  const choices = h(
+    "div.online-choices",
+    { hidden: true },
+    h("div.pool-buttons", POOLS.map(([format, ratable]) => h(
+      "button.pool-choice", { type: "button", dataset: { format, ratable: String(ratable) },
+        onclick: () => begin(format, ratable) },
+      t(`pool_${format.replace("-", "_")}`)))),
+    signedIn ? h("p", h("label", { for: "online-rated" }, rated, " ", t("rated"))) : null,
+  );
+  const players = h("span.pairing-players");
+  const typical = h("span.pairing-typical");
+  const waited = h("span.pairing-waited");
+  const computer = h("button.pairing-computer", { type: "button", hidden: true, onclick: () => {
+    stop();
+    playComputer();
+  } }, t("pairing_computer"));
+  const waiting = h(
+    "div.pairing-wait",
+    { hidden: true, role: "status" },
+    h("p.pairing-looking", h("strong", t("pairing_looking")), " ", waited),
+    h("p", players, " · ", typical),
+    h("p", h("button.pairing-cancel", { type: "button", onclick: () => stop() }, t("pairing_cancel")), " ",
+      computer),
+  );
+  const open = h("button.primary.play-online", { type: "button", "aria-expanded": "false", onclick: () => {
+    choices.hidden = !choices.hidden;
+    open.setAttribute("aria-expanded", String(!choices.hidden));
+  } }, t("play_online"));
+  const panel = h("div.panel.online-panel", open, h("p.muted", t("play_online_sub")), choices, waiting, error);
+
+  /** @param {unknown} err */
+  const fail = (err) => {
+    error.textContent = err instanceof ApiError ? errorText(err.code, err.message) : String(err);
+    stop(false);
+  };
+  /** @param {import("../net/types.js").SeekState} state */
+  const show = (state) => {
+    if (state.status === "paired" && state.table_id && state.token != null && state.seat != null) {
+      seekId = null;
+      seats.set(state.table_id, state.seat, state.token);
+      // Paired while looking elsewhere (issue 41): the tab's title and a sound say so (the sounds load with a table).
+      notify("notify_paired");
+      if (document.hidden) void import("../lib/sound.js").then((m) => m.sound("turn"));
+      location.hash = `#/t/${state.table_id}`;
+      return;
+    }
+    const secs = Math.round((Date.now() - started) / 1000);
+    waited.textContent = t("pairing_waited", { s: secs });
+    players.textContent = t("pairing_players", { n: state.players ?? 1 });
+    typical.textContent = state.typical_wait == null ? t("pairing_nobody")
+      : t("pairing_typical", { s: Math.round(state.typical_wait) });
+    computer.hidden = secs < OFFER_COMPUTER_AFTER;
+    timer = setTimeout(poll, 1000);
+  };
+  const poll = async () => {
+    if (!seekId) return;
+    const id = seekId;
+    try {
+      const state = await api.seekState(id);
+      if (seekId === id) show(state);
+    } catch (err) {
+      if (seekId === id) fail(err);
+    }
+  };
+  /**
+   * @param {string} format
+   * @param {boolean} ratable
+   */
+  const begin = async (format, ratable) => {
+    stop();
+    error.textContent = "";
+    prefs.set("onlineFormat", format);
+    /** @type {import("../protocol.js").Seek} */
+    const body = { format, rated: signedIn && ratable && rated.checked, key: browserKey() };
+    const name = prefs.get("name");
+    if (name) body.name = name;
+    choices.hidden = true;
+    open.setAttribute("aria-expanded", "false");
+    waiting.hidden = false;
+    computer.hidden = true;
+    started = Date.now();
+    waited.textContent = "";
+    try {
+      const state = await api.seek(body);
+      seekId = state.seek_id || null;
+      show(state);
+    } catch (err) {
+      fail(err);
+    }
+  };
+  /** Stop waiting (and give the seek up). */
+  const stop = (cancel = true) => {
+    clearTimeout(timer);
+    if (seekId && cancel) api.cancelSeek(seekId).catch(() => {});
+    seekId = null;
+    waiting.hidden = true;
+  };
+  return { panel, stop };
 }
 
 /**

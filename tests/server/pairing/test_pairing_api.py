@@ -1,0 +1,134 @@
+"""The pairing routes on a real server (server.pairing.routes, docs/protocol.md "Play online"): two seekers get one
+table and each its own seat; cancels, refusals, and a seeker that stops asking is not seated."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from support.server import AccountClient, Player, ThreadServer, db_url
+
+
+class Clock:
+    """The service's clock, moved by the test (no sleeps)."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[ThreadServer]:
+    srv = ThreadServer(db_url(tmp_path)).start()
+    try:
+        yield srv
+    finally:
+        srv.stop()
+
+
+@pytest.fixture
+def clock(server: ThreadServer) -> Clock:
+    c = Clock()
+    server.app.state.pairing.clock = c
+    return c
+
+
+def seek(server: ThreadServer, status: int = 201, **body: Any) -> dict[str, Any]:
+    r = httpx.post(f"{server.base}/api/pairing", json=body, timeout=10)
+    assert r.status_code == status, r.text
+    return r.json()  # type: ignore[no-any-return]
+
+
+def state(server: ThreadServer, seek_id: str) -> httpx.Response:
+    return httpx.get(f"{server.base}/api/pairing/{seek_id}", timeout=10)
+
+
+def test_two_seekers_share_one_table_each_with_their_own_seat(server: ThreadServer, clock: Clock) -> None:
+    before = httpx.get(f"{server.base}/api/tables?status=all").json()["tables"]
+    ada = seek(server, format="xeri-2", name="Ada", key="ada-browser")
+    assert ada["status"] == "waiting" and ada["players"] == 1 and ada["typical_wait"] is None
+    assert "token" not in {k for k, v in ada.items() if v is not None}
+    clock.now += 3
+    bo = seek(server, format="xeri-2", name="Bo", key="bo-browser")
+    carl = seek(server, format="xeri-2", name="Carl", key="carl-browser")
+    assert bo["status"] == "paired" and carl["status"] == "waiting"
+    a = state(server, ada["seek_id"]).json()
+    assert a["status"] == "paired" and a["table_id"] == bo["table_id"]
+    assert {a["seat"], bo["seat"]} == {0, 1} and a["token"] != bo["token"]
+    assert state(server, carl["seek_id"]).json()["typical_wait"] == 1.5  # the median of 3 s and 0 s
+    tables = httpx.get(f"{server.base}/api/tables?status=all").json()["tables"]
+    made = [t for t in tables if t not in before]
+    assert len(made) == 1 and made[0]["status"] == "playing" and made[0]["title"] == "Xeri online"
+    assert [s["human"] for s in made[0]["seats"]] == [True, True]
+    assert sorted(s["name"] for s in made[0]["seats"]) == ["Ada", "Bo"]
+    for got in (a, bo):  # each token opens its own seat
+        p = Player(server.ws_base, got["table_id"], got["token"])
+        try:
+            assert p.sync["seat"] == got["seat"]
+        finally:
+            p.close()
+
+
+def test_cancel_and_a_second_seek_of_one_browser(server: ThreadServer, clock: Clock) -> None:
+    first = seek(server, format="pisti-2", key="one-browser")
+    second = seek(server, format="pisti-4", key="one-browser")  # replaces the first
+    assert state(server, first["seek_id"]).status_code == 404
+    assert second["players"] == 1
+    r = httpx.delete(f"{server.base}/api/pairing/{second['seek_id']}", timeout=10)
+    assert r.json() == {"cancelled": True}
+    assert httpx.delete(f"{server.base}/api/pairing/{second['seek_id']}", timeout=10).json() == {"cancelled": False}
+    assert state(server, second["seek_id"]).json()["error"]["code"] == "no_such_seek"
+    seek(server, format="pisti-2", key="other-browser")
+    assert seek(server, format="pisti-2", key="third-browser")["status"] == "paired"
+
+
+def test_a_seeker_that_stops_asking_is_not_seated(server: ThreadServer, clock: Clock) -> None:
+    gone = seek(server, format="xeri-4", key="gone-browser")
+    clock.now += 16
+    here = [seek(server, format="xeri-4", key=f"browser-{i}") for i in range(3)]
+    assert all(s["status"] == "waiting" and s["players"] <= 3 for s in here)
+    assert state(server, gone["seek_id"]).status_code == 404
+
+
+def test_four_seekers_make_one_table_of_four(server: ThreadServer, clock: Clock) -> None:
+    got = [seek(server, format="pisti-4", key=f"browser-{i}") for i in range(4)]
+    seated = [state(server, g["seek_id"]).json() for g in got]
+    assert len({s["table_id"] for s in seated}) == 1 and sorted(s["seat"] for s in seated) == [0, 1, 2, 3]
+
+
+def test_rated_needs_an_account_and_a_ratable_format(server: ThreadServer, clock: Clock) -> None:
+    refused = seek(server, 401, format="xeri-2", rated=True)
+    assert refused["error"]["code"] == "rated_needs_account" and "sign in" in refused["error"]["message"]
+    ada, bo = AccountClient(server.base), AccountClient(server.base)
+    ada.sign_up("Ada")
+    bo.sign_up("Bo")
+    r = ada.post("/api/pairing", {"format": "pisti-2", "rated": True})
+    assert (r.status_code, r.json()["error"]["code"]) == (400, "not_ratable")
+    a = ada.post("/api/pairing", {"format": "xeri-2", "rated": True, "name": "ignored"}).json()
+    b = bo.post("/api/pairing", {"format": "xeri-2", "rated": True}).json()
+    assert b.get("status") == "paired", b
+    table = httpx.get(f"{server.base}/api/tables/{b['table_id']}", timeout=10).json()
+    assert table["rated"] == "classic-2p" and sorted(s["name"] for s in table["seats"]) == ["Ada", "Bo"]
+    assert (table["ruleset"]["match_end"], table["ruleset"]["target"]) == ("target", 51)  # a standard end (issue 41)
+    assert ada.get(f"/api/pairing/{a['seek_id']}").json()["table_id"] == b["table_id"]
+
+
+BAD_BODIES: list[tuple[Any, str]] = [
+    ([], "bad_request"), ({}, "bad_format"), ({"format": "chess"}, "bad_format"), ({"format": 2}, "bad_format"),
+    ({"format": "xeri-2", "rated": "yes"}, "bad_request"), ({"format": "xeri-2", "name": ""}, "bad_name"),
+    ({"format": "xeri-2", "key": "short"}, "bad_request"), ({"format": "xeri-2", "extra": 1}, "bad_request"),
+]
+
+
+def test_bad_bodies_are_refused_and_change_nothing(server: ThreadServer) -> None:
+    for body, code in BAD_BODIES:  # one server for all (a server's stop takes seconds)
+        r = httpx.post(f"{server.base}/api/pairing", json=body, timeout=10)
+        assert (r.status_code, r.json()["error"]["code"]) == (400, code), (body, r.text)
+        assert isinstance(r.json()["error"]["message"], str)
+    assert len(server.app.state.pairing.pools) == 0

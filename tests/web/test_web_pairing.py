@@ -1,0 +1,35 @@
+""""Play online" in real Chromium (docs/web.md): two fresh browsers press it, are seated at one table, and play."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Browser, BrowserContext
+from test_web import TURN, Console, Server, hand, new_page
+
+
+def test_two_browsers_press_play_online_sit_at_one_table_and_play(server: Server, browser: Browser,
+                                                                   contexts: list[BrowserContext],
+                                                                   console: Console) -> None:
+    pages = [new_page(browser, contexts, console), new_page(browser, contexts, console, locale="tr-TR")]
+    for i, page in enumerate(pages):
+        page.goto(server.url + "/")
+        page.click(".play-online")
+        page.click(".pool-choice[data-format='xeri-2']")
+        if i == 0:  # alone in the pool: it waits, with Cancel, and is told how many wait
+            page.wait_for_selector(".pairing-wait:not([hidden]) .pairing-cancel")
+            page.wait_for_function("document.querySelector('.pairing-players').textContent.includes('1')")
+    for page in pages:
+        page.wait_for_selector(".hand .card-btn")
+    ids = [page.url.split("#/t/")[1] for page in pages]
+    assert ids[0] == ids[1]
+    kept = [page.evaluate("JSON.parse(localStorage.getItem('xeri.seats'))") for page in pages]
+    assert sorted(k[ids[0]]["seat"] for k in kept) == [0, 1]  # each browser holds its own seat's token
+    table = server.get(f"/api/tables/{ids[0]}")
+    assert table["status"] == "playing" and all(s["human"] for s in table["seats"])
+    mover, other = (pages[0], pages[1]) if pages[0].locator(".hand.my-turn").count() else (pages[1], pages[0])
+    for _ in range(2):  # each plays a card
+        mover.wait_for_selector(TURN)
+        played = mover.locator(TURN).first.get_attribute("data-card")
+        mover.locator(f"{TURN}[data-card='{played}']").click()
+        mover.wait_for_selector(f".hand .card-btn[data-card='{played}']", state="detached")
+        assert played not in hand(mover)
+        mover, other = other, mover
