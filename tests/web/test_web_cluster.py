@@ -187,6 +187,36 @@ def test_friends_invite_join_spectate_reconnect_rematch_and_replay(
     alice.wait_for_selector(".replay-board .seat-box")
 
 
+def test_play_online_pairs_two_browsers_across_the_processes_and_their_table_talk_arrives(
+        balancer: Balancer, browser: Browser, contexts: list[BrowserContext], console: Console) -> None:
+    """Issue 41 in the cluster: the pools are shared through Redis, so two browsers whose requests the balancer
+    spreads over the processes meet at one table; a preset said by one reaches the other; a friends' table is
+    private by default and no process lists it."""
+    TALLY["tried"] += 1
+    pages = [new_page(browser, contexts, console), new_page(browser, contexts, console, locale="el-GR")]
+    for page in pages:
+        page.goto(balancer.url + "/")
+        page.click(".play-online")
+        page.click(".pool-choice[data-format='xeri-2']")
+    for page in pages:
+        page.wait_for_selector(".hand .card-btn")
+    ids = {page.url.split("#/t/")[1] for page in pages}
+    assert len(ids) == 1, ids
+    table_id = ids.pop()
+    table = balancer.get(f"/api/tables/{table_id}")
+    assert table["status"] == "playing" and all(s["human"] for s in table["seats"])
+    play_moves(pages[0] if pages[0].locator(".hand.my-turn").count() else pages[1], balancer, table_id, 1)
+    TALLY["playable"] += 1
+    pages[0].click(".talk-btn")
+    pages[0].click(".talk-phrase:has-text('Good luck!')")
+    pages[1].wait_for_selector(".talk-bubble:has-text('Καλή τύχη!')")
+    made = balancer.post("/api/tables", {"ruleset": "classic", "players": 2, "name": "Ada", "seat": 0,
+                                         "private": True})
+    for node in balancer.cluster.nodes:
+        listed = httpx.get(f"{node.base}/api/tables?status=all", timeout=10).json()["tables"]
+        assert made["table_id"] not in {t["id"] for t in listed}, node.base
+
+
 def test_a_kill_9_of_an_owner_during_play_every_page_resumes_within_10_s(
         balancer: Balancer, browser: Browser, contexts: list[BrowserContext], console: Console) -> None:
     console.allowed = ("WebSocket connection to",)
