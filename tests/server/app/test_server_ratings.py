@@ -19,7 +19,7 @@ from test_server_migrations import play_to_the_end
 
 from support.server import AccountClient, ThreadServer, db_url
 from xeri.ratings import Rating, initial, rate
-from xeri.server.rated.policy import LeaderboardRules
+from xeri.server.rated.policy import LeaderboardRules, leave_penalty
 from xeri.server.store import Store
 
 PASSWORD = "a good long password"
@@ -205,6 +205,22 @@ def test_an_abandoned_rated_match_is_finished_by_the_takeover_bot_and_counts(ser
         got = rating_of(server, name)
         assert got is not None and (got["rating"], got["deviation"]) == shown(expected), name
         assert got["games"] == 1
+
+
+def test_who_leaves_rated_matches_again_and_again_waits_longer_to_be_paired(server: ThreadServer) -> None:
+    """Issue 41: the first rated match left early is forgiven; each one more adds 30 s before a rated pairing (up to
+    5 minutes). A casual seek waits for nobody."""
+    assert [leave_penalty(n) for n in (0, 1, 2, 3, 11, 50)] == [0, 0, 30, 60, 300, 300]
+    ada, bob = signed_up(server, "Ada"), signed_up(server, "Bob")
+    for _ in range(3):
+        made = ada.post("/api/tables", {"rated": True, "name": "x", "seat": 0, "seats": [None, None], **ONE_ROUND})
+        joined = bob.post(f"/api/tables/{made.json()['table_id']}/join", {"name": "Bob"}).json()
+        assert bob.post(f"/api/tables/{made.json()['table_id']}/leave", {"token": joined["token"]}).status_code == 200
+    pools = server.app.state.pairing.pools
+    rated = bob.post("/api/pairing", {"format": "xeri-2", "rated": True}).json()
+    assert pools.get(rated["seek_id"]).penalty == 60.0
+    casual = ada.post("/api/pairing", {"format": "xeri-2"}).json()
+    assert pools.get(casual["seek_id"]).penalty == 0.0
 
 
 def test_4p_partnerships_are_rated_on_their_own(server: ThreadServer) -> None:

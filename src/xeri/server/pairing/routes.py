@@ -8,6 +8,7 @@ each one may make a table. A seek's id is its secret: whoever holds it gets its 
 from __future__ import annotations
 
 import secrets
+import time
 
 from starlette.requests import Request
 from starlette.responses import Response
@@ -18,7 +19,7 @@ from ..accounts.sessions import current
 from ..http.bodies import read_body
 from ..limits.bucket import TokenBucket, take
 from ..lobby.lobby import check_name
-from ..rated.policy import rated_format
+from ..rated.policy import LEAVES_WINDOW, leave_penalty, rated_format
 from ..store import Store
 from ..wire import messages
 from ..wire.protocol import Seek
@@ -64,12 +65,14 @@ async def seek(request: Request) -> Response:
         raise ProtocolError("rate_limited", f"slow down: at most {SEEK_RATE:g} seeks a second")
     pairing = service(request)
     if me is not None:
-        rating = None
+        rating, penalty = None, 0.0
         if rated is not None:
             rows = {r.format: r.mu for r in await store.ratings_of(me.account.id)}
             rating = rows.get(rated, START_MU)
+            # Issue 41: who leaves rated matches early again and again waits longer to be paired.
+            penalty = leave_penalty(await store.rated_leaves(me.account.id, time.time() - LEAVES_WINDOW))
         seek_id = await pairing.seek(fmt.name, rated is not None, f"account:{me.account.id}", me.account.name,
-                                     (me.account.id, me.account.name), rating)
+                                     (me.account.id, me.account.name), rating, penalty)
     else:
         # A guest is one seeker per browser key; without one, each seek is its own (never two of an address merged).
         who = f"guest:{body.key}" if body.key is not None else f"seek:{secrets.token_urlsafe(9)}"

@@ -61,6 +61,20 @@ def rated_format(rated: bool, ruleset: Ruleset, signed_in: bool, humans: Sequenc
     return fmt
 
 
+#: rated matches left after their start are counted over this window (seconds: 30 days) ...
+LEAVES_WINDOW = 30 * 24 * 3600.0
+#: ... the first ones forgiven (a lost connection, a real emergency) ...
+LEAVES_FORGIVEN = 1
+#: ... each one more adds this wait (seconds) before a rated pairing, up to the longest
+LEAVE_PENALTY, MAX_PENALTY = 30.0, 300.0
+
+
+def leave_penalty(leaves: int) -> float:
+    """The extra wait before a rated pairing of a player who left ``leaves`` rated matches early lately (issue 41):
+    whoever leaves rated matches again and again waits longer, so a losing position is not dodged for free."""
+    return min(LEAVE_PENALTY * max(0, leaves - LEAVES_FORGIVEN), MAX_PENALTY)
+
+
 def check_takeover(fmt: str | None, takeover_after: float | None) -> None:
     """A rated match always ends (issue 41): a player who leaves or stays away is played by the takeover bot after
     the reconnect window, and the result counts; a rated table with no takeover (null) could hang for ever."""

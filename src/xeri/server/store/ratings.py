@@ -13,7 +13,7 @@ import json
 import time
 from typing import Any
 
-from sqlalchemy import and_, insert, select, update
+from sqlalchemy import and_, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from ...ratings import Member, Rating, format_of, initial, rate, team_size
@@ -63,6 +63,16 @@ class Ratings(Database):
                 if attempt == 2:
                     raise
         return False
+
+    async def rated_leaves(self, account_id: str, since: float) -> int:
+        """How many rated matches made since ``since`` the account left after their start (a bot finished them)."""
+        b, s, t, r = seat_accounts_t.c, seats_t.c, tables_t.c, rated_tables_t.c
+        stmt = (select(func.count()).select_from(seat_accounts_t)
+                .join(seats_t, (s.table_id == b.table_id) & (s.seat == b.seat))
+                .join(tables_t, t.id == b.table_id).join(rated_tables_t, r.table_id == b.table_id)
+                .where(b.account_id == account_id, s.left.is_(True), t.created_at >= since))
+        rows = await self._rows(stmt)
+        return int(next(iter(rows[0].values()))) if rows else 0
 
     async def ratings_of(self, account_id: str) -> list[RatingRow]:
         """An account's rating in each format it has played rated."""
