@@ -218,6 +218,20 @@ def start_vs_computer(page: Page, server: Server, name: str, *, players: int = 2
     return page.url.split("#/t/")[1]
 
 
+def invite_friends(page: Page, server: Server, *, listed: bool = False, timer: int | None = None) -> str:
+    """Alice makes a 2-player friends' table from the lobby (listed in it, or private: the default) and waits
+    there; its invite link."""
+    page.goto(server.url + "/")
+    page.fill(".fr-name", "Alice")
+    page.select_option(".fr-players", "2")
+    if listed:
+        page.check("#fr-public")
+    if timer is not None:
+        page.fill(".fr-timer", str(timer))
+    page.click(".create-friends")
+    return page.locator(".invite-url").input_value()
+
+
 def hand(page: Page) -> list[str]:
     return page.eval_on_selector_all(".hand .card-btn", "els => els.map(e => e.dataset.card)")
 
@@ -376,12 +390,7 @@ def test_two_browsers_play_each_other_and_a_spectator_sees_no_hand(server: Serve
                                                                     console: Console) -> None:
     frames: dict[str, list[str]] = {"alice": [], "bob": [], "watcher": []}
     alice = record_frames(new_page(browser, contexts, console), frames["alice"])
-    alice.goto(server.url + "/")
-    alice.fill(".fr-name", "Alice")
-    alice.select_option(".fr-players", "2")
-    alice.check("#fr-public")  # listed on purpose: a friends' table is private by default (issue 41)
-    alice.click(".create-friends")
-    invite = alice.locator(".invite-url").input_value()
+    invite = invite_friends(alice, server, listed=True)  # listed on purpose: private by default (issue 41)
     assert "#/t/" in invite
     table_id = invite.split("#/t/")[1]
 
@@ -462,11 +471,7 @@ def test_table_talk_reaches_the_other_player_and_mute_hides_it(server: Server, b
     """A preset from one browser shows by its seat in the other's language and is read out once; a muted player's
     talk shows nowhere (issue 41's table talk)."""
     alice = new_page(browser, contexts, console)
-    alice.goto(server.url + "/")
-    alice.fill(".fr-name", "Alice")
-    alice.select_option(".fr-players", "2")
-    alice.click(".create-friends")
-    invite = alice.locator(".invite-url").input_value()
+    invite = invite_friends(alice, server)
     bob = new_page(browser, contexts, console, locale="el-GR")
     bob.goto(invite)
     bob.fill(".join-name", "Bob")
@@ -651,11 +656,7 @@ def test_turn_timer_counts_down_and_the_computer_moves_for_a_slow_player(
         server: Server, browser: Browser, contexts: list[BrowserContext], console: Console) -> None:
     alice = new_page(browser, contexts, console)
     alice.add_init_script(RECORD_ANNOUNCEMENTS)
-    alice.goto(server.url + "/")
-    alice.fill(".fr-name", "Alice")
-    alice.fill(".fr-timer", "5")
-    alice.click(".create-friends")
-    invite = alice.locator(".invite-url").input_value()
+    invite = invite_friends(alice, server, timer=5)
     bob = new_page(browser, contexts, console)
     bob.add_init_script(RECORD_ANNOUNCEMENTS)
     # Private by default (issue 41): a stranger's lobby does not list it; its link opens it.

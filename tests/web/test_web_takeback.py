@@ -4,7 +4,7 @@ Take back button and by the U key, and the hand holds it again; with a friend at
 from __future__ import annotations
 
 from playwright.sync_api import Browser, BrowserContext, Page
-from test_web import TURN, Console, Server, hand, new_page, start_vs_computer
+from test_web import TURN, Console, Server, hand, invite_friends, new_page, start_vs_computer
 
 IN_HAND = "c => [...document.querySelectorAll('.hand .card-btn')].some(e => e.dataset.card === c)"
 NOT_IN_HAND = "c => ![...document.querySelectorAll('.hand .card-btn')].some(e => e.dataset.card === c)"
@@ -48,11 +48,7 @@ def test_take_back_by_button_and_by_key(server: Server, browser: Browser, contex
 def test_no_take_back_with_a_friend(server: Server, browser: Browser, contexts: list[BrowserContext],
                                     console: Console) -> None:
     alice = new_page(browser, contexts, console)
-    alice.goto(server.url + "/")
-    alice.fill(".fr-name", "Alice")
-    alice.select_option(".fr-players", "2")
-    alice.click(".create-friends")
-    invite = alice.locator(".invite-url").input_value()
+    invite = invite_friends(alice, server)
     bob = new_page(browser, contexts, console)
     bob.goto(invite)
     bob.fill(".join-name", "Bob")
