@@ -13,6 +13,11 @@ def test_two_browsers_press_play_online_sit_at_one_table_and_play(server: Server
     for i, page in enumerate(pages):
         page.goto(server.url + "/")
         page.click(".play-online")
+        if i == 1:  # the second sees the first waiting, on its pool's button, before choosing
+            page.wait_for_function("document.querySelector(\".pool-choice[data-format='xeri-2'] .pool-waiting\")"
+                                   ".textContent.includes('1')")
+            assert page.inner_text(".pool-choice[data-format='pisti-2'] .pool-waiting") == ""
+        page.fill("#online-name", ["Ada", "Deniz"][i])  # a newcomer says the name the other will see
         page.click(".pool-choice[data-format='xeri-2']")
         if i == 0:  # alone in the pool: it waits, with Cancel, and is told how many wait
             page.wait_for_selector(".pairing-wait:not([hidden]) .pairing-cancel")
@@ -25,6 +30,7 @@ def test_two_browsers_press_play_online_sit_at_one_table_and_play(server: Server
     assert sorted(k[ids[0]]["seat"] for k in kept) == [0, 1]  # each browser holds its own seat's token
     table = server.get(f"/api/tables/{ids[0]}")
     assert table["status"] == "playing" and all(s["human"] for s in table["seats"])
+    assert sorted(s["name"] for s in table["seats"]) == ["Ada", "Deniz"]
     mover, other = (pages[0], pages[1]) if pages[0].locator(".hand.my-turn").count() else (pages[1], pages[0])
     for _ in range(2):  # each plays a card
         mover.wait_for_selector(TURN)

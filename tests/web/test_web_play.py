@@ -11,6 +11,7 @@ import gzip
 import json
 import os
 import re
+import urllib.parse
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -205,12 +206,14 @@ def test_a_move_made_while_disconnected_is_said_and_sent_after_the_resync(
         srv.stop()
 
 
-def test_copy_falls_back_to_selecting_the_link(server: Server, browser: Browser, contexts: list[BrowserContext],
-                                               console: Console) -> None:
-    """Bug 6: where the clipboard refuses (plain http on a LAN), the page selects the link and says so."""
+def test_copy_falls_back_to_selecting_the_link_share_and_qr(server: Server, browser: Browser,
+                                                            contexts: list[BrowserContext], console: Console) -> None:
+    """Bug 6: where the clipboard refuses (plain http on a LAN), the page selects the link and says so. Issue 41: a
+    phone's share sheet gets the link with the invitation, and a QR code of it is there for a phone to scan."""
     page = new_page(browser, contexts, console)
     page.add_init_script("navigator.clipboard && (navigator.clipboard.writeText = () => "
-                         "Promise.reject(new DOMException('denied', 'NotAllowedError')));")
+                         "Promise.reject(new DOMException('denied', 'NotAllowedError')));"
+                         "navigator.share = (data) => { window.__shared = data; return Promise.resolve(); };")
     table_id, token = friends_table(server)
     seat_page(page, server, table_id, 0, token)
     page.click(".invite button")
@@ -219,6 +222,15 @@ def test_copy_falls_back_to_selecting_the_link(server: Server, browser: Browser,
     selected = page.evaluate("(() => { const i = document.querySelector('.invite-url'); return"
                              " [document.activeElement === i, i.selectionEnd - i.selectionStart, i.value.length]; })()")
     assert selected[0] and selected[1] == selected[2] > 0
+    link = page.locator(".invite-url").input_value()
+    page.click(".share-btn")
+    shared = page.wait_for_function("window.__shared").json_value()
+    assert shared["url"] == link and shared["text"].startswith("Alice invites you to play: ")
+    page.click(".invite-qr summary")
+    page.wait_for_function("(() => { const i = document.querySelector('.invite-qr img.qr');"
+                           " return i.complete && i.naturalWidth > 100; })()")
+    src = page.get_attribute(".invite-qr img.qr", "src")
+    assert src == "/api/qr.svg?url=" + urllib.parse.quote(link, safe="")
 
 
 def test_friends_rematch_in_one_click_each(server: Server, browser: Browser, contexts: list[BrowserContext],

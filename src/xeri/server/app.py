@@ -39,6 +39,7 @@ from .broker.pubsub import Broker, InProcessBroker
 from .cluster import Cluster, make_cluster, refuse_mixed_modes
 from .http import offline_pack as offline
 from .http.bodies import read_body as _body
+from .http.qr import qr
 from .http.security import origin_allowed, secure
 from .http.static import PageFiles, page_response
 from .limits.bucket import BURST, RATE, TokenBucket, take
@@ -491,7 +492,8 @@ ROUTES = [
     Route("/api/tables", api(tables), methods=["GET", "POST"]),
     Route("/api/tables/{table_id}", api(table_info)),
     Route("/api/tables/{table_id}/join", api(join), methods=["POST"]),
-    Route("/api/pairing", api(pairing_routes.seek), methods=["POST"]),
+    Route("/api/pairing", api(pairing_routes.seek), methods=["GET", "POST"]),
+    Route("/api/qr.svg", api(qr)),
     Route("/api/pairing/{seek_id}", api(pairing_routes.poll), methods=["GET", "DELETE"]),
     Route("/api/tables/{table_id}/leave", api(leave), methods=["POST"]),
     Route("/api/tables/{table_id}/fairness", api(table_fairness)),

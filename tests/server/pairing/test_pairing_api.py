@@ -132,3 +132,36 @@ def test_bad_bodies_are_refused_and_change_nothing(server: ThreadServer) -> None
         assert (r.status_code, r.json()["error"]["code"]) == (400, code), (body, r.text)
         assert isinstance(r.json()["error"]["message"], str)
     assert len(server.app.state.pairing.pools) == 0
+
+
+def test_the_pools_say_how_many_wait_in_each(server: ThreadServer, clock: Clock) -> None:
+    """GET /api/pairing (issue 41's lively lobby): every pool, casual and rated, and how many wait in it now."""
+    def waiting() -> dict[tuple[str, bool], int]:
+        r = httpx.get(f"{server.base}/api/pairing", timeout=10)
+        assert r.status_code == 200 and r.headers["cache-control"] == "no-store"
+        return {(p["format"], p["rated"]): p["waiting"] for p in r.json()["pools"]}
+
+    assert set(waiting().values()) == {0} and len(waiting()) == 8
+    seek(server, format="xeri-4", name="Ada", key="ada-browser")
+    seek(server, format="xeri-4", name="Bo", key="bo-browser")
+    ada = seek(server, format="pisti-2", name="Ada", key="ada-browser")  # one pool a browser: this replaces
+    counts = waiting()
+    assert counts[("xeri-4", False)] == 1 and counts[("pisti-2", False)] == 1 and sum(counts.values()) == 2
+    httpx.delete(f"{server.base}/api/pairing/{ada['seek_id']}", timeout=10)
+    assert waiting()[("pisti-2", False)] == 0
+
+
+def test_the_invite_s_qr_code_draws_only_this_server_s_links(server: ThreadServer) -> None:
+    """GET /api/qr.svg (issue 41): a friends' table's link as a QR code; another site's link, a link that is not
+    http(s), or one over 300 characters is a 400 that draws nothing."""
+    host = server.base.split("://", 1)[1]
+    link = f"{server.base}/#/t/abcdef"
+    r = httpx.get(f"{server.base}/api/qr.svg", params={"url": link}, timeout=10)
+    assert r.status_code == 200 and r.headers["content-type"] == "image/svg+xml"
+    assert r.text.startswith("<svg") and 'class="segno"' in r.text
+    other = httpx.get(f"{server.base}/api/qr.svg", params={"url": f"{server.base}/#/t/abcdeg"}, timeout=10)
+    assert other.text != r.text  # each link draws its own
+    for bad in ("https://evil.example/#/t/abcdef", f"javascript://{host}/%0aalert(1)", f"{link}{'x' * 300}", "",
+                f"http://{host}.evil.example/"):
+        refused = httpx.get(f"{server.base}/api/qr.svg", params={"url": bad}, timeout=10)
+        assert refused.status_code == 400 and refused.json()["error"]["code"] == "bad_request", bad

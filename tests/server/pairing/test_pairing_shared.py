@@ -70,6 +70,8 @@ def test_one_seek_per_player_across_processes_cancel_and_drop() -> None:
             with pytest.raises(ProtocolError):
                 await a.poll(first)
             assert (await a.poll(second))["players"] == 1
+            counts = await b.waiting()  # the lobby's counts, the same from every process
+            assert counts == await a.waiting() and counts[("pisti-2", False)] == 1 and sum(counts.values()) == 1
             assert await a.cancel(second) and not await b.cancel(second)
             silent = await a.seek("xeri-2", False, "bo", "Bo")
             clock[0] += DROP_AFTER + 1

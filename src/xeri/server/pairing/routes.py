@@ -47,7 +47,12 @@ def _address(request: Request) -> str:
 
 
 async def seek(request: Request) -> Response:
-    """POST /api/pairing {format, rated, name?, key?}: into a pool; answers the seek's secret id and its state."""
+    """POST /api/pairing {format, rated, name?, key?}: into a pool; answers the seek's secret id and its state.
+    GET /api/pairing: how many wait in each pool."""
+    if request.method == "GET":
+        counts = await service(request).waiting()
+        return _answer(messages.PairingPools, {"pools": [{"format": fmt, "rated": rated, "waiting": n}
+                                                         for (fmt, rated), n in counts.items()]})
     body = Seek.read(await read_body(request))
     fmt = FORMATS.get(body.format)
     if fmt is None:

@@ -83,6 +83,10 @@ class Pairer(Protocol):
 
     async def cancel(self, seek_id: str) -> bool: ...
 
+    async def waiting(self) -> dict[tuple[str, bool], int]:
+        """How many wait in each pool (the lobby shows it on the pools' buttons)."""
+        ...
+
     async def close(self) -> None: ...
 
 
@@ -159,6 +163,9 @@ class PairingService:
             return False
         self._forget(seek_id)
         return True
+
+    async def waiting(self) -> dict[tuple[str, bool], int]:
+        return {(fmt, rated): self.pools.waiting(fmt, rated) for fmt in FORMATS for rated in (False, True)}
 
     async def close(self) -> None:
         """Nothing to close: the pools are this process's memory."""

@@ -148,6 +148,14 @@ class SharedPairing:
                 "players": await self.redis.zcard(self._key(f"pool:{pool}")),
                 "waited": round(max(0.0, now - data["joined_at"]), 1), "typical_wait": await self._typical(pool)}
 
+    async def waiting(self) -> dict[tuple[str, bool], int]:
+        pools = [(fmt, rated) for fmt in FORMATS for rated in (False, True)]
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for fmt, rated in pools:
+                pipe.zcard(self._key(f"pool:{_pool_name(fmt, rated)}"))
+            counts = await pipe.execute()
+        return {pool: int(n) for pool, n in zip(pools, counts, strict=True)}
+
     async def _typical(self, pool: str) -> float | None:
         waits = [float(w) for w in await self.redis.lrange(self._key(f"waits:{pool}"), 0, -1)]
         return round(statistics.median(waits), 1) if waits else None

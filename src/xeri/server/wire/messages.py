@@ -766,6 +766,20 @@ class SeekState(Model, frozen=True):
     token: str | None = None
 
 
+class PoolWaiting(Model, frozen=True):
+    """One pool of "Play online" and how many wait in it now."""
+
+    format: str
+    rated: bool
+    waiting: int
+
+
+class PairingPools(Model, frozen=True):
+    """GET /api/pairing: every pool and how many wait in it (the lobby shows it on the pools' buttons)."""
+
+    pools: list[PoolWaiting]
+
+
 class SeekCancelled(Model, frozen=True):
     """DELETE /api/pairing/{seek_id}: ``cancelled`` is false when the seek was not waiting (paired, or gone)."""
 
@@ -799,6 +813,7 @@ ANSWERS: dict[str, type[Model]] = {
     "GET /api/account/tables": AccountTables,
     "GET /api/profiles/{name}": Profile,
     "GET /api/leaderboards/{format}": Leaderboard,
+    "GET /api/pairing": PairingPools,
     "POST /api/pairing": SeekState,
     "GET /api/pairing/{seek_id}": SeekState,
     "DELETE /api/pairing/{seek_id}": SeekCancelled,

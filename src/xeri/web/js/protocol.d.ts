@@ -83,6 +83,7 @@ export interface Protocol {
     "GET /api/account/tables"?: AccountTables;
     "GET /api/profiles/{name}"?: Profile;
     "GET /api/leaderboards/{format}"?: Leaderboard;
+    "GET /api/pairing"?: PairingPools;
     "POST /api/pairing"?: SeekState;
     "GET /api/pairing/{seek_id}"?: SeekState;
     "DELETE /api/pairing/{seek_id}"?: SeekCancelled;
@@ -1541,6 +1542,26 @@ export interface LeaderboardPlayer {
   deviation: number;
   games: number;
   wins: number;
+}
+/**
+ * GET /api/pairing: every pool and how many wait in it (the lobby shows it on the pools' buttons).
+ *
+ * This interface was referenced by `Protocol`'s JSON-Schema
+ * via the `definition` "PairingPools".
+ */
+export interface PairingPools {
+  pools: PoolWaiting[];
+}
+/**
+ * One pool of "Play online" and how many wait in it now.
+ *
+ * This interface was referenced by `Protocol`'s JSON-Schema
+ * via the `definition` "PoolWaiting".
+ */
+export interface PoolWaiting {
+  format: string;
+  rated: boolean;
+  waiting: number;
 }
 /**
  * POST /api/pairing and GET /api/pairing/{seek_id}: waiting in a pool, or paired (the seat is this seeker's

@@ -148,6 +148,8 @@ export const api = {
   /** @type {(body: Record<string, unknown>) => Promise<Verdict>} */
   verify: (body) => (offline && !navigator.onLine ? offline.verify(body) : request("POST", "/api/verify", body)),
   // ---- "Play online": the pairing pools (docs/protocol.md) ----
+  /** @type {() => Promise<import("../protocol.js").PairingPools>} */
+  pairingPools: () => request("GET", "/api/pairing"),
   /** @type {(body: import("../protocol.js").Seek) => Promise<SeekState>} */
   seek: (body) => request("POST", "/api/pairing", body),
   /** @type {(id: string) => Promise<SeekState>} */

@@ -331,6 +331,7 @@ export async function mountLobby(container) {
   const every = setInterval(() => {
     refresh();
     refreshMine();
+    void online.counts();
   }, 5000);
   return () => {
     clearInterval(every);
@@ -360,7 +361,7 @@ function browserKey() {
  * who waits and the typical wait, with Cancel, and after a while the computer instead. Paired, the seat's token is
  * kept (seats.js) and the table opens. `stop` gives up a wait when the lobby is left.
  * @param {() => void} playComputer the lobby's "Play now"
- * @returns {{ panel: HTMLElement, stop: () => void }}
+ * @returns {{ panel: HTMLElement, stop: () => void, counts: () => Promise<void> }}
  */
 function onlinePanel(playComputer) {
   /** @type {string | null} */
@@ -370,16 +371,40 @@ function onlinePanel(playComputer) {
   let started = 0;
   const error = h("p.error-text", { role: "alert" });
   const signedIn = account().signed_in;
-  const rated = h("input.online-rated#online-rated", { type: "checkbox" });
+  const rated = h("input.online-rated#online-rated", { type: "checkbox", onchange: () => void counts() });
+  // A guest says the name the others will see (a newcomer has none yet; without one it is "Guest").
+  const name = h("input.online-name#online-name", { value: prefs.get("name") || "", maxLength: 24,
+    placeholder: t("your_name"), autocomplete: "nickname" });
+  name.addEventListener("change", () => prefs.set("name", name.value.trim()));
+  /** @type {Map<string, HTMLElement>} how many wait in each pool, on its button */
+  const waitingIn = new Map();
   const choices = h(
     "div.online-choices",
     { hidden: true },
-    h("div.pool-buttons", POOLS.map(([format, ratable]) => h(
-      "button.pool-choice", { type: "button", dataset: { format, ratable: String(ratable) },
-        onclick: () => begin(format, ratable) },
-      t(`pool_${format.replace("-", "_")}`)))),
+    signedIn ? null : h("p", h("label.label", { for: "online-name" }, t("online_name")), name),
+    h("div.pool-buttons", POOLS.map(([format, ratable]) => {
+      const count = h("span.pool-waiting");
+      waitingIn.set(format, count);
+      return h("button.pool-choice", { type: "button", dataset: { format, ratable: String(ratable) },
+        onclick: () => begin(format, ratable) }, t(`pool_${format.replace("-", "_")}`), count);
+    })),
     signedIn ? h("p", h("label", { for: "online-rated" }, rated, " ", t("rated"))) : null,
   );
+  /** Show how many wait in each pool now (casual, or rated when that is ticked): a lobby that is not empty. */
+  const counts = async () => {
+    if (choices.hidden) return;
+    try {
+      const { pools } = await api.pairingPools();
+      const ratedNow = signedIn && rated.checked;
+      for (const pool of pools) {
+        const el = waitingIn.get(pool.format);
+        if (el && pool.rated === (ratedNow && POOLS.some(([f, r]) => f === pool.format && r)))
+          el.textContent = pool.waiting > 0 ? ` · ${t("pool_waiting", { n: pool.waiting })}` : "";
+      }
+    } catch {
+      // The counts are a nicety: without them the buttons still work.
+    }
+  };
   const players = h("span.pairing-players");
   const typical = h("span.pairing-typical");
   const waited = h("span.pairing-waited");
@@ -398,6 +423,7 @@ function onlinePanel(playComputer) {
   const open = h("button.primary.play-online", { type: "button", "aria-expanded": "false", onclick: () => {
     choices.hidden = !choices.hidden;
     open.setAttribute("aria-expanded", String(!choices.hidden));
+    void counts();
   } }, t("play_online"));
   const panel = h("div.panel.online-panel", open, h("p.muted", t("play_online_sub")), choices, waiting, error);
 
@@ -445,8 +471,9 @@ function onlinePanel(playComputer) {
     prefs.set("onlineFormat", format);
     /** @type {import("../protocol.js").Seek} */
     const body = { format, rated: signedIn && ratable && rated.checked, key: browserKey() };
-    const name = prefs.get("name");
-    if (name) body.name = name;
+    const given = signedIn ? "" : name.value.trim();
+    if (given) prefs.set("name", given);
+    if (given) body.name = given;
     choices.hidden = true;
     open.setAttribute("aria-expanded", "false");
     waiting.hidden = false;
@@ -468,7 +495,7 @@ function onlinePanel(playComputer) {
     seekId = null;
     waiting.hidden = true;
   };
-  return { panel, stop };
+  return { panel, stop, counts };
 }
 
 /**

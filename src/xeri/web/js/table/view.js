@@ -5,7 +5,7 @@
 
 import { seenPanel, sideName } from "./board.js";
 import { h } from "../lib/dom.js";
-import { seatName, t, tableName } from "../lib/i18n.js";
+import { invitation, seatName, t, tableName } from "../lib/i18n.js";
 import { logPanel } from "./movelog.js";
 import { prefs } from "../lib/prefs.js";
 import { myTurn, timerLeft } from "./state.js";
@@ -251,9 +251,17 @@ export function waitingPanel(s, on) {
       note.textContent = ok ? t("copied") : t("copy_failed");
     },
   }, t("copy"));
+  // A phone's own share sheet (messages, chat apps) where the browser has one (the Web Share API).
+  const shareBtn = typeof navigator.share === "function" ? h("button.share-btn", {
+    type: "button",
+    onclick: () => navigator.share({ title: t("title"), text: invitation(table), url }).catch(() => {}),
+  }, t("share")) : null;
   panel.appendChild(h("label.label", { for: "invite-url" }, t("invite")));
-  panel.appendChild(h("div.invite", input, copyBtn));
+  panel.appendChild(h("div.invite", input, copyBtn, shareBtn));
   panel.appendChild(note);
+  // The link as a QR code (server.http.qr), for a phone to scan off this screen: folded, so it takes no room.
+  panel.appendChild(h("details.invite-qr", h("summary", t("qr_show")),
+    h("img.qr", { src: `/api/qr.svg?url=${encodeURIComponent(url)}`, alt: t("qr_alt"), width: 164, height: 164 })));
   panel.appendChild(h("ul.table-list.seat-list", table.seats.map((seat) => h("li", seatLine(s, seat)))));
   if (s.seat != null)
     panel.appendChild(h("p", h("button.leave-btn", { type: "button", onclick: on.leave }, t("leave"))));
