@@ -198,6 +198,24 @@ def test_bug4_a_card_dropped_by_touch_flies_on_from_where_it_was_dropped(
     assert page.locator(".pile .top-card[data-card='9H']").count() == 1  # it lies on the pile, awaiting the server
 
 
+def test_bug5_after_a_touch_drag_put_back_the_next_tap_plays_the_card(
+        server: Server, browser: Browser, contexts: list[BrowserContext], console: Console) -> None:
+    page = motion_page(browser, contexts, console, "390x844")
+    script = open_table(page, server, sync(2), prefs=FAST)
+    card = box(page, ".hand .card-btn[data-card='9H']")
+    drag_by_touch(page, "9H", (card["x"] + card["width"] / 2, card["y"] - 120))  # let go above the hand: put back
+    page.wait_for_selector(".hand .card-btn[data-card='9H']:not(.dragging)")
+    assert not [m for m in script.sent if m.get("type") == "move"] and not page.locator(".drag-ghost").count()
+    t0 = now(page)
+    x, y = card["x"] + card["width"] / 2, card["y"] + card["height"] / 2
+    cdp = page.context.new_cdp_session(page)  # a finger's tap: Chromium makes the click a tap makes
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    cdp.detach()
+    assert [f for f in since(settle(page), t0) if f["fxCodes"] == ["9H"]], "the tapped card did not fly"
+    assert [m for m in script.sent if m.get("type") == "move"] == [{"type": "move", "card": "9H", "version": 10}]
+
+
 XERI = [{"kind": "played", "seat": 1, "card": "TC"},
         {"kind": "captured", "seat": 1, "cards": ["TH", "TC"], "hidden_count": 0, "leftover": False},
         {"kind": "xeri", "seat": 1, "card": "TC", "jack": False, "points": 10}]

@@ -29,6 +29,13 @@ export function startDrag(ev, target, onDrop) {
     return Boolean(r && e.clientX > r.left - pad && e.clientX < r.left + r.width + pad &&
       e.clientY > r.top - pad && e.clientY < r.top + r.height + pad);
   };
+  // A finger's drag is the page's own: no gesture of the browser's follows it (a fling after a quick release would
+  // take the next tap to stop it, and the card's next tap would be lost: issue 39, bug 5).
+  /** @param {TouchEvent} e */
+  const noGesture = (e) => {
+    if (e.cancelable) e.preventDefault();
+  };
+  btn.addEventListener("touchmove", noGesture, { passive: false });
   /** @param {PointerEvent} e */
   const move = (e) => {
     const dx = e.clientX - x0;
@@ -55,26 +62,20 @@ export function startDrag(ev, target, onDrop) {
     btn.removeEventListener("pointermove", move);
     btn.removeEventListener("pointerup", up);
     btn.removeEventListener("pointercancel", up);
+    btn.removeEventListener("touchmove", noGesture);
     target()?.classList.remove("drop-target");
     btn.classList.remove("dragging");
     if (!ghost) return;
     const dropped = rectOf(ghost);
     ghost.remove();
-    // The click that follows a drag is not a second play; nor is a finger's tap that a touch drag may end in. Both
-    // are forgotten at the card's next press: a cancelled or a finger's drag fires no click, and the next tap on
-    // the card must play it.
+    // The click that follows a drag is not a second play. It is forgotten at the card's next press: a cancelled or
+    // a finger's drag fires no click, and the next tap on the card must play it (issue 39, bug 5). The drag's own
+    // touchend is left alone: cancelling it could cancel the next tap's click too, where the touch's first target
+    // was redrawn during the drag and the touchend never reached the button.
     /** @param {Event} c */
     const swallow = (c) => c.stopImmediatePropagation();
-    /** @param {Event} c */
-    const noTap = (c) => {
-      if (c.cancelable) c.preventDefault();
-    };
-    const forget = () => {
-      btn.removeEventListener("click", swallow, { capture: true });
-      btn.removeEventListener("touchend", noTap);
-    };
+    const forget = () => btn.removeEventListener("click", swallow, { capture: true });
     btn.addEventListener("click", swallow, { capture: true, once: true });
-    btn.addEventListener("touchend", noTap, { once: true, passive: false });
     btn.addEventListener("pointerdown", forget, { once: true, capture: true });
     if (e.type === "pointerup" && over(e)) onDrop(dropped);
   };
