@@ -192,15 +192,16 @@ def test_a_rated_match_moves_the_rating_as_the_model_says_and_casual_ones_do_not
     assert [p["format"] for p in chart] == ["classic-2p"] * 2 and chart[-1]["rating"] == expected.display
 
 
-def test_an_abandoned_rated_match_is_finished_by_the_takeover_bot_and_counts(server: ThreadServer) -> None:
-    """Issue 41's abandon rule: Bob leaves a rated match after its start; the computer plays his seat to the end
-    and the result moves both accounts' ratings, his too (leaving does not dodge a loss)."""
+def test_a_rated_match_left_after_its_start_is_forfeited_by_who_left(server: ThreadServer) -> None:
+    """Issue 41's abandon rule, as issue 42 made it: Bob leaves a rated match after its start; he forfeits at once
+    (the computer never plays a rated seat), his side loses and Ada's wins, and both accounts' ratings move."""
     ada, bob = signed_up(server, "Ada"), signed_up(server, "Bob")
     made = ada.post("/api/tables", {"rated": True, "name": "x", "seat": 0, "seats": [None, None], **ONE_ROUND}).json()
     joined = bob.post(f"/api/tables/{made['table_id']}/join", {"name": "Bob"}).json()
     assert bob.post(f"/api/tables/{made['table_id']}/leave", {"token": joined["token"]}).status_code == 200
-    winner = play(server, ada, made)
-    [[ada_after], [bob_after]] = rate("classic-2p", [[initial()], [initial()]], winner=winner)
+    info = finished(ada, made["table_id"])
+    assert info["end"] == "forfeit" and info["winner"] == 0
+    [[ada_after], [bob_after]] = rate("classic-2p", [[initial()], [initial()]], winner=0)
     for name, expected in (("Ada", ada_after), ("Bob", bob_after)):
         got = rating_of(server, name)
         assert got is not None and (got["rating"], got["deviation"]) == shown(expected), name
@@ -363,3 +364,65 @@ def test_the_leaderboard_and_profile_carry_nothing_private(tmp_path: Path, serve
     assert set(board["players"][0]) == {"rank", "name", "rating", "deviation", "games", "wins"}
     point = json.loads(texts[1])["rating_history"][0]
     assert set(point) == {"format", "at", "rating", "deviation", "won"}
+
+
+# --- issue 42, finding 1: the computer never earns an account's rating ------------------------------------------
+
+
+def finished(client: AccountClient, table_id: str) -> dict[str, Any]:
+    return poll("the match finished", lambda: (i := client.get(f"/api/tables/{table_id}").json())  # type: ignore
+                ["status"] == "finished" and i)
+
+
+def test_a_rated_seat_is_never_played_by_the_computer_it_forfeits_and_the_forfeit_is_kept(tmp_path: Path) -> None:
+    """Issue 42, finding 1: ``takeover_level: "master"`` with ``takeover_after: 0`` let the master play a rated seat
+    whose account never connected, and rated its wins. Now that seat forfeits at its first turn: a rated loss, no
+    card of it played by the computer, counted as a leave by the pairing's penalty, and the end ("forfeit") is kept
+    in the table, the history and the replay, across a restart."""
+    url = db_url(tmp_path)
+    srv = ThreadServer(url, leaderboard=RULES, rated_targets=None).start()
+    try:
+        ada = signed_up(srv, "Ada")
+        made = rated_vs(ada, "easy", takeover_level="master", takeover_after=0)
+        info = finished(ada, made["table_id"])
+        assert info["end"] == "forfeit" and info["winner"] == 1
+        got = rating_of(srv, "Ada")
+        assert got is not None and got["games"] == 1 and got["wins"] == 0
+        [[expected], _] = rate("classic-2p", [[initial()], ["easy"]], winner=1)
+        assert (got["rating"], got["deviation"]) == shown(expected)
+    finally:
+        srv.stop()
+    with sqlite3.connect(tmp_path / "server.sqlite3") as db:
+        autos = db.execute("SELECT seat, auto FROM xeri_moves WHERE table_id = ?", (made["table_id"],)).fetchall()
+    assert all(seat != 0 for seat, _auto in autos), autos  # the computer played none of Ada's cards
+    srv = ThreadServer(url, leaderboard=RULES, rated_targets=None).start()
+    try:
+        info = finished(ada := AccountClient(srv.base), made["table_id"])
+        assert info["end"] == "forfeit" and info["winner"] == 1 and info["seats"][0]["bot"] is None
+        [listed] = [m for m in ada.get("/api/matches").json()["matches"] if m["id"] == made["table_id"]]
+        assert listed["end"] == "forfeit" and listed["winner"] == 1
+        replay = ada.get(f"/api/matches/{made['table_id']}/replay").json()
+        assert replay["end"] == "forfeit"
+        assert rating_of(srv, "Ada") == got  # rated once, not again at the restart
+    finally:
+        srv.stop()
+
+
+def test_a_connected_rated_player_who_runs_out_of_time_forfeits_with_the_team(server: ThreadServer) -> None:
+    """Issue 42, finding 1: a connected player who never moved, with ``turn_timer: 1``, had the master make 24 of
+    their moves, rated. Now their turn's end is their forfeit: their side (the team, with 4 players) loses at once,
+    and it counts as a leave for the pairing's penalty (one rule: server.rated.policy.forfeits)."""
+    ada = signed_up(server, "Ada")
+    made = rated_vs(ada, "easy", players=4, takeover_level="master", turn_timer=1)
+    player = ada.player(server.ws_base, made["table_id"], made["token"])
+    try:
+        info = finished(ada, made["table_id"])
+    finally:
+        player.close()
+    assert info["end"] == "forfeit" and info["winner"] == 1
+    got = rating_of(server, "Ada", "classic-4p")
+    assert got is not None and got["games"] == 1 and got["wins"] == 0
+    # A second forfeit (the first is forgiven) makes Ada wait 30 s before a rated pairing: the leave penalty's rule.
+    finished(ada, rated_vs(ada, "easy", takeover_after=0)["table_id"])
+    seek = ada.post("/api/pairing", {"format": "xeri-2", "rated": True}).json()
+    assert server.app.state.pairing.pools.get(seek["seek_id"]).penalty == leave_penalty(2) == 30.0

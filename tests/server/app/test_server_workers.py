@@ -11,16 +11,20 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 import uvicorn
+from test_server_cluster import poll
 
+from support.server import Player, ThreadServer, create, db_url
 from xeri.bots import make_bot
 from xeri.match import Match
 from xeri.rules import find_ruleset
 from xeri.server.http.timeouts import timed_protocol
 from xeri.server.matches.replays import ReplayCache, ReplayTooLarge
+from xeri.server.table import autoplay
 from xeri.server.workers import BotBudget, PoolBusy, Workers, capped_spec, choose_card, is_inline
 
 
@@ -330,3 +334,70 @@ def test_the_pool_reports_how_a_master_played() -> None:
     card, status = choose_card_noted("master", 1, m.view(seat), m.round.log_for(seat))
     assert card in m.legal_moves and status == "full"
     assert choose_card_noted("expert", 1, m.view(seat), m.round.log_for(seat))[1] is None
+
+
+# --- issue 42, finding 12: a departed socket's hint is dropped, and a stop logs no traceback -------------------
+
+
+@contextlib.contextmanager
+def _hints_held(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[ThreadServer, Any, Any]]:
+    """A server whose one worker (a thread) is held by a hint until the test releases it: every later hint waits in
+    the queue. Yields the server, the table made (a person against the computer) and the release."""
+    release = threading.Event()
+
+    def held_hint(view: Any, history: Any, level: Any) -> Any:
+        assert release.wait(30), "the test never released the hint"
+        return view.legal_moves[0]
+
+    monkeypatch.setattr(autoplay, "hint_card", held_hint)
+    srv = ThreadServer(db_url(tmp_path), workers=0, bot_queue=64)
+    srv.server.config.timeout_graceful_shutdown = 2  # as `xeri serve` (3 s): then uvicorn cancels what is left
+    srv.start()
+    try:
+        made = create(srv.base, name="Ada", seats=[None, {"bot": "easy"}])
+        yield srv, made, release
+    finally:
+        release.set()
+        srv.stop()
+
+
+def _hint_from(srv: ThreadServer, made: dict[str, Any]) -> Player:
+    p = Player(srv.ws_base, made["table_id"], made["token"])
+    p.wait_view(lambda v: v["turn"] == p.sync["seat"])
+    p.send(type="hint")
+    return p
+
+
+def test_a_socket_that_left_drops_its_queued_hint(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 42, finding 12: a socket whose client has left kept its hint queued for a worker; now it is dropped."""
+    with _hints_held(tmp_path, monkeypatch) as (srv, made, release):
+        workers = srv.app.state.ctx.workers
+        holder = _hint_from(srv, made)
+        poll("the one worker held", lambda: workers.in_flight == 1)
+        gone = [_hint_from(srv, made) for _ in range(3)]
+        poll("three hints queued", lambda: workers.waiting == 3)
+        for p in gone:
+            p.close()
+        poll("the departed sockets' hints dropped", lambda: workers.waiting == 0)
+        release.set()
+        assert holder.until(lambda m: m["type"] == "hint")["card"]  # the socket still there gets its hint
+        holder.close()
+
+
+def test_a_graceful_stop_with_hints_queued_logs_no_traceback(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 42, finding 12: a graceful stop after a hint flood logged a CancelledError traceback per socket still
+    waiting for its hint. Now each socket sees the server close it, drops its hint, and ends quietly: every server
+    log is checked for tracebacks (tests/conftest.py's ``no_tracebacks``), which fails this test on the old code."""
+    with _hints_held(tmp_path, monkeypatch) as (srv, made, release):
+        workers = srv.app.state.ctx.workers
+        players = [_hint_from(srv, made)]
+        poll("the one worker held", lambda: workers.in_flight == 1)
+        players += [_hint_from(srv, made) for _ in range(4)]
+        poll("four hints queued", lambda: workers.waiting == 4)
+        srv.server.should_exit = True
+        poll("every socket's task ended", lambda: not srv.server.server_state.tasks, timeout=30)
+        assert workers.waiting == 0
+        release.set()  # the held hint ends, and the pool closes with the app
+        srv.thread.join(timeout=15)
+        for p in players:
+            p.ws.close()

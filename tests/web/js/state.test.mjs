@@ -134,3 +134,13 @@ test("a card sent: nobody's turn on this page until the server answers", () => {
   assert.equal(myTurn(sent.state), false);
   assert.equal(myTurn(reduce(sent.state, { type: "error", code: "stale", message: "" }, 2).state), true);
 });
+
+test("a rated match ended by a forfeit is over, won by the table's winner, and nobody's turn (issue 42)", () => {
+  const msg = sync();
+  msg.table = { ...msg.table, status: "finished", rated: "classic-2p", end: "forfeit", winner: 1 };
+  const state = reduce(initialState(), msg, 0).state;
+  assert.equal(state.view.match_over, true);
+  assert.equal(state.view.winner, 1);
+  assert.equal(state.view.turn, null);
+  assert.equal(myTurn(state), false);
+});

@@ -30,9 +30,14 @@ def summary(row: MatchRow) -> dict[str, Any]:
         # Rounds won decide a match played to a number of rounds; bots are told apart by level, not by name.
         "round_wins": result.get("round_wins"), "bots": result.get("bots"),
         "finished_at": views.iso_time(row.finished_at) if row.finished_at else None,
+        "end": result.get("end"),
     }
 
 
 def replay_steps(record: dict[str, Any]) -> Replay:
     """Every step of a finished match: each round's deal, then each move, with the whole table shown."""
-    return msgspec.convert(views.replay_steps(record), Replay)
+    steps = views.replay_steps(record)
+    end = record.get("end")
+    if isinstance(end, dict):
+        steps["end"] = end.get("by")  # a forfeit: the steps stop before the match's score ends it
+    return msgspec.convert(steps, Replay)

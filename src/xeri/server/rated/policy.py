@@ -61,7 +61,7 @@ def rated_format(rated: bool, ruleset: Ruleset, signed_in: bool, humans: Sequenc
     return fmt
 
 
-#: rated matches left after their start are counted over this window (seconds: 30 days) ...
+#: rated matches left or forfeited after their start (``forfeits``) are counted over this window (30 days) ...
 LEAVES_WINDOW = 30 * 24 * 3600.0
 #: ... the first ones forgiven (a lost connection, a real emergency) ...
 LEAVES_FORGIVEN = 1
@@ -76,11 +76,23 @@ def leave_penalty(leaves: int) -> float:
 
 
 def check_takeover(fmt: str | None, takeover_after: float | None) -> None:
-    """A rated match always ends (issue 41): a player who leaves or stays away is played by the takeover bot after
-    the reconnect window, and the result counts; a rated table with no takeover (null) could hang for ever."""
+    """A rated match always ends (issue 41): a rated seat away longer than ``takeover_after`` seconds at its turn
+    forfeits (``forfeits``); a rated table with no limit (null) could hang for ever."""
     if fmt is not None and takeover_after is None:
-        raise ProtocolError("rated_takeover", "a rated table needs takeover_after: the seconds an away player's seat "
-                            "waits before the computer finishes their match (the result counts)")
+        raise ProtocolError("rated_takeover", "a rated table needs takeover_after: the seconds an away player may "
+                            "take at their turn before they forfeit the match (a rated loss)")
+
+
+def forfeits(fmt: str | None, reason: str | None) -> bool:
+    """What an abandoned rated match scores (issue 42), the one rule of the tables and the pairing.
+
+    The computer never plays a person's seat at a rated table (its result would be the computer's, not the
+    account's), so ``takeover_level`` is ignored there. A rated seat whose player leaves after the start
+    (``reason`` "left"), stays away at their turn longer than ``takeover_after`` ("away"), or runs out of
+    ``turn_timer`` ("timer") forfeits: the match ends at once, the forfeiting side (with 4 players, the team) loses
+    a rated match and the other side wins, whatever the score. The forfeit is stored as the seat's leave, so
+    ``leave_penalty`` counts it (``Ratings.rated_leaves``). At a casual table the computer takes over, as before."""
+    return fmt is not None and reason is not None
 
 
 def check_join(fmt: str | None, account: str | None, seated: Sequence[str | None]) -> None:

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import collections
 import time
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Any
+from typing import Any, TypeVar
 
 import msgspec
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -20,7 +21,7 @@ from ..table.commands import Origin
 from ..table.handle import TableHandle
 from ..table.seats import may_use
 from ..wire import messages
-from ..wire.protocol import ClientMessage, Ping, RefusedFrame, Sync, read_frame
+from ..wire.protocol import ClientMessage, Hint, Ping, RefusedFrame, Sync, read_frame
 from ..wire.refusals import ProtocolError, private_match
 
 MAX_MESSAGE = 4096
@@ -33,6 +34,14 @@ CLOSE_TOO_MANY = 4029
 #: second per connection. A seat always gets its sync: its own recovery (after ``stale``, or a move not stored)
 #: asks for one, and a seat holds only a few connections.
 SYNC_REPEAT = 1.0
+#: frames read (and held, in order) while a hint is waited for, to see the client leave: beyond these, none is read
+BACKLOG = 32
+
+T = TypeVar("T")
+
+
+class Gone(Exception):
+    """The client left while its connection waited for a job: the job was dropped (issue 42, finding 12)."""
 
 
 def error(code: str, message: str, ref: str | int | None = None, *, version: int | None = None,
@@ -72,6 +81,9 @@ class Client:
         self._last_sync: tuple[str, float] | None = None
         #: the client's address, which a rematch table counts against (server.limits.caps)
         self.address: str | None = None
+        #: frames read while a job was waited for (``unless_gone``), served next, in order; and the read under way
+        self.backlog: collections.deque[Mapping[str, Any]] = collections.deque()
+        self._receiving: asyncio.Future[Any] | None = None
 
     def deliver(self, envelope: Envelope) -> None:
         """Queue an envelope's text (server.broker.envelope), dropping updates not newer than what the client has.
@@ -123,10 +135,13 @@ class Client:
             # Inside the try: whatever attach counted, detach gives back, even if attach failed half way.
             await table.attach(self.seat, self.channel, self.deliver, self.left, self.summary)
             while not sender.done():
-                message = await self.ws.receive()
+                message = await self._next()
                 if message["type"] == "websocket.disconnect":
                     break
-                reply = await self.handle(message)
+                try:
+                    reply = await self.handle(message)
+                except Gone:
+                    break  # the client left while its hint waited: the hint was dropped
                 if reply is not None:
                     self.deliver(reply)
                 if self.rejected >= FLOOD:
@@ -137,6 +152,8 @@ class Client:
         except WebSocketDisconnect:
             pass
         finally:
+            if self._receiving is not None:
+                self._receiving.cancel()
             await table.detach(self.seat, self.channel, self.deliver, self.left, self.summary)
             if self.rejected >= FLOOD and not sender.done():
                 try:
@@ -144,6 +161,44 @@ class Client:
                 except (TimeoutError, RuntimeError, WebSocketDisconnect):
                     pass
             sender.cancel()
+
+    async def _next(self) -> Mapping[str, Any]:
+        """The client's next frame: one read while a job was waited for first, else the read under way or a new one."""
+        if self.backlog:
+            return self.backlog.popleft()
+        receiving, self._receiving = self._receiving, None
+        return await (receiving if receiving is not None else self.ws.receive())
+
+    async def unless_gone(self, job: Awaitable[T]) -> T:
+        """``job``'s result, unless the client leaves first: then the job is dropped (cancelled) and ``Gone`` raised.
+
+        A job that waits long (a hint queued behind busy workers) would otherwise keep waiting, and hold its place
+        in the queue, for a client that has left; a graceful stop would cancel it with a traceback (issue 42,
+        finding 12). Frames that come meanwhile wait their turn, in order (at most ``BACKLOG``, then none is read).
+        Only a job that changes nothing may be dropped so."""
+        task = asyncio.ensure_future(job)
+        try:
+            while not task.done():
+                receiving = self._receiving
+                if receiving is None:
+                    if len(self.backlog) >= BACKLOG:
+                        await asyncio.wait({task})
+                        break
+                    receiving = asyncio.ensure_future(self.ws.receive())
+                    self._receiving = receiving
+                both: set[asyncio.Future[Any]] = {task, receiving}
+                await asyncio.wait(both, return_when=asyncio.FIRST_COMPLETED)
+                if receiving.done():
+                    self._receiving = None
+                    message = receiving.result() if receiving.exception() is None else {"type": "websocket.disconnect"}
+                    self.backlog.append(message)
+                    if message["type"] == "websocket.disconnect":
+                        raise Gone
+        finally:
+            if not task.done():
+                task.cancel()
+                await asyncio.gather(task, return_exceptions=True)
+        return task.result()
 
     def left(self) -> None:
         """The seat's player left the table: say so and close (code 4001).
@@ -200,7 +255,9 @@ class Client:
         is this connection's own. None when the table's own broadcast is the answer."""
         if isinstance(command, Ping):
             return Envelope.plain(to_text(messages.PongMessage(ref=command.ref)))
-        reply = (await self.table.handle(command, Origin(seat=self.seat, address=self.address))).reply
+        done = self.table.handle(command, Origin(seat=self.seat, address=self.address))
+        # A hint changes nothing, and may wait long for a worker: it is dropped if the client leaves meanwhile.
+        reply = (await (self.unless_gone(done) if isinstance(command, Hint) else done)).reply
         last = self._last_sync
         if (isinstance(command, Sync) and reply is not None and self.seat is None and last is not None
                 and reply.body == last[0] and time.monotonic() - last[1] < SYNC_REPEAT):

@@ -110,6 +110,12 @@ class Games(Database):
             stmts += self._finish(move.table_id, finish)
         await self.write(*stmts, stale=True)
 
+    async def forfeit(self, table_id: str, seat: int, finish: Finish) -> None:
+        """A rated match ended by ``seat``'s forfeit (server.rated.policy): the seat counts as left (the leave
+        penalty counts it, ``Ratings.rated_leaves``) and the end is stored with it, in one transaction. The seat's
+        token still opens the finished table, to see how it ended."""
+        await self.write(self._seat(table_id, seat, left=True), *self._finish(table_id, finish))
+
     async def finish(self, table_id: str, finish: Finish) -> None:
         """The end of a match whose last move is stored already (found so at startup)."""
         await self.write(*self._finish(table_id, finish))

@@ -65,7 +65,8 @@ class Ratings(Database):
         return False
 
     async def rated_leaves(self, account_id: str, since: float) -> int:
-        """How many rated matches made since ``since`` the account left after their start (a bot finished them)."""
+        """How many rated matches made since ``since`` the account left or forfeited after
+        their start (both store the seat as left: server.rated.policy.forfeits)."""
         b, s, t, r = seat_accounts_t.c, seats_t.c, tables_t.c, rated_tables_t.c
         stmt = (select(func.count()).select_from(seat_accounts_t)
                 .join(seats_t, (s.table_id == b.table_id) & (s.seat == b.seat))

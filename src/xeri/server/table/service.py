@@ -323,6 +323,11 @@ class Table:
                 await self.store.leave_seat(self.id, seat)
                 s.left, s.token_hash = True, None
                 self.reschedule()
+                if self.state.forfeits("left") and self.status == "playing":
+                    try:
+                        await self._forfeit(seat, "left")  # a rated seat is never the computer's: the match ends
+                    except StoreError:
+                        log.warning("cannot store the forfeit of table %s yet: its plan tries again", self.id)
         except StoreError as exc:
             raise unavailable(exc, "leaving") from None
         # The seat's open connections end: before the start the seat may go to someone else.
@@ -554,7 +559,43 @@ class Table:
             return
         delay, reason, level = plan
         version = self.version
+        if self.state.forfeits(reason):
+            assert reason is not None
+            self.autoplay.schedule(delay, lambda: self._forfeit_at(version, reason))
+            return
         self.autoplay.schedule(delay, lambda: self._auto_move(version, reason, level))
+
+    async def _forfeit_at(self, version: int, reason: str) -> None:
+        """A rated seat's away time or turn timer ran out at ``version``: it forfeits, if nothing changed since."""
+        async with self.lock:
+            s = self.state
+            m = s.match
+            if not self.owned or m is None or s.version != version or m.turn is None or s.status != "playing":
+                return
+            plan = s.next_auto()
+            if plan is None or not s.forfeits(plan[1]) or plan[0] > 0:
+                self.reschedule()  # the player came back or moved meanwhile: the plan is new
+                return
+            try:
+                await self._forfeit(m.turn, reason)
+            except StoreError as exc:
+                log.warning("cannot store the forfeit of table %s yet: %s", self.id, exc)
+                self.autoplay.retry(lambda: self._forfeit_at(version, reason))
+
+    async def _forfeit(self, seat: int, reason: str) -> None:
+        """End a rated match at once by ``seat``'s forfeit (the lock held; server.rated.policy): its side loses,
+        the other wins, stored with the seat counted as left (the pairing's leave penalty), then rated once and
+        told. A failed write (``StoreError``) changes nothing."""
+        s = self.state
+        finish = s.forfeit_row(seat, reason, time.time())
+        await self.store.forfeit(self.id, seat, finish)
+        forfeit = msgspec.json.decode(finish.result)["forfeit"]
+        s.forfeited(finish, forfeit)
+        self.autoplay.schedule(None)
+        log.info("table %s: seat %s forfeits the rated match (%s)", self.id, seat, reason)
+        await self.rate_finished()  # before the end is told, so the players' new ratings are there
+        await self.publish_sync()
+        self._idle()
 
     async def _auto_move(self, version: int, reason: str | None, level: str) -> None:
         """The move a bot makes for the seat to move at ``version`` (if the table is still there)."""

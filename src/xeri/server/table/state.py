@@ -23,11 +23,13 @@ from typing import Any, Literal
 from ... import table_rules as rules
 from ...bots.registry import partnered
 from ...cards import Card
-from ...events import Event, MatchOver, Xeri
+from ...events import Event, Xeri
 from ...match import Match, Takeback
+from ...record import to_record
 from ...rules import Ruleset
 from ...table_rules import ROUND_PAUSE, RoundPause
 from ...views import Commitments, match_record
+from ..rated.policy import forfeits
 from ..store import TAKEBACK, Finish, MoveRow, ResultRow, SeatRow, Start, TableRow, dumps
 from ..wire import messages
 from ..wire.refusals import ProtocolError
@@ -93,6 +95,8 @@ class TableState:
         self.seats = [Seat.from_row(s) for s in seats]
         #: the format the table is rated in (server.rated.policy), None for a casual table
         self.rated: str | None = rated
+        #: a rated match's forfeit, once it ended so (``{"seat", "side", "reason", "winner"}``), kept in the result
+        self.forfeit: dict[str, Any] | None = json.loads(row.result).get("forfeit") if row.result else None
         self.match: Match | None = None
         #: the moves applied so far, (seat, card code, whether it is a takeback), to rebuild the match after a
         #: failed write; the table's version is their count
@@ -294,28 +298,65 @@ class TableState:
         """The stored end of the match that is over: its result, its record and each seat's result."""
         m = self.match
         assert m is not None and m.winner is not None
+        return self._finish(m.winner, now, self.record())
+
+    def forfeit_row(self, seat: int, reason: str, now: float) -> Finish:
+        """The stored end of a rated match that ``seat`` forfeits (``reason``: "left", "away" or "timer"): its side
+        loses at once, whatever the score (server.rated.policy), and the record stops at the forfeit."""
+        m = self.match
+        assert m is not None and self.ruleset.sides == 2
+        side = self.ruleset.side_of(seat)
+        forfeit = {"seat": seat, "side": side, "reason": reason, "winner": 1 - side}
+        record = to_record(m, reveal_seeds=True)
+        record["fairness"] = self.commitments.record_section(m)
+        record["table"] = self._record_table()
+        record["end"] = {"by": "forfeit", **forfeit}
+        return self._finish(1 - side, now, record, forfeit)
+
+    def _finish(self, winner: int, now: float, record: dict[str, Any],
+                forfeit: dict[str, Any] | None = None) -> Finish:
+        m = self.match
+        assert m is not None
         xeris = [[0, 0] for _ in self.seats]
         for e in m.events:
             if isinstance(e, Xeri):
                 xeris[e.seat][1 if e.jack else 0] += 1
-        over = next(e for e in reversed(m.events) if isinstance(e, MatchOver))
         results = [
             ResultRow(table_id=self.id, seat=s.seat, name=s.display_name(), human=s.human,
-                      side=self.ruleset.side_of(s.seat), won=self.ruleset.side_of(s.seat) == over.winner,
+                      side=self.ruleset.side_of(s.seat), won=self.ruleset.side_of(s.seat) == winner,
                       points=m.scores[self.ruleset.side_of(s.seat)], xeris=sum(xeris[s.seat]),
                       jack_xeris=xeris[s.seat][1], finished_at=now)
             for s in self.seats
         ]
-        result = {"scores": list(m.scores), "round_wins": list(m.round_wins), "winner": m.winner,
-                  "winners": [s.display_name() for s in self.seats if self.ruleset.side_of(s.seat) == m.winner],
-                  "rounds": len(m.rounds), "bots": [None if s.human else s.bot_level for s in self.seats]}
-        return Finish(finished_at=now, result=dumps(result), record=dumps(self.record()), results=results)
+        result: dict[str, Any] = {
+            "scores": list(m.scores), "round_wins": list(m.round_wins), "winner": winner,
+            "winners": [s.display_name() for s in self.seats if self.ruleset.side_of(s.seat) == winner],
+            "rounds": len(m.rounds), "bots": [None if s.human else s.bot_level for s in self.seats]}
+        if forfeit is not None:
+            result["end"], result["forfeit"] = "forfeit", forfeit
+        return Finish(finished_at=now, result=dumps(result), record=dumps(record), results=results)
+
+    def forfeited(self, finish: Finish, forfeit: dict[str, Any]) -> None:
+        """The forfeit is stored: the match is over, the forfeiting seat counted as left."""
+        self.seats[int(forfeit["seat"])].left = True
+        self.forfeit = forfeit
+        self.status, self.finished_at = "finished", finish.finished_at
+        self.epoch += 1
+
+    def winner(self) -> int | None:
+        """The winning side: the match's, or the other side's after a forfeit."""
+        if self.forfeit is not None:
+            return int(self.forfeit["winner"])
+        return self.match.winner if self.match is not None else None
+
+    def _record_table(self) -> dict[str, Any]:
+        return {"id": self.id, "title": self.title,
+                "bots": {str(s.seat): s.bot_level for s in self.seats if not s.human}}
 
     def record(self) -> dict[str, Any]:
         """The finished match's record, with the fairness section that ``xeri verify`` checks."""
         assert self.match is not None and self.match.is_over
-        return match_record(self.match, self.commitments, {
-            "id": self.id, "title": self.title, "bots": {str(s.seat): s.bot_level for s in self.seats if not s.human}})
+        return match_record(self.match, self.commitments, self._record_table())
 
     # --- between rounds and after the match -------------------------------------------
 
@@ -338,6 +379,8 @@ class TableState:
             raise ProtocolError("not_finished", "a rematch is offered once the match is over")
         if self.seats[seat].left:
             raise ProtocolError("left", "you left this table")
+        if self.forfeit is not None:
+            raise ProtocolError("forfeited", "this match ended by a forfeit: there is no rematch, make a new table")
         self.rematch.add(seat)
         players = {s.seat for s in self.seats if s.human and not s.left}
         # Exactly one caller makes the new table, however many connections offer at once.
@@ -351,6 +394,8 @@ class TableState:
         """The bot level playing a seat now, or None when a person plays it."""
         if not s.human:
             return s.bot_level
+        if self.rated is not None:
+            return None  # the computer never plays a rated seat: it forfeits instead (``forfeits``)
         if s.left:
             return self.takeover_level
         if (s.name is not None and s.connections == 0 and self.takeover_after is not None
@@ -377,6 +422,11 @@ class TableState:
             return None
         delay, reason = min(options)
         return (max(delay, wait, 0.0), reason, self.takeover_level)
+
+    def forfeits(self, reason: str | None) -> bool:
+        """Whether a plan's move for a person (``reason``: "left", "away", "timer") is their forfeit instead: at a
+        rated table the computer never plays a person's seat (server.rated.policy.forfeits)."""
+        return forfeits(self.rated, reason)
 
     def partner_level(self, s: Seat) -> str | None:
         """The level of the bot at the partner's seat with 4 players (None: a person, or no partner)."""

@@ -75,7 +75,8 @@ def table_info(table: TableState) -> m.Table:
              for s in table.seats]
     rematch = {"seats": sorted(table.rematch), "table_id": table.rematch_table} if table.rematch else None
     return msgspec.convert(rules.table_info(table, seats, ruleset=ruleset_of(table), rematch=rematch,
-                                            rated=table.rated), m.Table)
+                                            rated=table.rated, winner=table.winner(),
+                                            end="forfeit" if table.forfeit is not None else None), m.Table)
 
 
 def listed_info(row: TableRow, seats: list[SeatRow], rated: str | None = None) -> m.Table:

@@ -121,6 +121,9 @@ class Table(Model, frozen=True):
     takebacks: bool = False
     #: the format the table is rated in, "classic-2p" or "classic-4p" (docs/ratings.md); null: a casual table
     rated: str | None = None
+    #: how the match ended when not by its score: "forfeit" (a rated seat left, stayed away or ran out of time:
+    #: docs/ratings.md), else null
+    end: str | None = None
 
 
 class View(Model, frozen=True):
@@ -507,6 +510,8 @@ class MatchSummary(Model, frozen=True):
     round_wins: list[int] | None
     bots: list[str | None] | None
     finished_at: str | None
+    #: "forfeit" when a rated seat forfeited the match (docs/ratings.md), else null: it ended by its score
+    end: str | None = None
 
 
 class MatchList(Model, frozen=True):
@@ -588,6 +593,8 @@ class Replay(Model, frozen=True):
     bots: list[str | None]
     ruleset: Ruleset
     steps: list[Step]
+    #: "forfeit" when a rated seat forfeited the match (the steps stop there: docs/ratings.md), else null
+    end: str | None = None
 
 
 class Effect(Model, frozen=True):

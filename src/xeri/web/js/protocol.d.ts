@@ -572,6 +572,7 @@ export interface Table {
   rematch: RematchState | null;
   takebacks?: boolean;
   rated?: string | null;
+  end?: string | null;
 }
 /**
  * A preset with every option (a TABLE's ``ruleset``).
@@ -1240,6 +1241,7 @@ export interface MatchSummary {
   round_wins: number[] | null;
   bots: (string | null)[] | null;
   finished_at: string | null;
+  end?: string | null;
 }
 /**
  * GET /api/matches/{id}/replay: every step of a finished match, every hand shown.
@@ -1253,6 +1255,7 @@ export interface Replay {
   bots: (string | null)[];
   ruleset: Ruleset;
   steps: Step[];
+  end?: string | null;
 }
 /**
  * One step of a replay: a deal or a move, with the whole table after it.

@@ -97,7 +97,8 @@ export class TableDialogs {
    * @param {() => void} leave
    */
   askLeave(leave) {
-    modal(t("leave"), h("p", t("leave_confirm")), [
+    const rated = Boolean(this.hooks.shown().table?.rated);
+    modal(t("leave"), h("p", t(rated ? "leave_confirm_rated" : "leave_confirm")), [
       { label: t("leave"), cls: "leave-confirm", onClick: (close) => { close(); leave(); } },
       { label: t("stay"), primary: true, cls: "leave-cancel" },
     ], { id: "leave-dialog" });
@@ -248,7 +249,8 @@ export class TableDialogs {
           : null,
       ),
     );
-    const close = modal(matchHeadline(v, byRounds), body, [
+    const ended = table.end === "forfeit" ? ` ${t("by_forfeit")}` : "";
+    const close = modal(matchHeadline(v, byRounds) + ended, body, [
       { label: t("download_record"), href: api.recordUrl(tableId), download: `xeri-${tableId}.json` },
       { label: t("close"), cls: "close-btn" },
     ], {

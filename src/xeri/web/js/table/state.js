@@ -96,7 +96,9 @@ export function seatLevel(table, seat) {
  * @returns {View}
  */
 function named(table, view) {
-  return table && view.names ? { ...view, names: seatNames(table, view.names) } : view;
+  const shown = table && view.names ? { ...view, names: seatNames(table, view.names) } : view;
+  // A rated match ended by a forfeit (docs/ratings.md): over, whatever the score, and won by the table's winner.
+  return table && table.end === "forfeit" ? { ...shown, match_over: true, winner: table.winner, turn: null } : shown;
 }
 
 /**

@@ -46,8 +46,9 @@ export function headline(s) {
   if (!v) return t("match_over");
   const winner = v.winner;
   const mySide = s.seat != null ? s.seat % v.sides : null;
-  if (mySide != null && winner != null) return winner === mySide ? t("you_win") : t("you_lose");
-  return winner != null ? t("winner", { name: sideName(v, winner) }) : t("match_over");
+  const said = mySide != null && winner != null ? (winner === mySide ? t("you_win") : t("you_lose"))
+    : winner != null ? t("winner", { name: sideName(v, winner) }) : t("match_over");
+  return s.table && s.table.end === "forfeit" ? `${said} ${t("by_forfeit")}` : said;
 }
 
 /**
