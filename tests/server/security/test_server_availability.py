@@ -7,20 +7,25 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import random
+import shutil
+import subprocess
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
-from support.server import AccountClient, ThreadServer, db_url
+from support.server import AccountClient, ThreadServer, db_url, free_port, subprocess_server
 from xeri.offline import pack
 from xeri.server import create_app
 from xeri.server.accounts.passwords import Passwords
 from xeri.server.http import offline_pack as offline
 
+ROOT = Path(__file__).resolve().parents[3]
 PASSWORD = "a good long password"
 WASM = "pyodide/pyodide.asm.wasm"
 
@@ -202,3 +207,50 @@ def test_an_address_s_open_pack_downloads_are_capped_with_429(folder: Path, tmp_
         assert found.downloads == {}
 
     asyncio.run(flood())
+
+
+# --- the connection rate behind HAProxy (finding 3) --------------------------------------------
+
+
+def test_behind_haproxy_one_client_over_its_rate_gets_429_and_no_bystander_request_fails(tmp_path: Path) -> None:
+    # One process behind deploy/haproxy.cfg as shipped (its three servers are that one process), which opens a
+    # backend connection per request: every player's connections come from HAProxy's address.
+    rate = ["--trusted-proxy", "127.0.0.1", "--connection-rate", "5"]  # bursts of 20
+    with subprocess_server(db_url(tmp_path), extra=rate) as (node, _proc):
+        port = free_port()
+        env = {**os.environ, "XERI_LISTEN": f"127.0.0.1:{port}",
+               **{f"XERI_NODE_{i}": node.removeprefix("http://") for i in (1, 2, 3)}}
+        haproxy = subprocess.Popen([shutil.which("haproxy") or "/usr/sbin/haproxy", "-f",
+                                    str(ROOT / "deploy" / "haproxy.cfg"), "-db"], env=env,
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        base = f"http://127.0.0.1:{port}"
+        # Two players on two addresses of the loopback network.
+        abuser = httpx.Client(base_url=base, timeout=10, transport=httpx.HTTPTransport(local_address="127.0.0.2"))
+        bystander = httpx.Client(base_url=base, timeout=10,
+                                 transport=httpx.HTTPTransport(local_address="127.0.0.3"))
+        try:
+            deadline = time.monotonic() + 20
+            while True:
+                try:
+                    if bystander.get("/readyz").status_code == 200:
+                        break
+                except httpx.TransportError:
+                    pass
+                assert time.monotonic() < deadline and haproxy.poll() is None, "haproxy did not come up"
+                threading.Event().wait(0.05)  # polling haproxy's start-up
+            spent: list[int] = []
+            for i in range(60):
+                spent.append(abuser.get("/api/tables").status_code)
+                if i % 5 == 0:
+                    r = bystander.get("/api/tables")
+                    assert r.status_code == 200, (i, r.status_code, r.text[:200])
+            assert set(spent) == {200, 429}, spent  # refused with 429, never dropped (502)
+            refused = abuser.get("/api/tables")
+            if refused.status_code == 429:
+                assert refused.headers["retry-after"] and refused.json()["error"]["code"] == "rate_limited"
+            assert bystander.get("/api/tables").status_code == 200
+        finally:
+            abuser.close()
+            bystander.close()
+            haproxy.terminate()
+            haproxy.wait(10)
