@@ -29,7 +29,7 @@ addresses (127.0.0.2, 127.0.0.3, ...), in a process of its own, runs one of:
   sockets of its seat sending ``rematch`` at once, again and again; it counts
   the rematch tables each race made (issue 26.3).
 - ``signin_flood``: 16 clients signing in with made-up names and passwords, each
-  attempt from the next of 200 addresses (under every per-address limit): one
+  attempt from the next of 50 addresses (under every per-address limit): one
   argon2id hash each (issue 42.4);
 - ``pack_download``: four clients downloading the offline pack's
   ``pyodide.asm.wasm`` uncompressed, again and again, and 24 sockets from one
@@ -473,28 +473,28 @@ async def abuse_rematch(base: str, stop: asyncio.Event, abuse: Abuse, sockets: i
         abuse.counts["tables_listed_at_end"] = len(live)
 
 
-async def abuse_signin(base: str, stop: asyncio.Event, abuse: Abuse, clients: int = 16) -> None:
+async def abuse_signin(base: str, stop: asyncio.Event, abuse: Abuse, clients: int = 16, addresses: int = 50) -> None:
     rng = random.Random(42)
     turn = iter(range(1 << 30))
+    https = [http_client(base, abuser_address(i)) for i in range(addresses)]  # 30 attempts each per 10 minutes
 
     async def loop() -> None:
-        https = [http_client(base, abuser_address(i)) for i in range(200)]
-        try:
-            while not stop.is_set():
-                http = https[next(turn) % len(https)]
-                name = "".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(10))
-                try:
-                    r = await http.post("/api/account/signin", json={"name": name, "password": f"pw-{rng.random()}"})
-                    abuse.count(f"http_{r.status_code}")
-                    if r.status_code == 429:
-                        await asyncio.sleep(0.05)
-                except httpx.HTTPError:
-                    abuse.count("failed")
-        finally:
-            for http in https:
-                await http.aclose()
+        while not stop.is_set():
+            http = https[next(turn) % len(https)]
+            name = "".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(10))
+            try:
+                r = await http.post("/api/account/signin", json={"name": name, "password": f"pw-{rng.random()}"})
+                abuse.count(f"http_{r.status_code}")
+                if r.status_code == 429:
+                    await asyncio.sleep(0.05)
+            except httpx.HTTPError:
+                abuse.count("failed")
 
-    await asyncio.gather(*(loop() for _ in range(clients)))
+    try:
+        await asyncio.gather(*(loop() for _ in range(clients)))
+    finally:
+        for http in https:
+            await http.aclose()
 
 
 async def abuse_pack(base: str, stop: asyncio.Event, abuse: Abuse, downloaders: int = 4, stalled: int = 24) -> None:

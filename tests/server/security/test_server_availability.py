@@ -135,8 +135,18 @@ class Reader:
         return b"".join(m.get("body", b"") for m in self.messages[1:])
 
 
-async def receive() -> dict[str, Any]:
-    return {"type": "http.request", "body": b"", "more_body": False}
+def receiver() -> Any:
+    """An ASGI ``receive``: the request's empty body, then nothing (the client stays connected)."""
+    sent = False
+
+    async def receive() -> dict[str, Any]:
+        nonlocal sent
+        if sent:
+            await asyncio.Event().wait()  # never set: no disconnect
+        sent = True
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    return receive
 
 
 def test_the_pack_hashes_each_file_once_at_start_up_and_streams_it_in_chunks(
@@ -157,7 +167,7 @@ def test_the_pack_hashes_each_file_once_at_start_up_and_streams_it_in_chunks(
     async def downloads() -> None:
         for gzip in (False, False, True):
             reader = Reader()
-            await asyncio.wait_for(app(scope("/offline/" + WASM, gzip=gzip), receive, reader), 10)
+            await asyncio.wait_for(app(scope("/offline/" + WASM, gzip=gzip), receiver(), reader), 10)
             assert reader.status == 200
             bodies = [m["body"] for m in reader.messages[1:]]
             # Streamed: no message holds more than a chunk, so a client that stops reading holds one chunk.
@@ -177,7 +187,7 @@ def test_a_stalled_pack_reader_is_dropped_after_its_deadline(folder: Path, tmp_p
     async def stalled() -> Reader:
         reader = Reader(stall=True)
         # The app returns (uvicorn then closes the connection) long before this test's own deadline.
-        await asyncio.wait_for(app(scope("/offline/" + WASM), receive, reader), 10)
+        await asyncio.wait_for(app(scope("/offline/" + WASM), receiver(), reader), 10)
         return reader
 
     reader = asyncio.run(stalled())
@@ -191,15 +201,15 @@ def test_an_address_s_open_pack_downloads_are_capped_with_429(folder: Path, tmp_
 
     async def flood() -> None:
         readers = [Reader(stall=True) for _ in range(found.per_address)]
-        held = [asyncio.create_task(app(scope("/offline/" + WASM), receive, r)) for r in readers]
+        held = [asyncio.create_task(app(scope("/offline/" + WASM), receiver(), r)) for r in readers]
         await asyncio.wait_for(asyncio.gather(*(r.started.wait() for r in readers)), 10)
         one_more = Reader()
-        await asyncio.wait_for(app(scope("/offline/" + WASM), receive, one_more), 10)
+        await asyncio.wait_for(app(scope("/offline/" + WASM), receiver(), one_more), 10)
         assert one_more.status == 429 and one_more.headers["retry-after"] == str(offline.RETRY_AFTER)
         assert json.loads(one_more.body)["error"]["code"] == "rate_limited"
         # Another address is not held up by this one.
         bystander = Reader()
-        await asyncio.wait_for(app(scope("/offline/" + WASM, address="198.51.100.2"), receive, bystander), 10)
+        await asyncio.wait_for(app(scope("/offline/" + WASM, address="198.51.100.2"), receiver(), bystander), 10)
         assert bystander.status == 200 and bystander.body == (folder / "pyodide.asm.wasm").read_bytes()
         for task in held:
             task.cancel()

@@ -28,7 +28,7 @@ import logging
 import os
 import re
 import threading
-from collections.abc import AsyncIterator, Generator, Iterator
+from collections.abc import AsyncGenerator, Generator, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -219,29 +219,48 @@ class PackResponse(Response):
     """A pack file streamed chunk by chunk while its address's download is counted; a client that takes no chunk
     for ``stall_seconds`` is dropped (the server returns unfinished, and uvicorn closes the connection)."""
 
-    def __init__(self, found: OfflinePack, address: str, body: AsyncIterator[bytes], size: int, media: str,
+    def __init__(self, found: OfflinePack, address: str, body: AsyncGenerator[bytes, None], size: int, media: str,
                  headers: dict[str, str]) -> None:
         super().__init__(None, media_type=media, headers={**headers, "Content-Length": str(size)})
         self.found, self.address, self.body_chunks = found, address, body
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        stall = self.found.stall_seconds
         with self.found.download(self.address) as admitted:
             if not admitted:
                 await _too_many(self.found.per_address)(scope, receive, send)
                 return
+            # Streamed until done, stalled or the client gone (uvicorn's send then returns at once: without the
+            # listener the rest of the file would be read for nobody).
+            streaming = asyncio.ensure_future(self._stream(scope, send))
+            gone = asyncio.ensure_future(_disconnected(receive))
             try:
-                await asyncio.wait_for(send({"type": "http.response.start", "status": self.status_code,
-                                             "headers": self.raw_headers}), stall)
-                if scope.get("method") == "HEAD":
-                    await asyncio.wait_for(send({"type": "http.response.body", "body": b""}), stall)
-                    return
+                await asyncio.wait((streaming, gone), return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                for task in (streaming, gone):
+                    task.cancel()
+                await asyncio.gather(streaming, gone, return_exceptions=True)
+                await self.body_chunks.aclose()
+            error = streaming.exception() if streaming.done() and not streaming.cancelled() else None
+            if error is not None:
+                raise error
+
+    async def _stream(self, scope: Scope, send: Send) -> None:
+        stall = self.found.stall_seconds
+        try:
+            await asyncio.wait_for(send({"type": "http.response.start", "status": self.status_code,
+                                         "headers": self.raw_headers}), stall)
+            if scope.get("method") != "HEAD":
                 async for chunk in self.body_chunks:
                     await asyncio.wait_for(send({"type": "http.response.body", "body": chunk, "more_body": True}),
                                            stall)
-                await asyncio.wait_for(send({"type": "http.response.body", "body": b""}), stall)
-            except TimeoutError:
-                log.info("dropped a stalled offline-pack download from %s", self.address)
+            await asyncio.wait_for(send({"type": "http.response.body", "body": b""}), stall)
+        except TimeoutError:
+            log.info("dropped a stalled offline-pack download from %s", self.address)
+
+
+async def _disconnected(receive: Receive) -> None:
+    while (await receive())["type"] != "http.disconnect":
+        pass
 
 
 def _too_many(most: int) -> Response:
@@ -251,7 +270,7 @@ def _too_many(most: int) -> Response:
                         status_code=429, headers={"Retry-After": str(RETRY_AFTER)})
 
 
-async def _from_disk(found: PackFile) -> AsyncIterator[bytes]:
+async def _from_disk(found: PackFile) -> AsyncGenerator[bytes, None]:
     """``found``'s chunks, each read in a thread: the event loop never waits on the disk."""
     chunks = found.chunks()
     try:
@@ -261,7 +280,7 @@ async def _from_disk(found: PackFile) -> AsyncIterator[bytes]:
         chunks.close()
 
 
-async def _from_memory(data: bytes) -> AsyncIterator[bytes]:
+async def _from_memory(data: bytes) -> AsyncGenerator[bytes, None]:
     for i in range(0, len(data), CHUNK):
         yield data[i:i + CHUNK]
 
