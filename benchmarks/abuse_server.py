@@ -41,6 +41,9 @@ addresses (127.0.0.2, 127.0.0.3, ...), in a process of its own, runs one of:
   the balancer; the victim's failed table creations or socket opens are its
   ``victim_errors`` (issue 42.3).
 
+Beside the victim, a bystander asks ``GET /api/tables`` four times a second, each on
+a new connection, and counts its answers (``bystander``: none should fail).
+
 It prints the victim's p50/p99 per scenario as a table and writes them as JSON, with the run's record
 (``benchmarks/run_meta.py``: command, commit, date, load, seed), to
 ``benchmarks/results/abuse_server.TAG.json`` (``--tag``, default ``default_server``; name a run with
@@ -597,8 +600,10 @@ async def scenario(base: str, name: str, match_id: str | None, seconds: float, w
     await asyncio.sleep(warmup)  # the measured window starts after the warm-up
     victim.recording = True
     started = time.perf_counter()
+    probing = asyncio.create_task(bystander(base, started + seconds))
     await asyncio.sleep(seconds)
     victim.recording = False
+    asked = await probing
     elapsed = time.perf_counter() - started
     stop.set()
     done, pending = await asyncio.wait(tasks, timeout=30)
@@ -614,7 +619,22 @@ async def scenario(base: str, name: str, match_id: str | None, seconds: float, w
     return {"server_rss_mib": rss, "scenario": name, "seconds": round(elapsed, 1), "replies": len(lat),
             "p50_ms": quantile(lat, 0.50), "p99_ms": quantile(lat, 0.99), "max_ms": quantile(lat, 1.0),
             "victim_tables": victim.tables, "victim_moves": victim.moves, "victim_errors": victim.errors,
-            "abuse": abused, "failures": failures}
+            "bystander": asked, "abuse": abused, "failures": failures}
+
+
+async def bystander(base: str, until: float, every: float = 0.25) -> dict[str, int]:
+    """Another player beside the victim: ``GET /api/tables`` four times a second, each on a new connection, from
+    the victim's address; its answers by status (``failed``: dropped or reset). The goal: no failure."""
+    answers: dict[str, int] = {}
+    while time.perf_counter() < until:
+        try:
+            async with http_client(base, VICTIM_ADDRESS) as http:
+                what = f"http_{(await http.get('/api/tables')).status_code}"
+        except httpx.HTTPError:
+            what = "failed"
+        answers[what] = answers.get(what, 0) + 1
+        await asyncio.sleep(every)
+    return answers
 
 
 def _run(coro: Any) -> Any:
@@ -665,10 +685,10 @@ def main() -> int:
                 out = _run(scenario(front, name, match_id, args.seconds, args.warmup, args.seed + i))
             results.append(out)
             print(json.dumps(out), file=sys.stderr, flush=True)
-    print(f"{'scenario':<12} {'replies':>7} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8}  abuse")
+    print(f"{'scenario':<12} {'replies':>7} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8}  bystander; abuse")
     for r in results:
         print(f"{r['scenario']:<12} {r['replies']:>7} {r['p50_ms']!s:>8} {r['p99_ms']!s:>8} {r['max_ms']!s:>8}  "
-              f"{json.dumps(r['abuse'])}")
+              f"{json.dumps(r['bystander'])}; {json.dumps(r['abuse'])}")
     meta = {**run_meta(args.seed), "xeri": os.path.dirname(xeri.__file__), "cpus": os.cpu_count(),
             "python": sys.version.split()[0],
             "load_average": os.getloadavg(), "at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),

@@ -105,7 +105,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     caps.add_argument("--connection-rate", type=float, default=20.0, metavar="N",
                       help="TCP connections one address may open a second, bursts of four times that; beyond, "
                            "each is answered 429 and closed; through a --trusted-proxy, the requests of the "
-                           "address its X-Forwarded-For names are counted instead (default 20)")
+                           "address its X-Forwarded-For names are counted instead, ten for one (default 20)")
     caps.add_argument("--keep-alive", type=float, default=5.0, metavar="S",
                       help="seconds an idle HTTP connection stays open (default 5)")
     accounts = parser.add_argument_group("sign-in limits (docs/accounts.md); RATE is the limits library's "

@@ -84,6 +84,14 @@ def test_a_full_password_pool_answers_429_with_retry_after_and_changes_nothing(t
         srv.stop()
 
 
+def test_password_hashes_run_on_at_most_half_the_cores() -> None:
+    # libargon2 runs a hash's lanes in threads the pool's thread starts: they inherit its cores.
+    passwords = Passwords(time_cost=1, memory_kib=64, lanes=1)
+    held = passwords._pool.submit(os.sched_getaffinity, 0).result()
+    assert len(held) <= max(1, len(os.sched_getaffinity(0)) // 2) and held <= os.sched_getaffinity(0)
+    assert os.sched_getaffinity(0) == os.sched_getaffinity(0) | held  # the tables' threads keep every core
+
+
 # --- the offline pack (finding 5) ---------------------------------------------------------------
 
 
@@ -195,6 +203,32 @@ def test_a_stalled_pack_reader_is_dropped_after_its_deadline(folder: Path, tmp_p
     assert found.downloads == {}
 
 
+def test_a_pack_download_stops_reading_when_its_client_has_gone(folder: Path, tmp_path: Path) -> None:
+    app = create_app(db_url(tmp_path), offline_pack=folder)
+
+    async def gone() -> Reader:
+        reader = Reader()
+        first_chunk = asyncio.Event()
+        real_send = reader.__call__
+
+        async def send(message: dict[str, Any]) -> None:
+            await real_send(message)
+            if message["type"] == "http.response.body":
+                first_chunk.set()
+                await asyncio.sleep(0)  # as a socket write yields: the disconnect is seen between chunks
+
+        async def receive() -> dict[str, Any]:
+            await first_chunk.wait()
+            return {"type": "http.disconnect"}
+
+        await asyncio.wait_for(app(scope("/offline/" + WASM), receive, send), 10)
+        return reader
+
+    reader = asyncio.run(gone())
+    assert 0 < len(reader.body) < (folder / "pyodide.asm.wasm").stat().st_size
+    assert app.state.offline_pack.downloads == {}
+
+
 def test_an_address_s_open_pack_downloads_are_capped_with_429(folder: Path, tmp_path: Path) -> None:
     app = create_app(db_url(tmp_path), offline_pack=folder)
     found: offline.OfflinePack = app.state.offline_pack
@@ -225,7 +259,8 @@ def test_an_address_s_open_pack_downloads_are_capped_with_429(folder: Path, tmp_
 def test_behind_haproxy_one_client_over_its_rate_gets_429_and_no_bystander_request_fails(tmp_path: Path) -> None:
     # One process behind deploy/haproxy.cfg as shipped (its three servers are that one process), which opens a
     # backend connection per request: every player's connections come from HAProxy's address.
-    rate = ["--trusted-proxy", "127.0.0.1", "--connection-rate", "5"]  # bursts of 20
+    # One connection a second: through the balancer, ten requests a second for each player, in bursts of 40.
+    rate = ["--trusted-proxy", "127.0.0.1", "--connection-rate", "1"]
     with subprocess_server(db_url(tmp_path), extra=rate) as (node, _proc):
         port = free_port()
         env = {**os.environ, "XERI_LISTEN": f"127.0.0.1:{port}",

@@ -3,7 +3,9 @@
 Each hash is 64 MiB and some 50 ms of a core's time: a sign-in flood hashed in asyncio's default pool (up to
 six threads a process) took the cores from the tables (a move's p99 at 186-545 ms, issue 42). So hashes run in
 a pool of their own, ``WORKERS`` threads (half the cores), with at most ``QUEUE`` waiting beside them; one more
-is refused at once, ``rate_limited`` with ``retry_after`` (HTTP 429, ``Retry-After``), and nothing changes.
+is refused at once, ``rate_limited`` with ``retry_after`` (HTTP 429, ``Retry-After``), and nothing changes. libargon2
+runs a hash's four lanes in four threads of its own, started by the pool's thread: on Linux the pool's threads are
+held to half the cores (``os.sched_setaffinity``, which those threads inherit), so the other half stays the tables'.
 
 Signing in with a name no account has still verifies a password, against a dummy hash made at start with the same
 parameters, so the answer takes as long as for a real name with a wrong password (argon2's own comparison is in
@@ -39,6 +41,21 @@ RETRY_AFTER = 1
 T = TypeVar("T")
 
 
+def hashing_cores(workers: int) -> set[int] | None:
+    """The cores the hashing threads may use: the last ``workers`` of this process's, keeping at least one for the
+    rest; None where the system cannot say (then they run anywhere)."""
+    if not hasattr(os, "sched_getaffinity"):
+        return None
+    cores = sorted(os.sched_getaffinity(0))
+    return set(cores[-workers:]) if len(cores) > 1 else None
+
+
+def _hold_to(cores: set[int] | None) -> None:
+    """The pool thread's initializer: pin this thread (and libargon2's, which it starts) to ``cores``."""
+    if cores is not None:
+        os.sched_setaffinity(0, cores)  # on Linux, 0 is the calling thread
+
+
 def busy() -> LimitExceeded:
     """The refusal of a hash beyond the queue: HTTP 429 with Retry-After (server.app), nothing changed."""
     return LimitExceeded("rate_limited", "the server is checking too many passwords at once: try again in a second",
@@ -56,7 +73,9 @@ class Passwords:
         #: what an unknown name's password is checked against (no password matches it)
         self.dummy = self.hasher.hash(secrets.token_urlsafe(24))
         self.workers, self.queue = workers, queue
-        self._pool = concurrent.futures.ThreadPoolExecutor(workers, thread_name_prefix="xeri-argon2")
+        cores = hashing_cores(min(workers, max(1, (os.cpu_count() or 1) // 2)))
+        self._pool = concurrent.futures.ThreadPoolExecutor(workers, thread_name_prefix="xeri-argon2",
+                                                           initializer=_hold_to, initargs=(cores,))
         self._lock = threading.Lock()
         #: hashes running or waiting: counted down by the thread that ends one (a cancelled wait still runs it)
         self.in_flight = 0

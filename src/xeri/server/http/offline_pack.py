@@ -245,15 +245,17 @@ class PackResponse(Response):
                 raise error
 
     async def _stream(self, scope: Scope, send: Send) -> None:
+        # asyncio.timeout, not wait_for: on Python 3.11 wait_for can swallow the cancel of a client gone
         stall = self.found.stall_seconds
         try:
-            await asyncio.wait_for(send({"type": "http.response.start", "status": self.status_code,
-                                         "headers": self.raw_headers}), stall)
+            async with asyncio.timeout(stall):
+                await send({"type": "http.response.start", "status": self.status_code, "headers": self.raw_headers})
             if scope.get("method") != "HEAD":
                 async for chunk in self.body_chunks:
-                    await asyncio.wait_for(send({"type": "http.response.body", "body": chunk, "more_body": True}),
-                                           stall)
-            await asyncio.wait_for(send({"type": "http.response.body", "body": b""}), stall)
+                    async with asyncio.timeout(stall):
+                        await send({"type": "http.response.body", "body": chunk, "more_body": True})
+            async with asyncio.timeout(stall):
+                await send({"type": "http.response.body", "body": b""})
         except TimeoutError:
             log.info("dropped a stalled offline-pack download from %s", self.address)
 
@@ -271,13 +273,21 @@ def _too_many(most: int) -> Response:
 
 
 async def _from_disk(found: PackFile) -> AsyncGenerator[bytes, None]:
-    """``found``'s chunks, each read in a thread: the event loop never waits on the disk."""
-    chunks = found.chunks()
+    """``found``'s chunks, each read in a thread (the event loop never waits on the disk) at its own offset, so a
+    download stopped mid-read leaves nothing shared behind."""
+    if found.data is not None:
+        async for chunk in _from_memory(found.data):
+            yield chunk
+        return
+    assert found.path is not None
+    fd = await asyncio.to_thread(os.open, found.path, os.O_RDONLY)
     try:
-        while chunk := await asyncio.to_thread(next, chunks, b""):
+        offset = 0
+        while chunk := await asyncio.to_thread(os.pread, fd, CHUNK, offset):
+            offset += len(chunk)
             yield chunk
     finally:
-        chunks.close()
+        os.close(fd)
 
 
 async def _from_memory(data: bytes) -> AsyncGenerator[bytes, None]:

@@ -14,7 +14,8 @@ over that is not served: its request (read under the same deadline) is answered
 A connection from a ``--trusted-proxy`` is a balancer's, shared by every player
 behind it (HAProxy opens one per request): it is never refused as a whole, and
 each of its requests is counted instead, against the address its
-X-Forwarded-For names (issue 42: one client behind HAProxy cut everyone off).
+X-Forwarded-For names, ten requests for one connection (issue 42: one client
+behind HAProxy cut everyone off).
 """
 
 from __future__ import annotations
@@ -37,6 +38,9 @@ REQUEST_TIMEOUT = 10.0
 KEEP_ALIVE = 5.0
 #: what a refused connection's client is told to wait, in seconds
 RETRY_AFTER = 1
+#: through a trusted proxy, the requests counted as one connection: a browser's keep-alive connection carries a
+#: page's some 60 files, behind the balancer each request is a connection of its own
+REQUESTS_PER_CONNECTION = 10
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 _REFUSAL = json.dumps({"error": {"code": "rate_limited", "retry_after": RETRY_AFTER, "message":
                                  "too many new connections from this address: slow down"}}).encode()
@@ -114,14 +118,14 @@ class TimedH11Protocol(H11Protocol):
                 self.app = too_many
         self._arm()
 
-    def _take(self, host: str) -> bool:
-        rate = self.connections_per_second or 0.0
+    def _take(self, host: str, scale: float = 1.0) -> bool:
+        rate = (self.connections_per_second or 0.0) * scale
         return take(self.buckets, host, rate, max(4 * rate, 1.0), ADDRESSES)
 
     async def _counted(self, scope: Scope, receive: ASGIReceiveCallable, send: ASGISendCallable) -> None:
         """A request through a trusted proxy, counted against the client it names (or the proxy, naming none)."""
         host = forwarded_for(scope, self.trusted) or (self.client[0] if self.client else "-")
-        if not self._take(host):
+        if not self._take(host, REQUESTS_PER_CONNECTION):
             await too_many(scope, receive, send)
             return
         await self.config.loaded_app(scope, receive, send)
