@@ -28,6 +28,21 @@ addresses (127.0.0.2, 127.0.0.3, ...), in a process of its own, runs one of:
 - ``rematch``: a person's 1-round table played out as fast as allowed, then four
   sockets of its seat sending ``rematch`` at once, again and again; it counts
   the rematch tables each race made (issue 26.3).
+- ``signin_flood``: 16 clients signing in with made-up names and passwords, each
+  attempt from the next of 50 addresses (under every per-address limit): one
+  argon2id hash each (issue 42.4);
+- ``pack_download``: four clients downloading the offline pack's
+  ``pyodide.asm.wasm`` uncompressed, again and again, and 24 sockets from one
+  address that ask for it and never read (reconnecting when closed); the server
+  serves ``--offline-pack $XERI_TEST_PYODIDE`` (or the project's .cache) and the
+  result records its RSS at the end (issue 42.5);
+- ``proxy_flood``: the server behind deploy/haproxy.cfg (``--trusted-proxy
+  127.0.0.1``), the victim too, and one client at 150 requests a second through
+  the balancer; the victim's failed table creations or socket opens are its
+  ``victim_errors`` (issue 42.3).
+
+Beside the victim, a bystander asks ``GET /api/tables`` four times a second, each on
+a new connection, and counts its answers (``bystander``: none should fail).
 
 It prints the victim's p50/p99 per scenario as a table and writes them as JSON, with the run's record
 (``benchmarks/run_meta.py``: command, commit, date, load, seed), to
@@ -71,7 +86,12 @@ import httpx
 from websockets.asyncio.client import connect
 from websockets.exceptions import WebSocketException
 
-SCENARIOS = ("none", "replay", "hint", "master", "sync", "finished_get", "ws_churn", "rematch")
+SCENARIOS = ("none", "replay", "hint", "master", "sync", "finished_get", "ws_churn", "rematch", "signin_flood",
+             "pack_download", "proxy_flood")
+ROOT = Path(__file__).resolve().parents[1]
+PYODIDE = Path(os.environ.get("XERI_TEST_PYODIDE") or ROOT / ".cache" / "pyodide-314.0.8" / "node_modules" / "pyodide")
+#: the running server's process id (its RSS goes in the results)
+SERVER_PID: list[int] = []
 #: the scenarios that need the finished 4-player, 30-round match
 BIG_MATCH = ("sync", "finished_get", "ws_churn")
 VICTIM_ADDRESS = "127.0.0.1"
@@ -108,6 +128,7 @@ def server(db: str, extra: list[str]) -> Iterator[str]:
     cmd = [sys.executable, "-m", "xeri", "serve", "--host", "127.0.0.1", "--port", str(port), "--db", db,
            "--bot-delay", "0", "--log-level", "error", *extra]
     proc = subprocess.Popen(cmd)
+    SERVER_PID[:] = [proc.pid]
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 60
@@ -128,6 +149,42 @@ def server(db: str, extra: list[str]) -> Iterator[str]:
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+
+
+@contextlib.contextmanager
+def balancer(node: str) -> Iterator[str]:
+    """HAProxy with deploy/haproxy.cfg in front of ``node`` (its three servers all that one process)."""
+    port = free_port()
+    env = {**os.environ, "XERI_LISTEN": f"127.0.0.1:{port}",
+           **{f"XERI_NODE_{i}": node.removeprefix("http://") for i in (1, 2, 3)}}
+    proc = subprocess.Popen([shutil.which("haproxy") or "/usr/sbin/haproxy", "-f", str(ROOT / "deploy" / "haproxy.cfg"),
+                             "-db"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                if httpx.get(f"{base}/readyz", timeout=1).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            if time.monotonic() > deadline or proc.poll() is not None:
+                raise SystemExit("haproxy did not start")
+            time.sleep(0.05)  # polling a starting process
+        yield base
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+
+
+def rss_mib(pid: int) -> float | None:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return round(int(line.split()[1]) / 1024, 1)
+    except OSError:
+        pass
+    return None
 
 
 def serve_options() -> str:
@@ -164,13 +221,25 @@ class Victim:
 
     async def run(self, stop: asyncio.Event) -> None:
         while not stop.is_set():
-            async with http_client(self.base, VICTIM_ADDRESS) as http:
-                made = (await http.post("/api/tables", json={
-                    "name": "victim", "seats": [None, {"bot": "hard"}], "options": {"rounds": 20},
-                    "takeover_after": None})).json()
-            self.tables += 1
-            url = f"{self.base.replace('http://', 'ws://')}/ws/tables/{made['table_id']}?token={made['token']}"
-            await self.play(url, stop)
+            try:
+                async with http_client(self.base, VICTIM_ADDRESS) as http:
+                    r = await http.post("/api/tables", json={
+                        "name": "victim", "seats": [None, {"bot": "hard"}], "options": {"rounds": 20},
+                        "takeover_after": None})
+                if r.status_code >= 300:
+                    await self.fail(f"http_{r.status_code}")
+                    continue
+                made = r.json()
+                self.tables += 1
+                url = f"{self.base.replace('http://', 'ws://')}/ws/tables/{made['table_id']}?token={made['token']}"
+                await self.play(url, stop)
+            except (httpx.HTTPError, OSError, WebSocketException) as exc:
+                # A bystander's request that failed (dropped, reset, 502): what issue 42.3 counts.
+                await self.fail(type(exc).__name__)
+
+    async def fail(self, what: str) -> None:
+        self.errors[what] = self.errors.get(what, 0) + 1
+        await asyncio.sleep(0.05)  # a failed victim tries again at most 20 times a second
 
     async def play(self, url: str, stop: asyncio.Event) -> None:
         async with connect(url, max_size=None, ping_interval=None, local_addr=(VICTIM_ADDRESS, 0)) as ws:
@@ -407,6 +476,74 @@ async def abuse_rematch(base: str, stop: asyncio.Event, abuse: Abuse, sockets: i
         abuse.counts["tables_listed_at_end"] = len(live)
 
 
+async def abuse_signin(base: str, stop: asyncio.Event, abuse: Abuse, clients: int = 16, addresses: int = 50) -> None:
+    rng = random.Random(42)
+    turn = iter(range(1 << 30))
+    https = [http_client(base, abuser_address(i)) for i in range(addresses)]  # 30 attempts each per 10 minutes
+
+    async def loop() -> None:
+        while not stop.is_set():
+            http = https[next(turn) % len(https)]
+            name = "".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(10))
+            try:
+                r = await http.post("/api/account/signin", json={"name": name, "password": f"pw-{rng.random()}"})
+                abuse.count(f"http_{r.status_code}")
+                if r.status_code == 429:
+                    await asyncio.sleep(0.05)
+            except httpx.HTTPError:
+                abuse.count("failed")
+
+    try:
+        await asyncio.gather(*(loop() for _ in range(clients)))
+    finally:
+        for http in https:
+            await http.aclose()
+
+
+async def abuse_pack(base: str, stop: asyncio.Event, abuse: Abuse, downloaders: int = 4, stalled: int = 24) -> None:
+    path = "/offline/pyodide/pyodide.asm.wasm"
+    host, port = base.removeprefix("http://").rsplit(":", 1)
+
+    async def download(i: int) -> None:
+        async with http_client(base, abuser_address(10 + i)) as http:
+            while not stop.is_set():
+                try:
+                    r = await http.get(path, headers={"Accept-Encoding": "identity"})
+                    abuse.count(f"http_{r.status_code}")
+                    if r.status_code == 429:
+                        await asyncio.sleep(0.05)
+                except httpx.HTTPError:
+                    abuse.count("failed")
+
+    async def stall() -> None:
+        while not stop.is_set():
+            try:
+                _reader, writer = await asyncio.open_connection(host, int(port), local_addr=(abuser_address(0), 0))
+            except OSError:
+                abuse.count("connect_failed")
+                await asyncio.sleep(0.1)
+                continue
+            writer.write(f"GET {path} HTTP/1.1\r\nHost: {host}\r\n\r\n".encode())
+            abuse.count("stalled_opened")
+            await stop.wait()  # never reads: the server's side of the socket fills
+            writer.close()
+
+    await asyncio.gather(*(download(i) for i in range(downloaders)), *(stall() for _ in range(stalled)))
+
+
+async def abuse_proxy(base: str, stop: asyncio.Event, abuse: Abuse, per_second: float = 150.0) -> None:
+    async with http_client(base, abuser_address(0)) as http:
+        next_at = time.perf_counter()
+        while not stop.is_set():
+            try:
+                r = await http.get("/api/tables")
+                abuse.count(f"http_{r.status_code}")
+            except httpx.HTTPError:
+                abuse.count("failed")
+            next_at += 1 / per_second
+            await asyncio.sleep(max(0.0, next_at - time.perf_counter()))
+
+
 def quantile(values: list[float], p: float) -> float | None:
     if not values:
         return None
@@ -429,6 +566,12 @@ async def abuser(base: str, name: str, match_id: str | None, duration: float) ->
         task = asyncio.create_task(run(base, match_id, stop, abuse))
     elif name == "rematch":
         task = asyncio.create_task(abuse_rematch(base, stop, abuse))
+    elif name == "signin_flood":
+        task = asyncio.create_task(abuse_signin(base, stop, abuse))
+    elif name == "pack_download":
+        task = asyncio.create_task(abuse_pack(base, stop, abuse))
+    elif name == "proxy_flood":
+        task = asyncio.create_task(abuse_proxy(base, stop, abuse))
     else:
         task = asyncio.create_task(abuse_master(base, stop, abuse))
     await asyncio.sleep(duration)  # the abuse lasts this long
@@ -457,8 +600,10 @@ async def scenario(base: str, name: str, match_id: str | None, seconds: float, w
     await asyncio.sleep(warmup)  # the measured window starts after the warm-up
     victim.recording = True
     started = time.perf_counter()
+    probing = asyncio.create_task(bystander(base, started + seconds))
     await asyncio.sleep(seconds)
     victim.recording = False
+    asked = await probing
     elapsed = time.perf_counter() - started
     stop.set()
     done, pending = await asyncio.wait(tasks, timeout=30)
@@ -470,10 +615,26 @@ async def scenario(base: str, name: str, match_id: str | None, seconds: float, w
         abused = await asyncio.to_thread(counts.get, True, 60)
         process.join(30)
     lat = victim.latencies
-    return {"scenario": name, "seconds": round(elapsed, 1), "replies": len(lat),
+    rss = rss_mib(SERVER_PID[0]) if SERVER_PID else None
+    return {"server_rss_mib": rss, "scenario": name, "seconds": round(elapsed, 1), "replies": len(lat),
             "p50_ms": quantile(lat, 0.50), "p99_ms": quantile(lat, 0.99), "max_ms": quantile(lat, 1.0),
             "victim_tables": victim.tables, "victim_moves": victim.moves, "victim_errors": victim.errors,
-            "abuse": abused, "failures": failures}
+            "bystander": asked, "abuse": abused, "failures": failures}
+
+
+async def bystander(base: str, until: float, every: float = 0.25) -> dict[str, int]:
+    """Another player beside the victim: ``GET /api/tables`` four times a second, each on a new connection, from
+    the victim's address; its answers by status (``failed``: dropped or reset). The goal: no failure."""
+    answers: dict[str, int] = {}
+    while time.perf_counter() < until:
+        try:
+            async with http_client(base, VICTIM_ADDRESS) as http:
+                what = f"http_{(await http.get('/api/tables')).status_code}"
+        except httpx.HTTPError:
+            what = "failed"
+        answers[what] = answers.get(what, 0) + 1
+        await asyncio.sleep(every)
+    return answers
 
 
 def _run(coro: Any) -> Any:
@@ -516,15 +677,18 @@ def main() -> int:
             if os.path.exists(seed_db):
                 shutil.copy(seed_db, db)
             match_id = long_id if name == "replay" else big_id
-            extra = [*args.server_arg, *(["--playing-per-address", "2"] if name == "rematch" else [])]
-            with server(db, extra) as base:
-                out = _run(scenario(base, name, match_id, args.seconds, args.warmup, args.seed + i))
+            extra = [*args.server_arg, *(["--playing-per-address", "2"] if name == "rematch" else []),
+                     *(["--offline-pack", str(PYODIDE)] if name == "pack_download" else []),
+                     *(["--trusted-proxy", "127.0.0.1"] if name == "proxy_flood" else [])]
+            with server(db, extra) as base, (balancer(base) if name == "proxy_flood"
+                                             else contextlib.nullcontext(base)) as front:
+                out = _run(scenario(front, name, match_id, args.seconds, args.warmup, args.seed + i))
             results.append(out)
             print(json.dumps(out), file=sys.stderr, flush=True)
-    print(f"{'scenario':<12} {'replies':>7} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8}  abuse")
+    print(f"{'scenario':<12} {'replies':>7} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8}  bystander; abuse")
     for r in results:
         print(f"{r['scenario']:<12} {r['replies']:>7} {r['p50_ms']!s:>8} {r['p99_ms']!s:>8} {r['max_ms']!s:>8}  "
-              f"{json.dumps(r['abuse'])}")
+              f"{json.dumps(r['bystander'])}; {json.dumps(r['abuse'])}")
     meta = {**run_meta(args.seed), "xeri": os.path.dirname(xeri.__file__), "cpus": os.cpu_count(),
             "python": sys.version.split()[0],
             "load_average": os.getloadavg(), "at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),

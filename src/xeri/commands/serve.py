@@ -104,7 +104,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
                       help="seconds to receive a whole HTTP request, or the connection closes (default 10)")
     caps.add_argument("--connection-rate", type=float, default=20.0, metavar="N",
                       help="TCP connections one address may open a second, bursts of four times that; beyond, "
-                           "they are closed before a byte is read (default 20)")
+                           "each is answered 429 and closed; through a --trusted-proxy, the requests of the "
+                           "address its X-Forwarded-For names are counted instead, ten for one (default 20)")
     caps.add_argument("--keep-alive", type=float, default=5.0, metavar="S",
                       help="seconds an idle HTTP connection stays open (default 5)")
     accounts = parser.add_argument_group("sign-in limits (docs/accounts.md); RATE is the limits library's "
@@ -402,7 +403,7 @@ def run(args: argparse.Namespace) -> int:
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=1 << 16,
                             proxy_headers=False,  # X-Forwarded-For only from --trusted-proxy (server.http.security)
                             ws_per_message_deflate=False, timeout_graceful_shutdown=3, ws=QuietWebSocketProtocol,
-                            http=timed_protocol(args.request_timeout, args.connection_rate),
+                            http=timed_protocol(args.request_timeout, args.connection_rate, args.trusted_proxy),
                             timeout_keep_alive=args.keep_alive, log_config=logs.uvicorn_config(args.log_format)
                             or uvicorn.config.LOGGING_CONFIG)
     sockets = None

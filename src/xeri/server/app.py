@@ -126,8 +126,10 @@ def _answer(model: type[messages.Model], data: Any, status_code: int = 200) -> R
 
 def _error(exc: ProtocolError) -> JSONResponse:
     metrics.refused(exc.code, "http")
+    wait = exc.extra.get("retry_after")
     return JSONResponse({"error": {"code": exc.code, "message": exc.message, **exc.extra}},
-                        status_code=_STATUS.get(exc.code, 400))
+                        status_code=_STATUS.get(exc.code, 400),
+                        headers={"Retry-After": str(wait)} if isinstance(wait, int) else None)
 
 
 def _limit(request: Request, default: int = 50) -> int:

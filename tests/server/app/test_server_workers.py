@@ -222,16 +222,34 @@ def timed_server() -> Iterator[int]:
         yield port
 
 
-def test_an_address_over_its_connection_rate_is_closed_before_a_byte_is_read() -> None:
+def test_an_address_over_its_connection_rate_is_answered_429_and_closed() -> None:
     with _uvicorn(timed_protocol(5.0, connections_per_second=0.01)) as port:
         first = _closed_after(port, b"GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")[1]
         assert first.startswith(b"HTTP/1.1 200")  # the burst: one connection
         took, second = _closed_after(port, b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
-        assert second == b"" and took < 3  # closed at once, unanswered
+        assert second.startswith(b"HTTP/1.1 429") and took < 3  # answered at once, then closed
+        assert b"retry-after: 1" in second and b'"code": "rate_limited"' in second
+        took, shake = _closed_after(port, b"GET /ws/tables/x HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\n"
+                                    b"Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                                    b"Sec-WebSocket-Version: 13\r\n\r\n")
+        assert shake.startswith(b"HTTP/1.1 429") and took < 3  # a WebSocket's handshake too
         with socket.create_connection(("127.0.0.1", port), source_address=("127.0.0.2", 0)) as other:
             other.sendall(b"GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
             other.settimeout(10)
             assert other.recv(100).startswith(b"HTTP/1.1 200")  # another address has its own allowance
+
+
+def test_through_a_trusted_proxy_each_request_counts_for_the_address_it_forwards() -> None:
+    # Issue 42: every player behind HAProxy came from its address, so one client's burst cut off the others.
+    def through_proxy(port: int, client: str) -> bytes:
+        return _closed_after(port, f"GET / HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: {client}\r\n"
+                                   "Connection: close\r\n\r\n".encode())[1]
+
+    with _uvicorn(timed_protocol(5.0, connections_per_second=0.01, trusted_proxies=["127.0.0.1"])) as port:
+        assert through_proxy(port, "203.0.113.1").startswith(b"HTTP/1.1 200")
+        assert through_proxy(port, "203.0.113.1").startswith(b"HTTP/1.1 429")  # this player's share is spent
+        for player in ("203.0.113.2", "203.0.113.3", "198.51.100.9, 203.0.113.4"):
+            assert through_proxy(port, player).startswith(b"HTTP/1.1 200"), player  # the others' is not
 
 
 def _closed_after(port: int, payload: bytes) -> tuple[float, bytes]:

@@ -51,6 +51,7 @@ class AccountService:
         ``name_taken`` (a name is public once taken: the lobby shows it) or ``rate_limited``."""
         shown = account_names.check(name)
         self.passwords.check_new(password, shown)
+        self.passwords.check_room()
         await self.limits.signup(address)
         row = AccountRow(id=secrets.token_hex(12), name=shown, name_key=account_names.key(shown),
                          password_hash=await self.passwords.hash(password), created_at=time.time())
@@ -68,6 +69,7 @@ class AccountService:
         alike, after the same work."""
         text = name if isinstance(name, str) else ""
         name_key = account_names.key(text) if text.strip() else ""
+        self.passwords.check_room()
         await self.limits.signin(address, name_key)
         found = await self.store.account_by_key(name_key) if name_key else None
         stored = found.password_hash if found is not None and not found.deleted else None
