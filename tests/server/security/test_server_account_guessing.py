@@ -7,6 +7,7 @@ docs/security.md's "Red team, turn 4" names each test here.
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -160,7 +161,6 @@ def test_distinct_names_keep_distinct_keys() -> None:
 
 
 def test_a_look_alike_of_a_taken_name_is_refused_as_taken(tight: ThreadServer) -> None:
-    client = at(tight, "198.51.100.1")
     for one, other in LOOK_ALIKES:
         AccountClient(tight.base).sign_up(one)
         r = AccountClient(tight.base).post("/api/account/signup", {"name": other, "password": PASSWORD})
@@ -171,3 +171,18 @@ def test_a_look_alike_of_a_taken_name_is_refused_as_taken(tight: ThreadServer) -
         client.sign_up(name)
         client.close()
     AccountClient(tight.base).sign_up("Annie")  # "Ann" is taken, "Annie" is its own name
+
+
+def test_an_account_stored_under_the_old_key_signs_in_and_keeps_its_look_alikes_out(tight: ThreadServer,
+                                                                                    tmp_path: Path) -> None:
+    """An account made before the skeleton keys (its name_key the old casefold-first one) is found by its name, on
+    sign-in and on its profile, and a look-alike of it is refused as any other."""
+    AccountClient(tight.base).sign_up("Bill")
+    with sqlite3.connect(tmp_path / "server.sqlite3") as db:
+        db.execute("UPDATE xeri_accounts SET name_key = ? WHERE name = 'Bill'", (account_names.legacy_key("Bill"),))
+    assert account_names.legacy_key("Bill") != account_names.key("Bill")
+    assert sign_in(AccountClient(tight.base), name="BILL").status_code == 200
+    assert AccountClient(tight.base).get("/api/profiles/bill").json()["name"] == "Bill"
+    for other in ("bill", "BiIl", "Bi1l"):
+        r = AccountClient(tight.base).post("/api/account/signup", {"name": other, "password": PASSWORD})
+        assert r.status_code == 409 and r.json()["error"]["code"] == "name_taken", other
