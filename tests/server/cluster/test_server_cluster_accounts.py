@@ -114,3 +114,20 @@ def test_sign_in_counts_are_one_count_across_processes_in_redis() -> None:
         return out
 
     assert asyncio.run(run()) == [True, True, True, False]
+
+    async def owner() -> list[bool]:
+        """The name spent above: the owner's known browser (its device cookie's id) still passes, on either process,
+        with its own count of three across both (issue 42)."""
+        storages = [storage_from_string(f"async+{REDIS_URL}", implementation="redispy", key_prefix=prefix)
+                    for _ in range(2)]
+        processes = [AccountLimits(limits, s) for s in storages]
+        out = []
+        for i in range(4):
+            try:
+                await processes[i % 2].signin("198.51.100.1", "ada", device="owner-device")
+                out.append(True)
+            except LimitExceeded:
+                out.append(False)
+        return out
+
+    assert asyncio.run(owner()) == [True, True, True, False]

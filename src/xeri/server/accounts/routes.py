@@ -20,8 +20,8 @@ from ..table.commands import Leave, Origin
 from ..wire import inputs, messages
 from ..wire.protocol import AccountSettings, ChangePassword, ClaimSeats, DeleteAccount, LeaveMine, SignIn, SignUp
 from ..wire.refusals import ProtocolError
-from . import names as account_names
-from .service import AccountService
+from . import devices
+from .service import AccountService, Device
 from .sessions import Current, clear_cookie, cookie_value, current, forget, same_origin, session_id, set_cookie
 
 #: the matches a profile lists
@@ -65,10 +65,16 @@ async def who_am_i(request: Request) -> Response:
     return _answer(messages.Account, _account(await current(request, service(request).store)))
 
 
+def _device(request: Request) -> Device:
+    """The request's proof of an earlier sign-in to an account (server.accounts.devices), for the sign-in limits."""
+    return lambda account: devices.proven(request, account)
+
+
 async def _opened(request: Request, account: Any, value: str, csrf: str, status: int) -> Response:
     response = _answer(messages.Account, {"signed_in": True, "name": account.name, "csrf": csrf,
                                           "hidden": account.hidden}, status)
     set_cookie(response, request, value)  # a new session id at every sign-in (no fixation)
+    devices.set_cookie(response, request, devices.issue(account))  # this browser is now known to the account
     forget(request)
     return response
 
@@ -90,7 +96,7 @@ async def sign_in(request: Request) -> Response:
     _no_foreign_origin(request)
     body = SignIn.read(await read_body(request))
     account, value, csrf = await service(request).sign_in(body.name, body.password, _address(request),
-                                                          _replaced(request))
+                                                          _replaced(request), _device(request))
     return await _opened(request, account, value, csrf, 200)
 
 
@@ -106,14 +112,17 @@ async def sign_out(request: Request) -> Response:
 async def change_password(request: Request) -> Response:
     me = await signed_in(request)
     body = ChangePassword.read(await read_body(request))
-    await service(request).change_password(me, body.password, body.new_password)
-    return _answer(messages.Account, _account(me))
+    changed = await service(request).change_password(me, body.password, body.new_password, _address(request),
+                                                     _device(request))
+    response = _answer(messages.Account, _account(me))
+    devices.set_cookie(response, request, devices.issue(changed))  # the old password's device cookies are void
+    return response
 
 
 async def delete_account(request: Request) -> Response:
     me = await signed_in(request)
     body = DeleteAccount.read(await read_body(request))
-    await service(request).delete(me, body.password)
+    await service(request).delete(me, body.password, _address(request), _device(request))
     response = _answer(messages.Account, {"signed_in": False})
     clear_cookie(response, request)
     return response
@@ -166,7 +175,7 @@ async def profile(request: Request) -> Response:
     """A player's page: the account's totals and recent matches (its private ones only to itself)."""
     store = service(request).store
     name = request.path_params["name"]
-    account = await store.account_by_key(account_names.key(name)) if 0 < len(name) <= 100 else None
+    account = await service(request).by_name(name) if 0 < len(name) <= 100 else None
     if account is None or account.deleted:
         raise ProtocolError("no_such_player", "there is no such player")
     me = await current(request, store)

@@ -6,7 +6,9 @@ tables, matches and totals are read by its id, not by a typed name. docs/account
 
 Nothing a refusal says tells which names have accounts: a wrong name and a wrong password are the one
 ``bad_credentials``, the unknown name costs the same argon2 work (server.accounts.passwords), and the rate limits
-count a name whether or not it exists (server.limits.sign_in).
+count a name whether or not it exists (server.limits.sign_in). Every check of a password, at sign-in, at a new
+password and at deletion, is under those limits (issue 42: a stolen session must not guess its account's password),
+and a browser that proves an earlier sign-in (server.accounts.devices) is counted by itself, not by the name.
 """
 
 from __future__ import annotations
@@ -14,7 +16,8 @@ from __future__ import annotations
 import asyncio
 import secrets
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Protocol
 
 from ..limits.sign_in import AccountLimits
@@ -29,6 +32,12 @@ from .passwords import Passwords
 from .sessions import Current, new_session
 
 BAD_CREDENTIALS = "that name and password do not match an account"
+NAME_TAKEN = "that name, or one that reads the same (such as Bill and BiIl, or Amie and Arnie), has an account: " \
+    "choose another"
+
+
+#: the id of the request's device if its cookie proves an earlier sign-in to the account given (server.accounts.devices)
+Device = Callable[[AccountRow | None], str | None]
 
 
 class Tables(Protocol):
@@ -53,25 +62,38 @@ class AccountService:
         self.passwords.check_new(password, shown)
         self.passwords.check_room()
         await self.limits.signup(address)
+        if await self.store.account_by_key(account_names.legacy_key(shown)) is not None:
+            raise ProtocolError("name_taken", NAME_TAKEN)  # an account made before the skeleton (names.legacy_key)
+        if account_names.look_alike(shown, await self.store.live_account_names()) is not None:
+            raise ProtocolError("name_taken", NAME_TAKEN)  # its capitals pass for another's (names.look_key)
         row = AccountRow(id=secrets.token_hex(12), name=shown, name_key=account_names.key(shown),
                          password_hash=await self.passwords.hash(password), created_at=time.time())
         try:
             await self.store.create_account(row)
         except StoreConflict:
-            raise ProtocolError("name_taken", "that name, or one that reads the same, has an account: "
-                                "choose another") from None
+            raise ProtocolError("name_taken", NAME_TAKEN) from None
         value, csrf = await self._open(row, replaces)
         return row, value, csrf
 
-    async def sign_in(self, name: str, password: str, address: str,
-                      replaces: str | None = None) -> tuple[AccountRow, str, str]:
+    async def by_name(self, name: str) -> AccountRow | None:
+        """The account of a typed name: by its key, or by the key it was stored under before the skeleton."""
+        if not name.strip():
+            return None
+        found = await self.store.account_by_key(account_names.key(name))
+        if found is None and (legacy := account_names.legacy_key(name)) != account_names.key(name):
+            found = await self.store.account_by_key(legacy)
+        return found
+
+    async def sign_in(self, name: str, password: str, address: str, replaces: str | None = None,
+                      device: Device | None = None) -> tuple[AccountRow, str, str]:
         """(account, cookie value, CSRF token) of a new session; ``bad_credentials`` for a wrong name or password
-        alike, after the same work."""
+        alike, after the same work. ``device`` gives the id of the request's device if it proves the account."""
         text = name if isinstance(name, str) else ""
-        name_key = account_names.key(text) if text.strip() else ""
         self.passwords.check_room()
-        await self.limits.signin(address, name_key)
-        found = await self.store.account_by_key(name_key) if name_key else None
+        await self.limits.signin_address(address)
+        found = await self.by_name(text)
+        await self.limits.signin_name(account_names.key(text) if text.strip() else "",
+                                      device(found) if device is not None else None)
         stored = found.password_hash if found is not None and not found.deleted else None
         if not await self.passwords.verify(stored, password) or found is None:
             raise ProtocolError("bad_credentials", BAD_CREDENTIALS)
@@ -95,15 +117,28 @@ class AccountService:
     async def sign_out(self, me: Current) -> None:
         await self.store.end_session(me.session.id)
 
-    async def change_password(self, me: Current, password: str, new_password: str) -> None:
-        """A new password (the current one proven); the account's other sessions end."""
+    async def _limited(self, me: Current, address: str, device: Device | None) -> None:
+        """A password check of a signed-in session counts as a sign-in does (per address, per name or device)."""
+        await self.limits.signin_address(address)
+        await self.limits.signin_name(account_names.key(me.account.name),
+                                      device(me.account) if device is not None else None)
+
+    async def change_password(self, me: Current, password: str, new_password: str, address: str = "-",
+                              device: Device | None = None) -> AccountRow:
+        """A new password (the current one proven, under the sign-in limits); the account's other sessions end.
+        Returns the account with its new hash (for this browser's new device cookie)."""
+        await self._limited(me, address, device)
         if not await self.passwords.verify(me.account.password_hash, password):
             raise ProtocolError("bad_credentials", "the current password is not right")
         self.passwords.check_new(new_password, me.account.name)
-        await self.store.set_password(me.account.id, await self.passwords.hash(new_password), me.session.id)
+        new_hash = await self.passwords.hash(new_password)
+        await self.store.set_password(me.account.id, new_hash, me.session.id)
+        return replace(me.account, password_hash=new_hash)
 
-    async def delete(self, me: Current, password: str) -> str:
-        """Delete the account (the password proven): its matches stay under an anonymous name; returns it."""
+    async def delete(self, me: Current, password: str, address: str = "-", device: Device | None = None) -> str:
+        """Delete the account (the password proven, under the sign-in limits): its matches stay under an anonymous
+        name; returns it."""
+        await self._limited(me, address, device)
         if not await self.passwords.verify(me.account.password_hash, password):
             raise ProtocolError("bad_credentials", "the password is not right")
         if await self.store.seats_of_account(me.account.id, ("waiting", "playing"), include_left=True):

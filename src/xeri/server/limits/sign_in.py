@@ -5,6 +5,11 @@ over the processes gains nothing. If Redis is away, the process counts alone (as
 Each count, and its window, is a ``xeri serve`` option (``--signin-limit`` and its kin: ``parse_rate``).
 A name is counted by its key (server.accounts.names), so "Ada" and "ADA" share one count, and a name that has no
 account is counted exactly as one that has (the refusal says nothing of which names exist).
+
+The per-name count must not lock the owner out (issue 42): a browser that proves it signed in to that account before
+(its device cookie, server.accounts.devices) is counted per device instead, with the same allowance, so guesses
+from elsewhere, however many, never stop it. OWASP's "device cookies" design: an attacker is slowed per address and
+per name, the owner's own browser only by its own count.
 """
 
 from __future__ import annotations
@@ -53,17 +58,33 @@ class AccountLimits:
     def _refused(what: str, item: RateLimitItem) -> LimitExceeded:
         return LimitExceeded("rate_limited", f"too many {what}: try again in {_later(item.get_expiry())}")
 
-    async def signin(self, address: str, name_key: str) -> None:
-        """Count a sign-in attempt, or refuse it (``rate_limited``) if the address or the name is over its share."""
+    async def signin_address(self, address: str) -> None:
+        """Count a password check from ``address``, or refuse it (``rate_limited``) if the address is over its share."""
         if not await self._hit(self.per_address, "signin-address", address):
             raise self._refused("sign-in attempts from this address", self.per_address)
-        digest = hashlib.sha256(name_key.encode()).hexdigest()[:32]  # the key may hold any character
-        if not await self._hit(self.per_name, "signin-name", digest):
+
+    async def signin_name(self, name_key: str, device: str | None = None) -> None:
+        """Count a password check for the name, or for ``device`` (a proven device cookie's id: the owner's browser)
+        instead, or refuse it (``rate_limited``) when that count is over its share."""
+        if device is not None:
+            if not await self._hit(self.per_name, "signin-device", _digest(device)):
+                raise self._refused("sign-in attempts from this browser", self.per_name)
+            return
+        if not await self._hit(self.per_name, "signin-name", _digest(name_key)):
             raise self._refused("sign-in attempts for this name", self.per_name)
+
+    async def signin(self, address: str, name_key: str, device: str | None = None) -> None:
+        """Count a sign-in attempt (a password check), or refuse it: per address, then per name or proven device."""
+        await self.signin_address(address)
+        await self.signin_name(name_key, device)
 
     async def signup(self, address: str) -> None:
         if not await self._hit(self.signups, "signup-address", address):
             raise self._refused("new accounts from this address", self.signups)
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()[:32]  # a key may hold any character
 
 
 def _later(seconds: float) -> str:

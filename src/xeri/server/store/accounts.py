@@ -48,6 +48,11 @@ class Accounts(Database):
         rows = await self._rows(select(accounts_t).where(accounts_t.c.name_key == name_key))
         return AccountRow(**rows[0]) if rows else None
 
+    async def live_account_names(self) -> list[str]:
+        """Every live (not deleted) account's name: a new name's look-alike check (server.accounts.names)."""
+        rows = await self._rows(select(accounts_t.c.name).where(accounts_t.c.deleted.is_(False)))
+        return [str(r["name"]) for r in rows]
+
     async def account_by_id(self, account_id: str) -> AccountRow | None:
         rows = await self._rows(select(accounts_t).where(accounts_t.c.id == account_id))
         return AccountRow(**rows[0]) if rows else None
