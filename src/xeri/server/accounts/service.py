@@ -100,15 +100,16 @@ class AccountService:
         self.passwords.check_new(new_password, me.account.name)
         await self.store.set_password(me.account.id, await self.passwords.hash(new_password), me.session.id)
 
-    async def delete(self, me: Current, password: str) -> str:
-        """Delete the account (the password proven): its matches stay under an anonymous name; returns it."""
+    async def delete(self, me: Current, password: str) -> tuple[str, list[str]]:
+        """Delete the account (the password proven): its matches stay under an anonymous name; returns it, and the
+        tables renamed (whose built copies the caller drops: server.matches.forget)."""
         if not await self.passwords.verify(me.account.password_hash, password):
             raise ProtocolError("bad_credentials", "the password is not right")
         if await self.store.seats_of_account(me.account.id, ("waiting", "playing"), include_left=True):
             raise ProtocolError("tables_open", "leave or finish your open tables first: then delete the account")
         shown_as = account_names.DELETED + me.account.id[:8]
-        await self.store.delete_account(me.account.id, shown_as)
-        return shown_as
+        renamed = await self.store.delete_account(me.account.id, shown_as)
+        return shown_as, renamed
 
     async def claim(self, me: Current, seats: Sequence[ClaimedSeat],
                     lobby: Tables | None = None) -> list[tuple[str, int, str]]:
