@@ -9,8 +9,10 @@ docs/fairness.md. Stdlib only, so a checker needs nothing but this package.
 Two schemes of the match commitment exist. ``xeri-v1`` (records before issue 26)
 hashes the match seed alone, so a record's names, ruleset and length were not
 bound; ``xeri-v2`` hashes the seed with the ruleset and every option, the first
-dealer and each seat's name (``match_commitment``). Either way a record that
-does not end the match is reported unfinished, never verified.
+dealer and each seat's name (``match_commitment``). ``xeri-v3`` (issue 42) binds the same, but each
+seat's name as a salted hash (``name_hash``, its salt revealed with the record): a record whose name is
+withheld (its account deleted) carries that seat's hash instead of its salt, and still verifies, saying so.
+Either way a record that does not end the match is reported unfinished, never verified.
 """
 
 from __future__ import annotations
@@ -33,11 +35,15 @@ from .rules import Ruleset
 SCHEME_V1 = "sha256(xeri-v1:{seed}:{salt})"
 #: the scheme written now: the match commitment binds the seed, ruleset, first dealer and seat names
 SCHEME_V2 = "xeri-v2"
-SCHEME = SCHEME_V2
+#: the scheme written from issue 42: as v2, each seat's name bound as a salted hash, so a name can be withheld
+SCHEME_V3 = "xeri-v3"
+SCHEME = SCHEME_V3
 #: what each scheme's match commitment binds, as ``xeri verify`` says it
 BINDS = {
     SCHEME_V1: "the match seed only (a v1 record: its seat names, ruleset and options are not bound)",
     SCHEME_V2: "the match seed, the ruleset and every option, the first dealer and every seat's name",
+    SCHEME_V3: "the match seed, the ruleset and every option, the first dealer and every seat's name (each as a "
+               "salted hash, so that a deleted account's name can be withheld)",
 }
 
 
@@ -59,6 +65,31 @@ def match_commitment(seed: int, salt: str, ruleset: Ruleset, names: Sequence[str
              "seats": [str(n) for n in names]}
     text = json.dumps(bound, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
     return hashlib.sha256(f"xeri-v2:match:{text}".encode()).hexdigest()
+
+
+def name_hash(salt: str, name: str) -> str:
+    """The ``xeri-v3`` hash of one seat's name: SHA-256 of ``xeri-v3:name:`` and the JSON ``[salt, name]``.
+
+    The salt is secret until the record reveals it beside the name; a record that withholds the name keeps the
+    salt back too, so nobody can try names against the hash.
+    """
+    text = json.dumps([str(salt), str(name)], separators=(",", ":"), ensure_ascii=True)
+    return hashlib.sha256(f"xeri-v3:name:{text}".encode()).hexdigest()
+
+
+def match_commitment_v3(seed: int, salt: str, ruleset: Ruleset, name_hashes: Sequence[str], first_dealer: int) -> str:
+    """The ``xeri-v3`` match commitment: as v2's, with each seat's ``name_hash`` in place of its name."""
+    bound = {"seed": str(int(seed)), "salt": salt, "ruleset": ruleset.to_dict(), "first_dealer": int(first_dealer),
+             "seats": [str(h) for h in name_hashes]}
+    text = json.dumps(bound, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return hashlib.sha256(f"xeri-v3:match:{text}".encode()).hexdigest()
+
+
+def withheld(entry: Mapping[str, Any], name: str) -> dict[str, Any]:
+    """A ``fairness.match.seats`` entry with its name withheld: the hash of the name in place of its salt."""
+    if entry.get("withheld") is True:
+        return dict(entry)
+    return {"withheld": True, "hash": name_hash(str(entry["salt"]), name)}
 
 
 def new_key() -> str:
@@ -118,6 +149,8 @@ class Verdict:
     finished: bool
     #: whether the record replayed at all (if not, its one check says why)
     replayed: bool = True
+    #: the seats whose names the record withholds (scheme v3: their accounts were deleted)
+    withheld: tuple[int, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -184,13 +217,21 @@ def verify_match(data: Mapping[str, Any], match_commitment: str | None = None) -
         except (XeriError, KeyError, TypeError, ValueError) as exc:
             checks.append(Check(False, f"unreadable round: {exc}", number))
     checks.append(_match_check(data, fair.get("match"), match, match_commitment, scheme))
+    hidden = _withheld_seats(fair.get("match")) if scheme == SCHEME_V3 else ()
     if match.takebacks:
         checks.append(_takeback_check(data, match))
     if not match.is_over:
         last = data["rounds"][-1]
         checks.append(Check(False, f"unfinished: the record stops in round {len(data['rounds'])} after "
                             f"{len(last['moves'])} move(s), before the match is over, so it cannot be verified"))
-    return Verdict(tuple(checks), scheme, BINDS[scheme], match.is_over)
+    return Verdict(tuple(checks), scheme, BINDS[scheme], match.is_over, withheld=hidden)
+
+
+def _withheld_seats(whole: Any) -> tuple[int, ...]:
+    seats = whole.get("seats") if isinstance(whole, Mapping) else None
+    if not isinstance(seats, list):
+        return ()
+    return tuple(i for i, e in enumerate(seats) if isinstance(e, Mapping) and e.get("withheld") is True)
 
 
 def _takeback_check(data: Mapping[str, Any], match: Match) -> Check:
@@ -247,6 +288,19 @@ def _round_entries(fair: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     for key in ("commitment", "salt"):
         if isinstance(whole, Mapping) and whole.get(key) is not None and not isinstance(whole[key], str):
             raise FairnessError(f"fairness.match.{key} must be hex text, not {_short(whole[key])}")
+    seats = whole.get("seats") if isinstance(whole, Mapping) else None
+    if seats is not None:
+        if not isinstance(seats, list):
+            raise FairnessError(f"fairness.match.seats must be a list, not {_short(seats)}")
+        for i, entry in enumerate(seats):
+            where = f"fairness.match.seats[{i}]"
+            if not isinstance(entry, Mapping):
+                raise FairnessError(f"{where} must be an object, not {_short(entry)}")
+            if entry.get("withheld") not in (None, True, False):
+                raise FairnessError(f"{where}.withheld must be true or false, not {_short(entry['withheld'])}")
+            key = "hash" if entry.get("withheld") is True else "salt"
+            if not isinstance(entry.get(key), str):
+                raise FairnessError(f"{where}.{key} must be hex text, not {_short(entry.get(key))}")
     return listed
 
 
@@ -284,6 +338,10 @@ def _match_check(data: Mapping[str, Any], whole: Any, match: Match, seen: str | 
             missing.append("the match salt (fairness.match.salt)")
     if over and seed is None:
         missing.append("the match seed")
+    if scheme == SCHEME_V3 and isinstance(whole, Mapping) and (over or seed is not None):
+        seats = whole.get("seats")
+        if not isinstance(seats, list) or len(seats) != len(match.names):
+            missing.append(f"one entry per seat in fairness.match.seats ({len(match.names)})")
     if missing:
         what = "the match is over, but" if over else "the match is not over, and"
         return Check(False, f"{what} the record lacks {_join(missing)}")
@@ -292,18 +350,27 @@ def _match_check(data: Mapping[str, Any], whole: Any, match: Match, seen: str | 
         return Check(True, "the match seed is not revealed yet (the match is not over)")
     try:
         salt = str(whole["salt"])
-        if scheme == SCHEME_V2:
+        if scheme == SCHEME_V3:
+            hashes = [str(e["hash"]) if e.get("withheld") is True else name_hash(str(e["salt"]), name)
+                      for e, name in zip(whole["seats"], match.names, strict=True)]
+            expected = match_commitment_v3(int(seed), salt, match.ruleset, hashes, match.first_dealer)
+        elif scheme == SCHEME_V2:
             expected = match_commitment(int(seed), salt, match.ruleset, match.names, match.first_dealer)
         else:
             expected = commitment(int(seed), salt)
     except (TypeError, ValueError) as exc:
         return Check(False, f"unreadable match seed or salt: {exc}")
     if not hmac.compare_digest(expected, str(published).strip().lower()):
-        if scheme == SCHEME_V2:
+        if scheme in (SCHEME_V2, SCHEME_V3):
             return Check(False, "the match commitment does not match the record's match seed, salt, ruleset, "
                          "first dealer and seat names: one of them is not what was committed to")
         return Check(False, "the match seed does not match its commitment")
     saw = " (the one you saw before the first deal)" if seen is not None else ""
-    what = "the match seed, ruleset, first dealer and seat names match" if scheme == SCHEME_V2 \
+    what = "the match seed, ruleset, first dealer and seat names match" if scheme in (SCHEME_V2, SCHEME_V3) \
         else "the match seed matches"
+    hidden = _withheld_seats(whole) if scheme == SCHEME_V3 else ()
+    if hidden:
+        seats = ", ".join(str(i) for i in hidden)
+        what += (f" (the name of seat(s) {seats} is withheld, its account deleted: the commitment binds the name "
+                 "played under, which the record no longer shows)")
     return Check(True, f"{what} the commitment published at the start{saw}, and every round seed follows from it")

@@ -207,8 +207,8 @@ class Commitments:
     """Commitments and reveals of one table's match, from its match seed and salt key (docs/fairness.md).
 
     Each round's seed is committed to before its deal and revealed once the round is over; the match seed only
-    once the match is over. The match commitment (scheme ``xeri-v2``) binds the seat names too, so it exists once
-    the table is full and the match starts, before the first deal.
+    once the match is over. The match commitment (scheme ``xeri-v3``) binds the seat names too, each as a salted
+    hash, so it exists once the table is full and the match starts, before the first deal.
     """
 
     def __init__(self, match_seed: int, salt_key: str) -> None:
@@ -222,6 +222,10 @@ class Commitments:
     def match_salt(self) -> str:
         return fairness.salt_for(self.salt_key, "match")
 
+    def name_salt(self, seat: int) -> str:
+        """The salt of seat ``seat``'s name hash (revealed with the record, unless the name is withheld)."""
+        return fairness.salt_for(self.salt_key, f"name:{seat}")
+
     def of_round(self, match: Match, number: int) -> str:
         """The published commitment of round ``number`` (1-based)."""
         while len(self._rounds) < number:
@@ -233,8 +237,9 @@ class Commitments:
         """The match commitment shown at the table from the start (None while seats are still free)."""
         if match is None:
             return None
-        return fairness.match_commitment(self.match_seed, self.match_salt(), match.ruleset, match.names,
-                                         match.first_dealer)
+        hashes = [fairness.name_hash(self.name_salt(seat), name) for seat, name in enumerate(match.names)]
+        return fairness.match_commitment_v3(self.match_seed, self.match_salt(), match.ruleset, hashes,
+                                            match.first_dealer)
 
     def reveal(self, match: Match, number: int) -> dict[str, Any]:
         """The protocol's ``reveal`` event of a round that is over."""
@@ -282,7 +287,8 @@ class Commitments:
         """The ``fairness`` section of a finished match's record, which ``xeri verify`` checks."""
         return {
             "scheme": fairness.SCHEME,
-            "match": {"commitment": self.of_match(match), "salt": self.match_salt()},
+            "match": {"commitment": self.of_match(match), "salt": self.match_salt(),
+                      "seats": [{"salt": self.name_salt(seat)} for seat in range(len(match.names))]},
             "rounds": [{"round": i + 1, "commitment": self.of_round(match, i + 1), "salt": self.salt(i + 1)}
                        for i in range(len(match.rounds))],
         }

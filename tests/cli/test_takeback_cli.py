@@ -16,6 +16,7 @@ from xeri.cli import main
 from xeri.errors import TakebackError
 from xeri.match import Match
 from xeri.rules import find_ruleset
+from xeri.views import Commitments
 
 
 def served_with_a_takeback(seed: int = 13) -> dict[str, Any]:
@@ -31,16 +32,8 @@ def served_with_a_takeback(seed: int = 13) -> dict[str, Any]:
                 pass
         match.play(rng.choice(match.legal_moves))
     assert len(match.takebacks) == 2
-    key = fairness.new_key()
     data = record.to_record(match)
-    salt = fairness.salt_for(key, "match")
-    data["fairness"] = {
-        "scheme": fairness.SCHEME,
-        "match": {"commitment": fairness.match_commitment(seed, salt, match.ruleset, match.names, 0), "salt": salt},
-        "rounds": [{"round": i + 1, "salt": fairness.salt_for(key, f"round:{i + 1}"),
-                    "commitment": fairness.commitment(s, fairness.salt_for(key, f"round:{i + 1}"))}
-                   for i, s in enumerate(match.round_seeds)],
-    }
+    data["fairness"] = Commitments(seed, fairness.new_key()).record_section(match)
     data["table"] = {"id": "t1", "title": "", "bots": {"1": "easy"}}
     return data
 

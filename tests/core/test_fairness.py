@@ -13,6 +13,7 @@ from xeri.cli import main
 from xeri.match import Match
 from xeri.record import to_record
 from xeri.rules import find_ruleset
+from xeri.views import Commitments
 
 
 def served_record(seed: int = 99, scheme: str = fairness.SCHEME) -> dict[str, object]:
@@ -24,6 +25,9 @@ def served_record(seed: int = 99, scheme: str = fairness.SCHEME) -> dict[str, ob
         match.play(rng.choice(match.legal_moves))
     key = fairness.new_key()
     data = to_record(match)
+    if scheme == fairness.SCHEME_V3:
+        data["fairness"] = Commitments(seed, key).record_section(match)
+        return data
     salt = fairness.salt_for(key, "match")
     whole = (fairness.commitment(seed, salt) if scheme.startswith("sha256(xeri-v1")
              else fairness.match_commitment(seed, salt, ruleset, match.names, match.first_dealer))

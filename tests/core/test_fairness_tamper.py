@@ -25,7 +25,7 @@ from xeri.match import Match
 from xeri.record import from_record, to_record
 
 V1 = "sha256(xeri-v1:{seed}:{salt})"  # the scheme of records made before issue 26
-SCHEMES = [V1, "xeri-v2"]
+SCHEMES = [V1, "xeri-v2", "xeri-v3"]
 
 
 def _copy(data: Any) -> Any:
@@ -73,11 +73,12 @@ def test_a_cut_record_is_unfinished_never_verified(scheme: str, cut: str, tmp_pa
     assert "FAIL match: unfinished" in out
 
 
+@pytest.mark.parametrize("scheme", ["xeri-v2", "xeri-v3"])
 @pytest.mark.parametrize("change", ["swap seat names", "rename the winner", "ruleset name pisti",
                                     "another option"])
-def test_the_v2_commitment_binds_names_and_ruleset(change: str, tmp_path: Path,
+def test_the_v2_commitment_binds_names_and_ruleset(change: str, scheme: str, tmp_path: Path,
                                                    capsys: pytest.CaptureFixture[str]) -> None:
-    data: dict[str, Any] = served_record()
+    data: dict[str, Any] = served_record(scheme=scheme)
     seen = data["fairness"]["match"]["commitment"]
     assert fairness.verify_match(data, seen).ok
     bad = _copy(data)
@@ -112,10 +113,44 @@ def test_an_old_v1_record_is_checked_and_says_what_it_binds(tmp_path: Path,
     code, out = _verify(tmp_path, capsys, served_record(), "--commitment",
                         served_record()["fairness"]["match"]["commitment"])  # type: ignore[index]
     assert code == 1  # another match's commitment
-    honest: dict[str, Any] = served_record()
-    code, out = _verify(tmp_path, capsys, honest, "--commitment", honest["fairness"]["match"]["commitment"])
-    assert code == 0 and out.splitlines()[0].startswith("scheme xeri-v2: the match commitment binds the match "
-                                                        "seed, the ruleset and every option")
+    for scheme in ("xeri-v2", "xeri-v3"):
+        honest: dict[str, Any] = served_record(scheme=scheme)
+        code, out = _verify(tmp_path, capsys, honest, "--commitment", honest["fairness"]["match"]["commitment"])
+        assert code == 0 and out.splitlines()[0].startswith(f"scheme {scheme}: the match commitment binds the "
+                                                            "match seed, the ruleset and every option")
+
+
+def test_a_v3_record_with_a_name_withheld_still_verifies_and_says_so(tmp_path: Path,
+                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 42, finding 10: a deleted account's name is withheld (its seat's salt replaced by the name's hash), and
+    the record still verifies against the commitment seen at the table, saying which name is withheld; a changed
+    name of another seat, or a changed hash, still fails."""
+    data: dict[str, Any] = served_record(scheme=fairness.SCHEME_V3)
+    seen = data["fairness"]["match"]["commitment"]
+    cut = _copy(data)
+    whole = cut["fairness"]["match"]
+    whole["seats"][0] = fairness.withheld(whole["seats"][0], cut["seats"][0]["name"])
+    cut["seats"][0]["name"] = "deleted player 1234abcd"
+    assert "salt" not in whole["seats"][0]  # the salt stays back: no name can be tried against the hash
+    verdict = fairness.verify_match(cut, seen)
+    assert verdict.ok and verdict.withheld == (0,)
+    code, out = _verify(tmp_path, capsys, cut, "--commitment", seen)
+    assert code == 0 and "seat 0: name withheld" in out and "verified:" in out, out
+    for change in ("the other seat's name", "the withheld hash", "salt for the withheld seat"):
+        bad = _copy(cut)
+        if change == "the other seat's name":
+            bad["seats"][1]["name"] = "Mallory"
+        elif change == "the withheld hash":
+            bad["fairness"]["match"]["seats"][0]["hash"] = "0" * 64
+        else:
+            bad["fairness"]["match"]["seats"][0] = {"salt": "00"}
+        assert not fairness.verify_match(bad, seen).ok, change
+        code, out = _verify(tmp_path, capsys, bad, "--commitment", seen)
+        assert code == 1 and out.rstrip().endswith("NOT verified"), (change, out)
+    # A v3 record must name every seat's salt or hash.
+    short = _copy(data)
+    del short["fairness"]["match"]["seats"]
+    assert not fairness.verify_match(short).ok
 
 
 def test_a_bad_fairness_field_is_one_line_naming_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -125,6 +160,8 @@ def test_a_bad_fairness_field_is_one_line_naming_it(tmp_path: Path, capsys: pyte
                                ("rounds", 5, "fairness.rounds"),
                                ("match", [], "fairness.match"),
                                ("match.commitment", 7, "fairness.match.commitment"),
+                               ("match.seats", {}, "fairness.match.seats"),
+                               ("match.seats.0", {"withheld": True}, "fairness.match.seats[0].hash"),
                                ("scheme", ["v9"], "fairness.scheme")]:
         data: dict[str, Any] = served_record()
         node = data["fairness"]

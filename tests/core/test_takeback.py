@@ -15,6 +15,7 @@ from xeri.errors import RecordError, TakebackError
 from xeri.events import Played
 from xeri.match import Match
 from xeri.rules import find_ruleset
+from xeri.views import Commitments
 
 ME = 0
 
@@ -181,17 +182,8 @@ def test_a_takeback_moved_where_the_rule_forbids_it_is_refused() -> None:
 
 def served(match: Match, bots: dict[str, str]) -> dict[str, Any]:
     """``match``'s record with the fairness and table sections the server writes."""
-    key = fairness.new_key()
     data = record.to_record(match)
-    salt = fairness.salt_for(key, "match")
-    data["fairness"] = {
-        "scheme": fairness.SCHEME,
-        "match": {"commitment": fairness.match_commitment(match.seed, salt, match.ruleset, match.names,
-                                                          match.first_dealer), "salt": salt},
-        "rounds": [{"round": i + 1, "salt": fairness.salt_for(key, f"round:{i + 1}"),
-                    "commitment": fairness.commitment(s, fairness.salt_for(key, f"round:{i + 1}"))}
-                   for i, s in enumerate(match.round_seeds)],
-    }
+    data["fairness"] = Commitments(match.seed, fairness.new_key()).record_section(match)
     data["table"] = {"id": "t", "title": "", "bots": bots}
     return data
 

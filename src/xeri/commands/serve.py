@@ -404,8 +404,7 @@ def run(args: argparse.Namespace) -> int:
                             proxy_headers=False,  # X-Forwarded-For only from --trusted-proxy (server.http.security)
                             ws_per_message_deflate=False, timeout_graceful_shutdown=3, ws=QuietWebSocketProtocol,
                             http=timed_protocol(args.request_timeout, args.connection_rate, args.trusted_proxy),
-                            timeout_keep_alive=args.keep_alive, log_config=logs.uvicorn_config(args.log_format)
-                            or uvicorn.config.LOGGING_CONFIG)
+                            timeout_keep_alive=args.keep_alive, log_config=logs.uvicorn_config(args.log_format))
     sockets = None
     if args.metrics_port is not None:  # one server, two listening sockets: the app tells them apart by port
         sockets = [_listen(args.host, args.port), _listen(args.metrics_host, args.metrics_port)]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
+from typing import Any
 
 from ..errors import XeriError
 
@@ -51,10 +52,13 @@ def run(args: argparse.Namespace) -> int:
         for c in verdict.checks:
             where = f"round {c.round}" if c.round else "match"
             _say(f"{'ok  ' if c.ok else 'FAIL'} {where}: {c.detail}")
+        for seat in verdict.withheld:
+            _say(f"seat {seat}: name withheld (the account was deleted); the record shows it as "
+                 f"{_name_of(data, seat)}, which is not the name bound")
         if verdict.ok and seen is None:
             _say("(give --commitment HASH, the match commitment shown at the table, to tie the record to it)")
         if verdict.ok:
-            bound = "" if verdict.scheme == fairness.SCHEME_V2 else " (scheme v1: its names and ruleset are not bound)"
+            bound = "" if verdict.scheme != fairness.SCHEME_V1 else " (scheme v1: its names and ruleset are not bound)"
             _say(f"verified: every revealed deal was fixed before it was played, and the record ends the match{bound}")
         elif verdict.replayed and not verdict.finished and all(c.ok for c in verdict.checks[:-1]):
             _say("NOT verified: the record is unfinished (it does not end the match)")
@@ -84,6 +88,12 @@ def _say(line: str) -> None:
     from ..record import printable
 
     print(printable(line))
+
+
+def _name_of(data: dict[str, Any], seat: int) -> str:
+    seats = data.get("seats")
+    entry = seats[seat] if isinstance(seats, list) and seat < len(seats) else None
+    return repr(str(entry.get("name"))) if isinstance(entry, dict) else "nothing"
 
 
 def _is_hash(text: str) -> bool:

@@ -47,6 +47,7 @@ from .limits.caps import Limits
 from .limits.shared import SharedCaps
 from .limits.sign_in import AccountLimits
 from .lobby.lobby import NAME_LENGTH, Lobby, check_name, options_help
+from .matches.forget import Forgetter
 from .matches.replays import ReplayCache, ReplayTooLarge
 from .matches.reviews import ReviewBusy, ReviewCache, ReviewFailed
 from .matches.summaries import summary
@@ -601,9 +602,12 @@ def create_app(db: str | None = None, *, bot_delay: float = 0.4, broker: Broker 
     if metrics_port is not None:
         app.add_middleware(metrics.MetricsPort, port=metrics_port)
     replays = ReplayCache(pool.run, max_bytes=replay_cache_bytes, max_replay=limits.max_replay_bytes, gzipped=True)
+    reviews = ReviewCache(pool.run)
     app.state.ctx = Context(store=store, lobby=lobby, workers=pool, replays=replays, rate=rate, burst=burst,
-                            http_rate=http_rate, http_burst=http_burst, reviews=ReviewCache(pool.run),
+                            http_rate=http_rate, http_burst=http_burst, reviews=reviews,
                             cluster=cluster, caps=caps)
+    # A deleted account's name leaves every finished match built here, and in a cluster everywhere else.
+    app.state.forget_matches = Forgetter([lobby, replays, reviews], cluster)
     app.state.cluster = cluster
     app.state.lobby = lobby
     app.state.store = store

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,6 +20,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from support.server import CHEAP_PASSWORDS, LIFTED, AccountClient, ThreadServer, create, db_url
+from xeri.cli import main
 from xeri.server.accounts import names as account_names
 from xeri.server.accounts.passwords import Passwords
 from xeri.server.http.security import secure
@@ -527,6 +529,55 @@ def test_an_account_leaves_its_seat_from_another_device_without_a_token(server: 
 
 
 # --- deletion ---------------------------------------------------------------------------------------
+
+
+def _reviewed(url: str) -> str:
+    """The seat-0 review of a finished match, polled until built (as the browser polls)."""
+    deadline = time.monotonic() + 60
+    while True:
+        r = httpx.get(f"{url}/review?seat=0", timeout=10)
+        assert r.status_code in (200, 202), r.text
+        if r.status_code == 200:
+            return r.text
+        assert time.monotonic() < deadline, "the review did not finish"
+        threading.Event().wait(0.05)  # the browser's poll interval
+
+
+def test_a_deleted_name_leaves_every_cache_and_the_record_still_verifies(
+        server: ThreadServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 42, findings 10 and 11: after the deletion, /api/tables/ID, the replay (gzip and identity) and the
+    review no longer show the name (each was built and kept before it); the record downloaded then passes
+    ``xeri verify`` (scheme v3), saying the name is withheld, and a changed seat name still fails."""
+    server.app.state.ctx.reviews.iterations = 10  # a quick review: the names are what this test reads
+    ada = signed_up(server, "Adalinde")
+    made = ada.post("/api/tables", {**ONE_ROUND, "name": "Adalinde"}).json()
+    tid = made["table_id"]
+    at_table = ada.player(server.ws_base, tid, token=made["token"])
+    seen_at_table = at_table.sync["fairness"]["match_commitment"]
+    at_table.close()
+    play_out(server, ada, tid, made["token"])
+    url = f"{server.base}/api/matches/{tid}"
+
+    def shown() -> dict[str, str]:
+        return {"table": httpx.get(f"{server.base}/api/tables/{tid}").text,
+                "replay gzip": httpx.get(f"{url}/replay", headers={"Accept-Encoding": "gzip"}).text,
+                "replay identity": httpx.get(f"{url}/replay", headers={"Accept-Encoding": "identity"}).text,
+                "review": _reviewed(url)}
+
+    assert all("Adalinde" in text for text in shown().values())  # each built and kept
+    assert ada.post("/api/account/delete", {"password": PASSWORD}).status_code == 200
+    assert {where for where, text in shown().items() if "Adalinde" in text} == set()
+    record = httpx.get(f"{url}/record").json()
+    assert "Adalinde" not in json.dumps(record) and record["fairness"]["scheme"] == "xeri-v3"
+    file = tmp_path / "record.json"
+    file.write_text(json.dumps(record), encoding="utf-8")
+    assert main(["verify", str(file), "--commitment", seen_at_table]) == 0
+    out = capsys.readouterr().out
+    assert "seat 0: name withheld" in out and "verified:" in out, out
+    record["seats"][1]["name"] = "Mallory"  # the other seat's name is still bound
+    file.write_text(json.dumps(record), encoding="utf-8")
+    assert main(["verify", str(file), "--commitment", seen_at_table]) == 1
+    assert capsys.readouterr().out.rstrip().endswith("NOT verified")
 
 
 def test_deleting_an_account_keeps_its_matches_under_an_anonymous_name(server: ThreadServer) -> None:

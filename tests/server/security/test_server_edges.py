@@ -171,7 +171,7 @@ def test_post_verify_reports_a_cut_record_unfinished_and_names_the_scheme(server
     data: dict[str, Any] = served_record()
     seen = data["fairness"]["match"]["commitment"]
     whole = httpx.post(api, json={"record": data, "match_commitment": seen}).json()
-    assert whole["ok"] is True and whole["finished"] is True and whole["scheme"] == "xeri-v2", whole
+    assert whole["ok"] is True and whole["finished"] is True and whole["scheme"] == "xeri-v3", whole
     cut = httpx.post(api, json={"record": _cut(data, 1), "match_commitment": seen}).json()
     assert cut["ok"] is False and cut["finished"] is False and "unfinished" in cut["detail"], cut
     renamed = json.loads(json.dumps(data))

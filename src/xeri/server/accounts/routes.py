@@ -122,7 +122,8 @@ async def change_password(request: Request) -> Response:
 async def delete_account(request: Request) -> Response:
     me = await signed_in(request)
     body = DeleteAccount.read(await read_body(request))
-    await service(request).delete(me, body.password, _address(request), _device(request))
+    _shown_as, renamed = await service(request).delete(me, body.password, _address(request), _device(request))
+    await request.app.state.forget_matches.everywhere(renamed)  # no cache anywhere shows the old name
     response = _answer(messages.Account, {"signed_in": False})
     clear_cookie(response, request)
     return response

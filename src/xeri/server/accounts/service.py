@@ -135,17 +135,18 @@ class AccountService:
         await self.store.set_password(me.account.id, new_hash, me.session.id)
         return replace(me.account, password_hash=new_hash)
 
-    async def delete(self, me: Current, password: str, address: str = "-", device: Device | None = None) -> str:
+    async def delete(self, me: Current, password: str, address: str = "-",
+                     device: Device | None = None) -> tuple[str, list[str]]:
         """Delete the account (the password proven, under the sign-in limits): its matches stay under an anonymous
-        name; returns it."""
+        name; returns it, and the tables renamed (whose built copies the caller drops: server.matches.forget)."""
         await self._limited(me, address, device)
         if not await self.passwords.verify(me.account.password_hash, password):
             raise ProtocolError("bad_credentials", "the password is not right")
         if await self.store.seats_of_account(me.account.id, ("waiting", "playing"), include_left=True):
             raise ProtocolError("tables_open", "leave or finish your open tables first: then delete the account")
         shown_as = account_names.DELETED + me.account.id[:8]
-        await self.store.delete_account(me.account.id, shown_as)
-        return shown_as
+        renamed = await self.store.delete_account(me.account.id, shown_as)
+        return shown_as, renamed
 
     async def claim(self, me: Current, seats: Sequence[ClaimedSeat],
                     lobby: Tables | None = None) -> list[tuple[str, int, str]]:

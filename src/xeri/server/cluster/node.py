@@ -60,6 +60,7 @@ from .rpc import (
     Describe,
     Described,
     DetachCall,
+    Forget,
     Forward,
     Handover,
     NotOwner,
@@ -136,6 +137,8 @@ class Cluster:
         self.healthy = False
         #: the cluster-wide connection counts (server.limits.caps), from ``start``
         self.sockets: SharedSockets | None = None
+        #: what drops this process's built copies of finished matches another process says changed (``Forget``)
+        self.on_forget: list[Callable[[list[str]], None]] = []
         broker.listen(inbox(self.node), self._on_inbox)
         broker.listen(CONTROL, self._on_control)
         broker.on_resubscribed(self._resync_all)
@@ -617,6 +620,13 @@ class Cluster:
             for table_id, owner in list(self.owners.items()):
                 if owner == message.node:
                     del self.owners[table_id]
+        elif isinstance(message, Forget):
+            for forget in self.on_forget:
+                forget(message.tables)
+
+    async def forget(self, table_ids: list[str]) -> None:
+        """Tell every other process to drop what it built of these finished matches (server.matches.forget)."""
+        await self.broker.send(CONTROL, envelope(Forget(tables=table_ids)))
 
     # --- the lobby -----------------------------------------------------------------
 

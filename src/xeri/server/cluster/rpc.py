@@ -173,9 +173,16 @@ class Released(Control, frozen=True, tag="released"):
     node: str
 
 
+class Forget(Control, frozen=True, tag="forget"):
+    """Finished matches whose stored names changed (an account deleted): every process drops what it built of
+    them (the table, its replay, its reviews), so that none shows the old name."""
+
+    tables: list[str]
+
+
 _ENCODER = msgspec.json.Encoder()
 _INBOX: msgspec.json.Decoder[Request | Reply | Handover] = msgspec.json.Decoder(Request | Reply | Handover)
-_CONTROL: msgspec.json.Decoder[Adopted | Released] = msgspec.json.Decoder(Adopted | Released)
+_CONTROL: msgspec.json.Decoder[Adopted | Released | Forget] = msgspec.json.Decoder(Adopted | Released | Forget)
 
 
 def envelope(message: Inbox | Control) -> Envelope:
@@ -195,7 +202,7 @@ def read_inbox(received: Envelope) -> Request | Reply | Handover | None:
         return None
 
 
-def read_control(received: Envelope) -> Adopted | Released | None:
+def read_control(received: Envelope) -> Adopted | Released | Forget | None:
     try:
         return _CONTROL.decode(received.body)
     except msgspec.DecodeError as exc:

@@ -178,29 +178,63 @@ def origin_allowed(ws: WebSocket) -> bool:
 
 
 class TokenFilter(logging.Filter):
-    """Hides the value of any ``token=...`` in a log line: a seat token never reaches a log.
+    """Hides every secret in a log line: a seat token, a session cookie, a CSRF token, an ``Authorization``.
 
-    The key is compared once percent-decoded, as the server reads a query: ``?tok%65n=...`` is a token too.
+    - ``key=value`` pairs whose key holds ``token`` (compared once percent-decoded, as the server reads a query:
+      ``?tok%65n=...`` is a token too), or is the session cookie's or ``csrf``: ``token=<hidden>``;
+    - header lines (uvicorn's WebSocket handshake at ``--log-level debug``): ``cookie: <hidden>``, and the same
+      for ``set-cookie``, ``authorization``, ``proxy-authorization`` and the token headers;
+    - JSON pairs whose key holds ``token``, or is ``csrf`` or ``password``: ``"token":"<hidden>"``;
+    - a WebSocket frame's text cut short for the log (``'{"type":"rematch"...bJn2vvWqu5C"}'``), which can hold
+      part of a token with its key cut away: the frame's kind and size only.
+
+    A record's message is formatted before it is redacted (a header's name and value come as two arguments), except
+    uvicorn's access lines, whose formatter unpacks the arguments: those are redacted one by one.
     """
 
     def filter(self, record: logging.LogRecord) -> bool:
-        # The arguments are redacted one by one: formatters such as uvicorn's access log unpack them.
-        if isinstance(record.msg, str):
-            record.msg = _hidden(record.msg)
-        if isinstance(record.args, tuple):
-            record.args = tuple(_hidden(a) if isinstance(a, str) else a for a in record.args)
-        elif isinstance(record.args, dict):
-            record.args = {k: _hidden(v) if isinstance(v, str) else v for k, v in record.args.items()}
+        if record.name == "uvicorn.access" or not record.args:
+            if isinstance(record.msg, str):
+                record.msg = _hidden(record.msg)
+            if isinstance(record.args, tuple):
+                record.args = tuple(_hidden(a) if isinstance(a, str) else a for a in record.args)
+            elif isinstance(record.args, dict):
+                record.args = {k: _hidden(v) if isinstance(v, str) else v for k, v in record.args.items()}
+            return True
+        try:
+            message = record.getMessage()
+        except Exception:  # arguments that do not fit the message: each one shown, redacted
+            message = f"{record.msg} {record.args!r}"
+        record.msg, record.args = _hidden(message), None
         return True
 
 
+#: the headers whose values are secrets
+SECRET_HEADERS = ("cookie", "set-cookie", "authorization", "proxy-authorization", "x-csrf-token", "x-seat-token")
+#: a header line as a debug log writes it (``< cookie: xeri_session=...``), its value to the end of the line
+_HEADER = re.compile(r"\b(" + "|".join(re.escape(h) for h in SECRET_HEADERS) + r")(\s*:\s*)[^\r\n]+", re.IGNORECASE)
+#: a JSON string pair whose key names a secret
+_JSON_PAIR = re.compile(r'("(?:[^"\\]*token[^"\\]*|csrf|password)"\s*:\s*)"(?:[^"\\]|\\.)*("|$)', re.IGNORECASE)
+#: a WebSocket frame's text cut short by websockets' debug line (``> TEXT '...' [96 bytes]``)
+_CUT_FRAME = re.compile(r"\b(TEXT|BINARY|CONT) (['\"]).*?\.\.\..*\2( \[\d+ bytes?\])")
+#: the keys of ``key=value`` pairs that are secrets besides those holding ``token``
+_SECRET_KEYS = ("xeri_session", "csrf", "password")
+
+
 def _hidden(text: str) -> str:
-    return _PAIR.sub(_hide_pair, text) if "=" in text else text
+    if "=" in text:
+        text = _PAIR.sub(_hide_pair, text)
+    if ":" in text:
+        text = _HEADER.sub(r"\1\2<hidden>", text)
+        text = _JSON_PAIR.sub(r'\1"<hidden>"', text)
+    if "..." in text:
+        text = _CUT_FRAME.sub(r"\1 <not shown>\3", text)
+    return text
 
 
 def _hide_pair(pair: re.Match[str]) -> str:
-    key = pair[1]
-    return f"{key}=<hidden>" if "token" in unquote_plus(key).lower() else pair[0]
+    key = unquote_plus(pair[1]).lower()
+    return f"{pair[1]}=<hidden>" if "token" in key or key in _SECRET_KEYS else pair[0]
 
 
 def hide_tokens_in_logs() -> None:

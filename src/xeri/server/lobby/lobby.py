@@ -13,7 +13,7 @@ import secrets
 import time
 import unicodedata
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Collection, Sequence
 from typing import Any
 
 import msgspec
@@ -235,6 +235,16 @@ class Lobby:
             del self.tables[table.id]
             if table.status == "finished":
                 self._remember(table)
+
+    def forget(self, table_ids: Collection[str]) -> None:
+        """Drop the built copies of these finished tables (their stored names changed: an account deleted), so the
+        next request loads them again from the database. One somebody watches this instant is dropped too: its
+        connections keep it until they leave, and everyone after gets the new one."""
+        for table_id in table_ids:
+            self.finished.pop(table_id, None)
+            held = self.tables.get(table_id)
+            if held is not None and held.status == "finished":
+                del self.tables[table_id]
 
     async def listing(self, status: str) -> list[messages.Table]:
         """The lobby's list: this process's tables, or in a cluster every process's (from the database)."""

@@ -18,7 +18,7 @@ import asyncio
 import gzip
 import json
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Collection
 
 import msgspec
 
@@ -65,6 +65,7 @@ class ReplayCache:
         self._cache: OrderedDict[str, bytes] = OrderedDict()
         self._building: dict[str, asyncio.Future[bytes]] = {}
         self._too_large: dict[str, str] = {}  # a match too long to replay stays so: never rebuilt
+        self._stale: set[str] = set()  # builds under way from a record whose names have changed since
 
     async def get(self, match_id: str, record_text: Callable[[], Awaitable[str]]) -> bytes:
         """The replay of ``match_id``, built from ``record_text()`` unless cached or being built."""
@@ -88,7 +89,10 @@ class ReplayCache:
             self.built += 1
             if not self.gzipped and len(data) > self.max_replay:
                 raise too_large(len(data), self.max_replay)
-            self._keep(match_id, data)
+            if match_id in self._stale:
+                self._stale.discard(match_id)  # built from the old names: served to those who asked, not kept
+            else:
+                self._keep(match_id, data)
             future.set_result(data)
             return data
         except asyncio.CancelledError:
@@ -102,6 +106,15 @@ class ReplayCache:
             raise
         finally:
             self._building.pop(match_id, None)
+
+    def forget(self, match_ids: Collection[str]) -> None:
+        """Drop these matches' replays (their names changed: an account deleted); a build under way is not kept."""
+        for match_id in match_ids:
+            dropped = self._cache.pop(match_id, None)
+            if dropped is not None:
+                self.size -= len(dropped)
+            if match_id in self._building:
+                self._stale.add(match_id)
 
     def _keep(self, match_id: str, data: bytes) -> None:
         if len(data) > self.max_bytes:

@@ -16,7 +16,7 @@ import asyncio
 import json
 import logging
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -58,6 +58,7 @@ class ReviewCache:
         self._done: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
         self._building: dict[tuple[str, int], _Build] = {}
         self._failed: dict[tuple[str, int], str] = {}  # reported to the next request, which may then retry
+        self._stale: set[tuple[str, int]] = set()  # builds under way from a record whose names changed since
 
     async def request(self, match_id: str, seat: int, record_text: Callable[[], Awaitable[str]]) -> dict[str, Any]:
         """The review's state now: ``{"state": "done", "review": ...}`` or ``{"state": "running", done, total}``.
@@ -94,6 +95,13 @@ class ReviewCache:
             build.task = asyncio.create_task(self._build(key, build, plan))
         return {"state": "running", "done": build.done, "total": build.total}
 
+    def forget(self, match_ids: Collection[str]) -> None:
+        """Drop these matches' reviews (their names changed: an account deleted); builds under way are not kept."""
+        wanted = set(match_ids)
+        for key in [k for k in self._done if k[0] in wanted]:
+            del self._done[key]
+        self._stale.update(k for k in self._building if k[0] in wanted)
+
     async def wait(self, match_id: str, seat: int) -> None:
         """Until the build of (match id, seat) ends (tests); at once if none runs."""
         build = self._building.get((match_id, seat))
@@ -107,8 +115,10 @@ class ReviewCache:
                 moves.append(await self._run_one(task))
                 build.done += 1
             review = plan.assemble(moves).to_dict()
-            self._done[key] = review
             self.built += 1
+            if key in self._stale:
+                return  # built from the old names: the next request builds it again
+            self._done[key] = review
             while len(self._done) > self.max_kept:
                 self._done.popitem(last=False)
         except asyncio.CancelledError:
@@ -118,6 +128,7 @@ class ReviewCache:
             self._failed[key] = f"the review could not be built ({type(exc).__name__}): ask again to retry"
         finally:
             self._building.pop(key, None)
+            self._stale.discard(key)
 
     async def _run_one(self, task: MoveTask) -> MoveReview:
         from ..workers import PoolBusy

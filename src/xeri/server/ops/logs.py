@@ -10,16 +10,21 @@ Standard ``logging`` throughout: the server's own records (``xeri.*``) and uvico
   ``client``, ``method``, ``path``, ``status``);
 - ``message``: the line as text would have it; ``traceback`` where there is one.
 
-No seat token reaches a line: every text field is passed through the same redaction as the text log
-(server.http.security: ``token=...`` is written ``token=<hidden>``, however its key is spelled).
+No secret reaches a line, in either format and at any level: every handler redacts (server.http.security
+``TokenFilter``: ``token=...`` is written ``token=<hidden>``, however its key is spelled; a ``Cookie``,
+``Set-Cookie`` or ``Authorization`` header's value, a JSON ``"token"``, and a WebSocket frame cut short for the
+debug log are hidden), and every text field of a JSON line passes through the same redaction.
 """
 
 from __future__ import annotations
 
+import copy
 import datetime as dt
 import json
 import logging
 from typing import Any
+
+import uvicorn.config
 
 from ..http.security import TokenFilter, _hidden
 
@@ -94,10 +99,19 @@ def configure(level: str, kind: str = "text") -> None:
     logger.propagate = False
 
 
-def uvicorn_config(kind: str) -> dict[str, Any] | None:
-    """uvicorn's ``log_config`` for ``kind``: None keeps uvicorn's own (text); json puts its lines through ours."""
+def uvicorn_config(kind: str) -> dict[str, Any]:
+    """uvicorn's ``log_config`` for ``kind``: text keeps uvicorn's own format, json puts its lines through ours.
+
+    Either way every handler redacts (server.http.security ``TokenFilter``): a record of any logger that reaches
+    it, at any level (the WebSocket handshake's headers and frames at ``--log-level debug``), holds no cookie,
+    ``Authorization`` or token.
+    """
     if kind != "json":
-        return None
+        config = copy.deepcopy(uvicorn.config.LOGGING_CONFIG)
+        config["filters"] = {"tokens": {"()": TokenFilter}}
+        for handler in config["handlers"].values():
+            handler["filters"] = ["tokens"]
+        return config
     return {
         "version": 1,
         "disable_existing_loggers": False,

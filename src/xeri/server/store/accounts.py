@@ -14,6 +14,7 @@ from typing import Any
 
 from sqlalchemy import Integer, delete, func, insert, select, update
 
+from ... import fairness
 from .database import Database
 from .failures import StoreConflict
 from .tables import (
@@ -77,9 +78,9 @@ class Accounts(Database):
         async with self._direct() as conn:
             await conn.execute(update(accounts_t).where(accounts_t.c.id == account_id).values(hidden=hidden))
 
-    async def delete_account(self, account_id: str, shown_as: str) -> int:
+    async def delete_account(self, account_id: str, shown_as: str) -> list[str]:
         """Anonymise the account (its name becomes ``shown_as`` in its seats, results and records), free its name,
-        end its sessions; the matches stay. Returns how many seats were renamed."""
+        end its sessions; the matches stay. Returns the tables whose seats were renamed."""
         async with self._direct() as conn:
             bound = (await conn.execute(select(seat_accounts_t.c.table_id, seat_accounts_t.c.seat)
                                         .where(seat_accounts_t.c.account_id == account_id))).all()
@@ -96,7 +97,7 @@ class Accounts(Database):
             await conn.execute(update(accounts_t).where(accounts_t.c.id == account_id).values(
                 name=shown_as, name_key=f"deleted:{account_id}", password_hash=None, deleted=True, hidden=True))
             await conn.execute(delete(sessions_t).where(sessions_t.c.account_id == account_id))
-            return len(bound)
+            return sorted({str(table_id) for table_id, _seat in bound})
 
     # --- sessions -------------------------------------------------------------------
 
@@ -227,6 +228,18 @@ def _renamed(found: Any, seat: int, shown_as: str) -> dict[str, Any]:
         record = json.loads(found["record"])
         for s in record.get("seats", []):
             if s.get("seat") == seat:
+                _withhold(record, seat, str(s.get("name")))
                 s["name"] = shown_as
         values["record"] = json.dumps(record, ensure_ascii=False, separators=(",", ":"))
     return values
+
+
+def _withhold(record: dict[str, Any], seat: int, name: str) -> None:
+    """A ``xeri-v3`` record keeps verifying with seat ``seat``'s name withheld: its fairness entry gives the hash of
+    the name played under in place of the salt (fairness.withheld). A v1 or v2 record binds no such hash: it
+    cannot verify once the name is gone (docs/fairness.md)."""
+    fair = record.get("fairness")
+    whole = fair.get("match") if isinstance(fair, dict) else None
+    seats = whole.get("seats") if isinstance(whole, dict) else None
+    if isinstance(seats, list) and 0 <= seat < len(seats) and isinstance(seats[seat], dict):
+        seats[seat] = fairness.withheld(seats[seat], name)
