@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page
 from test_web import Console, Server, new_page
-from test_web_felt import TABLE_ID, felt_page, open_table
+from test_web_felt import TABLE_ID, felt_page, open_table, round_record, sync
 
 from xeri.cards import Rank
 from xeri.offline.table import OfflineTable
@@ -182,3 +182,34 @@ def test_bug17_a_phone_shows_the_match_dialogs_buttons_side_by_side(
     for button in (download, close):
         gap = button.evaluate(TEXT_BOX)
         assert abs(gap["top"] - gap["bottom"]) <= 3, gap
+
+
+def test_back_after_a_reload_the_round_screen_not_yet_closed_opens_again(
+        server: Server, browser: Browser, contexts: list[BrowserContext], console: Console) -> None:
+    """A round's end the player has not closed (the pause still waits for them) opens again after a reload, and
+    closing it says ready; a match that ended while the tab was away opens on its last round, then the result; a
+    reload after the result has been seen shows the result alone."""
+    page = felt_page(browser, contexts, console)
+    script = open_table(page, server, sync(2))  # playing: this tab knows the match in play
+    ended = sync(2, hand=[], legal_moves=[], pile=[], top=None, turn=None, over=True, hand_counts=[0, 0],
+                 talon_count=0)
+    ended["history"], ended["pause"] = [round_record()], {"waiting": [0, 1], "remaining": 30}
+    script.first = ended
+    page.reload()
+    page.wait_for_selector("#round-dialog")
+    page.click("#round-dialog .actions button.primary")
+    page.wait_for_function("() => !document.querySelector('#round-dialog')")
+    assert {"type": "ready", "round": 1} in script.sent
+
+    over = sync(2, hand=[], legal_moves=[], pile=[], top=None, turn=None, over=True, match_over=True, winner=0,
+                match_scores=[15, 4], round_wins=[1, 0], hand_counts=[0, 0], talon_count=0)
+    over["history"] = [round_record()]
+    script.first = over
+    page.reload()
+    page.wait_for_selector("#round-dialog")
+    assert page.locator("#match-dialog").count() == 0  # the result waits for the last round's screen
+    page.click("#round-dialog .actions button.primary")
+    page.wait_for_selector("#match-dialog")
+    page.reload()
+    page.wait_for_selector("#match-dialog")
+    assert page.locator("#round-dialog").count() == 0

@@ -102,10 +102,29 @@ export function mountTable(container, tableId, { watch = false } = {}) {
     } else if (step.kind === "sync") {
       flushOutbox(moves);
       if (step.said.includes(t("takeback_done"))) announce(t("takeback_done"));
+      backToRoundEnd();
       if (v && v.match_over) dialogs.showMatchOver();
     } else if (step.kind === "table") {
       dialogs.refreshRematch();
     }
+  }
+
+  /**
+   * Back at the table after a reload or a lost connection (issue 39): a round's end this seat has not closed yet
+   * (the pause still waits for it) opens its screen again, and so does the last round of a match that ended while
+   * this tab was playing it, before the match's result, as both would have shown live. A finished match opened
+   * afresh (from the history, another tab) shows its result alone.
+   */
+  function backToRoundEnd() {
+    const s = queue.shown;
+    const v = s.view;
+    if (s.seat == null || !v) return;
+    const key = `xeri.playing.${tableId}`;
+    if (!v.match_over) sessionStorage.setItem(key, "1");
+    const reading = Boolean(s.pause && s.pause.waiting.includes(s.seat));
+    const endedMeanwhile = v.match_over && sessionStorage.getItem(key) === "1";  // forgotten once shown (openMatch)
+    if ((reading || endedMeanwhile) && s.history.length && !dialogs.round && !dialogs.matchShown)
+      dialogs.showRoundOver(s.history[s.history.length - 1]);
   }
 
   function toggleSeen() {

@@ -212,6 +212,7 @@ export class TableDialogs {
     const table = s.table;
     const tableId = this.hooks.tableId;
     if (!v || !table) return;
+    sessionStorage.removeItem(`xeri.playing.${tableId}`); // its end is seen: a reload shows the result alone
     const last = s.history[s.history.length - 1];
     const byRounds = Boolean(table.ruleset && table.ruleset.match_end === "rounds");
     const next = this.endDialogActions().map(({ label, cls, onClick }, i) =>
