@@ -499,6 +499,14 @@ def test_table_talk_reaches_the_other_player_and_mute_hides_it(server: Server, b
     bob.keyboard.press("Escape")
     assert bob.locator(".talk-panel").count() == 0
     assert bob.evaluate("document.activeElement.className") == "talk-btn"
+    # A spectator hears the players and may mute one: its panel holds only the mutes (it cannot talk).
+    watcher = new_page(browser, contexts, console)
+    watcher.goto(invite + "/watch")
+    watcher.wait_for_selector(".board")
+    watcher.click(".talk-btn")
+    assert watcher.locator(".talk-phrase, .talk-emote, .talk-form").count() == 0
+    watcher.click(".talk-mute[data-seat='0']")
+    watcher.keyboard.press("Escape")
     alice.click(".talk-btn")
     alice.click(".talk-emote[aria-label='Heart']")
     alice.wait_for_selector(".me .talk-bubble:has-text('❤️')")  # published: Bob's socket has it before what follows
@@ -508,6 +516,9 @@ def test_table_talk_reaches_the_other_player_and_mute_hides_it(server: Server, b
     assert bob.locator(".seat-box[data-seat='0'] .talk-bubble").count() == 0
     assert "❤️" not in bob.inner_text("#live")
     alice.wait_for_selector(".seat-box[data-seat='1'] .talk-bubble:has-text('Thanks!')")
+    watcher.wait_for_selector(".seat-box[data-seat='1'] .talk-bubble:has-text('Thanks!')")  # after Alice's heart
+    assert watcher.locator(".seat-box[data-seat='0'] .talk-bubble").count() == 0 and "❤️" not in watcher.inner_text(
+        "#live")
 
 
 def test_reload_restores_the_seat_and_a_lost_connection_recovers(browser: Browser, contexts: list[BrowserContext],

@@ -141,9 +141,10 @@ export class TableTalk {
       type: "button", "aria-label": t(`talk_${id}`), title: t(`talk_${id}`),
       onclick: () => this.send({ type: "say", phrase: id, ref: "talk" }),
     }, EMOTES[id] || "");
+    const speaks = s.seat != null; // a spectator only listens (the server takes talk from the seats alone)
     /** @type {HTMLElement | null} */
     let form = null;
-    if (s.table && s.table.private) {
+    if (speaks && s.table && s.table.private) {
       const input = h("input.talk-text", { maxlength: TEXT_MAX, "aria-label": t("talk_text"), autocomplete: "off" });
       form = h("form.talk-form", {
         onsubmit: (/** @type {Event} */ ev) => {
@@ -174,15 +175,15 @@ export class TableTalk {
     },
     h("div.talk-head", h("h2", t("talk_title")),
       h("button.talk-close", { type: "button", "aria-label": t("close"), onclick: () => this.close() }, "×")),
-    h("div.talk-phrases", PHRASES.map((id) => h("button.talk-phrase", {
+    speaks ? h("div.talk-phrases", PHRASES.map((id) => h("button.talk-phrase", {
       type: "button", onclick: () => this.send({ type: "say", phrase: id, ref: "talk" }),
-    }, t(`talk_${id}`)))),
-    h("div.talk-emotes", /** @type {Phrase[]} */ (Object.keys(EMOTES)).map(emote)),
+    }, t(`talk_${id}`)))) : null,
+    speaks ? h("div.talk-emotes", /** @type {Phrase[]} */ (Object.keys(EMOTES)).map(emote)) : null,
     form,
     mutes.length ? h("div.talk-mutes", mutes) : null);
     this.ctx.layer.appendChild(this.panel);
     this.ctx.root.querySelector(".talk-btn")?.setAttribute("aria-expanded", "true");
-    /** @type {HTMLElement | null} */ (this.panel.querySelector(".talk-phrase"))?.focus();
+    /** @type {HTMLElement | null} */ (this.panel.querySelector(".talk-phrase, .talk-mute"))?.focus();
   }
 
   /** Close the panel; the focus goes back to the talk button. */

@@ -139,8 +139,9 @@ export function tools(s, on) {
   }, t("moves")));
   out.push(h("button.rounds-btn", { type: "button", onclick: on.showAllRounds, disabled: !s.history.length },
     h("span.label-long", t("breakdown")), h("span.label-short", t("breakdown_short"))));
-  // Table talk, for a player with another person at the table (not against the computer alone, nor offline).
-  if (seated && s.table && !s.table.offline && s.table.seats.some((x) => x.human && x.seat !== s.seat)) {
+  // Table talk, for a player with another person at the table (not against the computer alone, nor offline); a
+  // spectator hears the players' talk too, and its panel holds only their mutes.
+  if (s.table && !s.table.offline && s.table.seats.some((x) => x.human && x.seat !== s.seat)) {
     out.push(h("button.talk-btn", {
       type: "button", onclick: on.toggleTalk, "aria-label": t("talk"), title: t("talk"),
       "aria-expanded": String(on.talkOpen()), "aria-controls": "talk-panel",
