@@ -364,11 +364,12 @@ def test_full_round_against_the_weakest_bot_by_clicking(server: Server, browser:
     assert page.inner_text(".round-chip") == "Round 1 of 1"
     assert "Ada (you)" in page.inner_text(".my-name")
 
-    # History lists the match; the replay steps through it with every hand shown.
+    # History lists the match, among this browser's own first; the replay steps through it with every hand shown.
     page.click("#nav-history")
-    row = page.locator(f"tr[data-match='{table_id}']")
+    row = page.locator(f".your-matches tr[data-match='{table_id}']")
     row.wait_for()
     assert "Ada" in row.inner_text()
+    assert page.locator(".history h2").first.inner_text() == "Your matches"
     row.locator(".replay-link").click()
     page.wait_for_selector(".replay-board .seat-box")
     assert page.inner_text(".step-caption").startswith("Move 0 of ")

@@ -60,8 +60,7 @@ def test_sign_up_then_sign_in_on_a_second_context_shows_the_same_history(
     assert mine == [played]
     # A second browser (another device): a wrong password is told, then the right one signs in.
     second = new_page(browser, contexts, console)
-    second.goto(server.url + "/")
-    second.wait_for_selector(".play-now")
+    assert profile_matches(second, server, "Hypatia") == [played]
     console.allowed = ("status of 401",)  # Chromium logs the refused sign-in's 401 itself
     sign_in(second, "hypatia", "not the password at all")
     second.wait_for_selector("#account-dialog .account-error:not(:empty)")
@@ -76,6 +75,9 @@ def test_sign_up_then_sign_in_on_a_second_context_shows_the_same_history(
     second.click(f"tr[data-match='{played}'] a.review-link")
     second.wait_for_selector(".replay .review-seat")
     assert second.eval_on_selector(".review-seat", "s => s.value") == "0"
+    # This browser never sat at that table: the account's own matches come first in its history all the same.
+    second.goto(server.url + "/#/history")
+    second.wait_for_selector(f".your-matches tr[data-match='{played}']")
     # Signing out here leaves the first browser signed in.
     open_dialog(second)
     second.click("#account-dialog .sign-out-btn")

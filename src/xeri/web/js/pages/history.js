@@ -11,6 +11,8 @@ import { errorText, locale, t } from "../lib/i18n.js";
 import { describeEvents } from "../table/movelog.js";
 import { prefs } from "../lib/prefs.js";
 import { reviewPanel } from "./review.js";
+import { account } from "./account.js";
+import { seats } from "../net/seats.js";
 
 /** @typedef {import("../net/types.js").MatchSummary} MatchSummary */
 
@@ -105,7 +107,34 @@ export async function mountHistory(container, player = null) {
     root.appendChild(h("p.muted.no-matches", t("no_matches")));
     return () => {};
   }
-  const rows = data.matches.map((m) =>
+  // Your matches first (issue 41): this browser's seats, and a signed-in account's; everyone's else below them.
+  const me = account().signed_in ? account().name : null;
+  const mine = player ? [] : data.matches.filter((m) => seats.get(m.id) != null || (me != null && m.names.some(
+    (n, i) => n === me && !botOf(m, i))));
+  const others = data.matches.filter((m) => !mine.includes(m));
+  if (mine.length) {
+    root.appendChild(h("p", h("a.all-matches-link", { href: "#all-matches", onclick: (/** @type {Event} */ ev) => {
+      ev.preventDefault(); // the page's router owns the hash: scroll instead
+      root.querySelector("#all-matches")?.scrollIntoView();
+    } }, t("all_matches"))));
+    root.appendChild(h("h2.your-matches", t("your_matches")));
+    root.appendChild(matchesTable(mine, "your"));
+  }
+  if (others.length) {
+    if (mine.length) root.appendChild(h("h2#all-matches", { tabIndex: -1 }, t("all_matches")));
+    root.appendChild(matchesTable(others, "all"));
+  }
+  return () => {};
+}
+
+/**
+ * A list of finished matches: when, who, the score, the winners, and the replay and record links.
+ * @param {MatchSummary[]} matches
+ * @param {string} kind "your" or "all", the table's class
+ * @returns {HTMLElement}
+ */
+function matchesTable(matches, kind) {
+  const rows = matches.map((m) =>
     h(
       "tr",
       { dataset: { match: m.id } },
@@ -127,28 +156,25 @@ export async function mountHistory(container, player = null) {
       ),
     ),
   );
-  root.appendChild(
+  return h(
+    "div",
+    { style: "overflow-x:auto" },
     h(
-      "div",
-      { style: "overflow-x:auto" },
+      `table.list-table.matches.${kind}-matches`,
       h(
-        "table.list-table.matches",
+        "thead",
         h(
-          "thead",
-          h(
-            "tr",
-            h("th", t("played_at")),
-            h("th", t("players")),
-            h("th", t("score")),
-            h("th", t("winner_col")),
-            h("th", h("span.sr-only", t("replay"))),
-          ),
+          "tr",
+          h("th", t("played_at")),
+          h("th", t("players")),
+          h("th", t("score")),
+          h("th", t("winner_col")),
+          h("th", h("span.sr-only", t("replay"))),
         ),
-        h("tbody", rows),
       ),
+      h("tbody", rows),
     ),
   );
-  return () => {};
 }
 
 /**
