@@ -25,10 +25,11 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
-from test_server_cluster import PG_URL, REDIS_URL, Cluster, fresh_database, node_id, poll
-from test_server_cluster import lease_owner as read_lease_owner
-from test_web import RECORD_ANNOUNCEMENTS, TURN, Console, new_page, record_frames
-from test_web_play import seat_page, vs_computer
+
+from support.browser import RECORD_ANNOUNCEMENTS, TURN, Console, new_page, record_frames
+from support.cluster import PG_URL, REDIS_URL, Cluster, fresh_database, node_id, poll
+from support.cluster import lease_owner as read_lease_owner
+from support.web_tables import seat_page, vs_computer
 
 # scripts/test.sh starts both and sets XERI_REQUIRE_SERVICES: there a missing one fails (fresh_database says so).
 pytestmark = pytest.mark.skipif(not (PG_URL and REDIS_URL) and not os.environ.get("XERI_REQUIRE_SERVICES"),

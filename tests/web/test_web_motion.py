@@ -17,8 +17,9 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page
-from test_web import ARTIFACTS, Console, Server, new_page
-from test_web_felt import box, capture_update, felt_page, open_table, opponent_update, sync, view
+
+from support.browser import ARTIFACTS, Console, Server, new_page
+from support.table_script import box, capture_update, felt_page, open_table, opponent_update, sync, view
 
 FAST = {"motion": "fast", "sound": True}
 

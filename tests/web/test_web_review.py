@@ -10,8 +10,8 @@ import random
 
 from playwright.sync_api import Browser, BrowserContext
 from test_server import play_out
-from test_web import ARTIFACTS, Console, Server, new_page
 
+from support.browser import ARTIFACTS, Console, Server, new_page
 from support.server import Player, create
 
 SUITS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}

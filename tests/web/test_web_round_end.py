@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page
-from test_web import Console, Server, new_page
-from test_web_felt import TABLE_ID, felt_page, open_table
 
+from support.browser import Console, Server, new_page
+from support.table_script import TABLE_ID, felt_page, open_table
 from xeri.cards import Rank
 from xeri.offline.table import OfflineTable
 

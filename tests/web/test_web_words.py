@@ -13,9 +13,10 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page
-from test_web import Console, Server, new_page
-from test_web_a11y import LOW_CONTRAST
-from test_web_felt import felt_page, open_table, sync, table
+
+from support.a11y import LOW_CONTRAST
+from support.browser import Console, Server, new_page
+from support.table_script import felt_page, open_table, sync, table
 
 ROOT = Path(__file__).resolve().parents[2]
 LANGS = ("el", "tr", "en")

@@ -23,9 +23,9 @@ from typing import Any
 
 import httpx
 import pytest
-from test_server_cluster import PG_URL, fresh_database, poll
 from websockets.exceptions import ConnectionClosed
 
+from support.cluster import PG_URL, fresh_database, poll
 from support.server import Player, ThreadServer, create, free_port, join
 from xeri.cli import main as xeri
 from xeri.server.store import migrations

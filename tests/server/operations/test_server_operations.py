@@ -34,10 +34,10 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, BrowserContext
 from prometheus_client.parser import text_string_to_metric_families
-from test_server_cluster import REDIS_URL, ROOT, Client, Cluster, Node, fresh_database, node_id, play_turn, played, poll
-from test_server_cluster import lease_owner as read_lease_owner
 from test_server_migrations import run_xeri as run_xeri_here
-from test_web import (  # noqa: F401  (fixtures are used by name)
+from test_web_cluster import play_out
+
+from support.browser import (  # noqa: F401  (fixtures are used by name)
     Console,
     browser,
     console,
@@ -45,10 +45,10 @@ from test_web import (  # noqa: F401  (fixtures are used by name)
     new_page,
     playwright,
 )
-from test_web_cluster import play_out
-from test_web_play import vs_computer
-
+from support.cluster import REDIS_URL, ROOT, Client, Cluster, Node, fresh_database, node_id, play_turn, played, poll
+from support.cluster import lease_owner as read_lease_owner
 from support.server import free_port
+from support.web_tables import vs_computer
 
 TLS_CFG = ROOT / "deploy" / "haproxy-tls.cfg"
 UNITS = ROOT / "deploy" / "systemd"

@@ -399,7 +399,7 @@ def play_out(server: ThreadServer, client: AccountClient, table_id: str, token: 
     player = client.player(server.ws_base, table_id, token=token, account=token is None)
     play_to_the_end(player, player.sync["seat"])
     player.close()
-    from test_server_cluster import poll
+    from support.cluster import poll
 
     poll("the match stored as finished",
          lambda: httpx.get(f"{server.base}/api/tables/{table_id}", cookies=client.http.cookies).json()["status"]
