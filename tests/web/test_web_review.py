@@ -9,10 +9,9 @@ from __future__ import annotations
 import random
 
 from playwright.sync_api import Browser, BrowserContext
-from test_server import play_out
 
 from support.browser import ARTIFACTS, Console, Server, new_page
-from support.server import Player, create
+from support.server import Player, create, play_out
 
 SUITS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 

@@ -15,11 +15,10 @@ from typing import Any
 import httpx
 import pytest
 import uvicorn
-from test_server_migrations import play_to_the_end
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from support.server import CHEAP_PASSWORDS, LIFTED, AccountClient, ThreadServer, create, db_url
+from support.server import CHEAP_PASSWORDS, LIFTED, AccountClient, ThreadServer, create, db_url, play_to_the_end
 from xeri.cli import main
 from xeri.server.accounts import names as account_names
 from xeri.server.accounts.passwords import Passwords
