@@ -2,7 +2,7 @@
 remember the theme, sound, animation speed and card size, the round and match dialogs in words and opened at their
 top, Stats with win rates and a chart, How to play's point values, and no "/" constructions in Greek or Turkish.
 
-Driven in Debian's Chromium through Playwright against a real ``xeri serve`` (the fixtures of test_web.py).
+Driven in Debian's Chromium through Playwright against a real ``xeri serve`` (the fixtures of tests/support/browser.py).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Motion in a real table's order (issue 39), read from the page frame by frame.
 
-Each test scripts the table's socket (test_web_felt.py's ``Scripted``), records what the page shows at every
+Each test scripts the table's socket (support.table_script's ``Scripted``), records what the page shows at every
 animation frame (a ``requestAnimationFrame`` loop the page runs from its load: the cards in flight, the pile's cards,
 the hand's shown cards, the turn, a dialog) and checks the order of a storyboard's step: the capturing card flies
 over the pile still drawn, lands, then the pile sweeps; the hand is hidden until dealt; your turn comes after the

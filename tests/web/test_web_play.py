@@ -2,7 +2,7 @@
 keyboard, a friends' rematch and the page's delivery (caching, compression, manifest, first-visit cost).
 
 Each bug test fails on the page before the fix. Driven in Debian's Chromium through Playwright against a
-real ``xeri serve`` (the fixtures and helpers of test_web.py); one server and one browser for the module.
+real ``xeri serve`` (the fixtures and helpers of tests/support/browser.py); one server and one browser for the module.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The browser's replay shows the master's review: progress, the per-round summary, each move's grade and better card.
 
-Driven in Debian's Chromium through Playwright against a real ``xeri serve`` (the fixtures of test_web.py); the
+Driven in Debian's Chromium through Playwright against a real ``xeri serve`` (support.browser's fixtures); the
 match itself is played over the WebSocket API, which is quicker than clicking.
 """
 

@@ -4,7 +4,7 @@ only after the last card lands, and the match's buttons side by side on a phone 
 
 The server's messages are the real ones: a seeded match is played by the offline engine (xeri.offline, which builds
 the server's messages byte for byte), and its messages are written to the page's own WebSocket
-(test_web_felt.py's ``Scripted``), so each test is one or two messages long and the same every run.
+(tests/support/table_script.py's ``Scripted``), so each test is one or two messages long and the same every run.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 its glossary, the hint readable on the felt, and every word of the phone's table and of How to play on the screen.
 
 Each test failed on the page before its fix (6c00e5f). The tables are scripted over the page's own WebSocket
-(test_web_felt.py's ``open_table``), so each is one message and the same every run.
+(tests/support/table_script.py's ``open_table``), so each is one message and the same every run.
 """
 
 from __future__ import annotations

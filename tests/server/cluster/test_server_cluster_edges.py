@@ -1,7 +1,7 @@
 """The cluster as the page and a player behind the balancer meet it (issue 25): the seat socket's ``summary=1`` on a
 process that does not own the table, client addresses through HAProxy, and HAProxy's page when no process is ready.
 
-Real services, as in test_server_cluster.py (its fixtures and helpers).
+Real services, as in test_server_cluster.py (the fixtures and helpers of tests/support/cluster.py).
 """
 
 from __future__ import annotations
