@@ -29,10 +29,11 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT / "tests" / "web"), str(ROOT / "tests" / "server"), str(ROOT / "tests"), str(ROOT / "src")]
+sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "src")]
 
 from playwright.sync_api import Page, sync_playwright  # noqa: E402
-from test_web import CHROMIUM, CHROMIUM_ARGS, DESKTOP, Server  # noqa: E402
+
+from support.browser import CHROMIUM, CHROMIUM_ARGS, DESKTOP, Server  # noqa: E402
 
 PYODIDE = Path(os.environ.get("XERI_TEST_PYODIDE")
                or ROOT / ".cache" / "pyodide-314.0.8" / "node_modules" / "pyodide")

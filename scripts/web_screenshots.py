@@ -14,14 +14,14 @@ import sys
 import tempfile
 from pathlib import Path
 
-# The tests' helper modules, by name, as pytest's `pythonpath` (pyproject.toml) puts them: tests/web's and tests/'s.
+# The tests' shared helpers (tests/support), as pytest's `pythonpath` (pyproject.toml) puts them: tests/ first.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "web"))
 
 from PIL import Image
 from playwright.sync_api import sync_playwright
-from test_web import CHROMIUM, CHROMIUM_ARGS, Server
-from test_web_felt import SIZES, open_table, sync
+
+from support.browser import CHROMIUM, CHROMIUM_ARGS, Server
+from support.table_script import SIZES, open_table, sync
 
 
 def main(out: Path, prefix: str) -> None:

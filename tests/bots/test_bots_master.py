@@ -13,6 +13,7 @@ import random
 import numpy as np
 import pytest
 
+from support.bot_play import last_cards
 from xeri import find_ruleset
 from xeri.bots import make_bot
 from xeri.bots.determinize import Determinizer
@@ -40,18 +41,6 @@ def brute(st: SimState, root: int) -> float:
         child.play(c)
         values.append(brute(child, root))
     return max(values) if st.turn % st.rules.sides == root else min(values)
-
-
-def last_cards(preset: str, players: int, left: int, seed: int) -> Round:
-    """A round played by the expert until the talon is empty and ``left`` cards are in the hands."""
-    ruleset = find_ruleset(preset, players=players)
-    rnd = Round.new(ruleset, seed % players, seed)
-    bots = [make_bot("expert", seed + s) for s in range(players)]
-    while not (rnd.talon == () and sum(len(rnd.hand(s)) for s in range(players)) <= left):
-        seat = rnd.turn
-        assert seat is not None
-        rnd.play(bots[seat].choose(rnd.view(seat), rnd.log_for(seat)), seat)
-    return rnd
 
 
 @pytest.mark.parametrize(("preset", "players", "left"), [("classic", 2, 8), ("pisti", 2, 8), ("cardgames", 4, 8),

@@ -205,7 +205,7 @@ def chance_brute(st: SimState, root: int, table: list[list[float]]) -> float:
 
 @pytest.mark.parametrize(("preset", "players"), [("classic", 2), ("pisti", 2), ("cardgames", 4)])
 def test_the_endgame_plays_for_the_match(preset: str, players: int) -> None:
-    from test_bots_master import last_cards
+    from support.bot_play import last_cards
 
     for seed in range(4):
         rnd = last_cards(preset, players, 8, seed)

@@ -14,7 +14,6 @@ from xeri import find_ruleset
 from xeri.bots import make_bot
 from xeri.bots.learned import LearnedPolicyError, NumpyPolicy, scale_vector
 from xeri.engine import Round
-from xeri.match import Match
 
 
 def test_shipped_weights_are_small_and_pick_legal_cards() -> None:
@@ -62,22 +61,6 @@ def test_playing_the_learned_bot_needs_no_torch() -> None:
             "r.play(b.choose(r.view(r.turn), r.log_for(r.turn)))\n"
             "assert 'torch' not in sys.modules and 'sb3_contrib' not in sys.modules\n")
     subprocess.run([sys.executable, "-c", code], check=True, timeout=120)
-
-
-def seat_follows(done: Match, seat: int, spec: str = "strong") -> tuple[int, int]:
-    """Replay a finished match: of ``seat``'s moves, how many the bot ``spec`` makes from the same view, and how
-    many there were. A bot seat that failed and played a stand-in card (a server plays the first legal one) shows."""
-    match = Match(done.ruleset, seed=done.seed, names=done.names, first_dealer=done.first_dealer,
-                  deals=[r.deal for r in done.rounds])
-    bot = make_bot(spec, 0)
-    same = total = 0
-    for played in done.rounds:
-        for card in played.moves:
-            if match.turn == seat:
-                total += 1
-                same += bot.choose(match.view(seat), match.round.log_for(seat)) == card
-            match.play(card)
-    return same, total
 
 
 @pytest.mark.parametrize(("preset", "players", "twin"), [

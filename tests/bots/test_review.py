@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from support.bot_play import Chooser, bot, play_match
 from xeri import record, review
-from xeri.bots import LEVELS, bot_card, make_bot, parse_spec
+from xeri.bots import LEVELS, make_bot, parse_spec
 from xeri.cards import Card
 from xeri.cli import main
 from xeri.engine import Deal
@@ -21,23 +21,6 @@ from xeri.rules import find_ruleset
 
 ITERATIONS = 40  # small budgets keep the tests fast; the code path is the master's own
 SPEC = review.evaluator_spec(ITERATIONS)
-
-Chooser = Callable[[Match], Card]
-
-
-def play_match(choosers: list[Chooser], seed: int, rounds: int = 1, preset: str = "classic") -> Match:
-    """A match played by ``choosers`` (one per seat) until ``rounds`` rounds are over."""
-    match = Match(find_ruleset(preset), seed=seed)
-    while not match.is_over and len(match.finished_round_scores()) < rounds:
-        turn = match.turn
-        assert turn is not None
-        match.play(choosers[turn](match))
-    return match
-
-
-def bot(spec: str, seed: int) -> Chooser:
-    b = make_bot(spec, seed=seed)
-    return lambda m: bot_card(m, b)
 
 
 def master_choice(m: Match) -> Card:

@@ -3,42 +3,14 @@
 from __future__ import annotations
 
 import json
-import random
 from pathlib import Path
 
 import pytest
 
+from support.records import served_record
 from xeri import fairness
 from xeri.cli import main
-from xeri.match import Match
-from xeri.record import to_record
 from xeri.rules import find_ruleset
-from xeri.views import Commitments
-
-
-def served_record(seed: int = 99, scheme: str = fairness.SCHEME) -> dict[str, object]:
-    """A finished match's record with a fairness section, as the server writes it (or wrote it, ``SCHEME_V1``)."""
-    ruleset = find_ruleset("classic", rounds=2)
-    match = Match(ruleset, seed=seed)
-    rng = random.Random(seed)
-    while not match.is_over:
-        match.play(rng.choice(match.legal_moves))
-    key = fairness.new_key()
-    data = to_record(match)
-    if scheme == fairness.SCHEME_V3:
-        data["fairness"] = Commitments(seed, key).record_section(match)
-        return data
-    salt = fairness.salt_for(key, "match")
-    whole = (fairness.commitment(seed, salt) if scheme.startswith("sha256(xeri-v1")
-             else fairness.match_commitment(seed, salt, ruleset, match.names, match.first_dealer))
-    data["fairness"] = {
-        "scheme": scheme,
-        "match": {"commitment": whole, "salt": salt},
-        "rounds": [{"round": i + 1, "salt": fairness.salt_for(key, f"round:{i + 1}"),
-                    "commitment": fairness.commitment(s, fairness.salt_for(key, f"round:{i + 1}"))}
-                   for i, s in enumerate(match.round_seeds)],
-    }
-    return data
 
 
 def test_commitment_binds_seed_and_salt() -> None:

@@ -17,36 +17,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_fairness import served_record
 
+from support.records import copy_record as _copy
+from support.records import cut_record as _cut
+from support.records import served_record
 from xeri import fairness
 from xeri.cli import main
-from xeri.match import Match
-from xeri.record import from_record, to_record
+from xeri.record import from_record
 
 V1 = "sha256(xeri-v1:{seed}:{salt})"  # the scheme of records made before issue 26
 SCHEMES = [V1, "xeri-v2", "xeri-v3"]
-
-
-def _copy(data: Any) -> Any:
-    return json.loads(json.dumps(data))
-
-
-def _cut(data: dict[str, Any], rounds: int, moves: int | None = None) -> dict[str, Any]:
-    """``data`` cut after ``rounds`` whole rounds (and ``moves`` more), remade as the engine would write it."""
-    whole = from_record(data)
-    match = Match(whole.ruleset, seed=whole.seed, names=whole.names, first_dealer=whole.first_dealer)
-    for r in data["rounds"][:rounds]:
-        for code in r["moves"]:
-            match.play(code)
-    for code in (data["rounds"][rounds]["moves"][:moves] if moves is not None else []):
-        match.play(code)
-    out = to_record(match)
-    if moves is not None:
-        out["rounds"][-1]["seed"] = None  # "not revealed yet"
-    assert out["result"]["over"] is False
-    out["fairness"] = _copy(data["fairness"])
-    return out
 
 
 def _verify(tmp_path: Path, capsys: pytest.CaptureFixture[str], data: Any, *extra: str) -> tuple[int, str]:

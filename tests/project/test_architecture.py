@@ -9,12 +9,15 @@ import each other in a circle either, however indirectly (issue 25): each
 strongly connected group of its import graph is named, with no exceptions.
 The server lives in named rooms (``SERVER_ROOMS``, one folder per concern, issue 40), with at most
 ``SERVER_TOP_MOST`` modules at its top, and no two rooms import each other in a circle either.
+The tests share their helpers through tests/support and each folder's conftest.py: no test module imports another,
+and pytest's ``pythonpath`` is ``tests`` alone (issue 40).
 """
 
 from __future__ import annotations
 
 import ast
 import sys
+import tomllib
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
@@ -315,3 +318,27 @@ def test_function_level_and_relative_imports_are_seen(tmp_path: Path) -> None:
     assert graph["xeri.bots.sim"] == {"xeri.cards"}
     assert "xeri.cards (layer core) imports xeri.bots.sim (layer bots, above it)" in violations(graph)
 
+
+def imports_of_test_modules(tests: Path) -> list[str]:
+    """Every import, anywhere in a file under ``tests``, of a module named ``test_*``: "FILE imports NAME"."""
+    found = []
+    for path in sorted(tests.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""] if isinstance(node, ast.ImportFrom) and not node.level else [])
+            found += [f"{path.relative_to(tests)} imports {n}" for n in names if n.split(".")[-1].startswith("test_")]
+    return found
+
+
+def test_no_test_module_imports_another() -> None:
+    tests = SRC.parents[1] / "tests"
+    assert imports_of_test_modules(tests) == [], "shared helpers belong in tests/support or a conftest.py"
+    pytest_options = tomllib.loads((SRC.parents[1] / "pyproject.toml").read_text())["tool"]["pytest"]["ini_options"]
+    assert pytest_options["pythonpath"] == ["tests"]
+
+
+def test_a_test_module_importing_another_is_named(tmp_path: Path) -> None:
+    (tmp_path / "web").mkdir()
+    (tmp_path / "web" / "test_b.py").write_text("def f():\n    from test_a import helper\n", encoding="utf-8")
+    (tmp_path / "test_c.py").write_text("import test_b\nfrom support.browser import new_page\n", encoding="utf-8")
+    assert imports_of_test_modules(tmp_path) == ["test_c.py imports test_b", "web/test_b.py imports test_a"]

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import random
 import socket
 import subprocess
 import sys
@@ -248,3 +249,44 @@ class AccountClient:
 
     def close(self) -> None:
         self.http.close()
+
+
+def play_to_the_end(player: Player, seat: int, others: dict[int, Player] | None = None, limit: int = 400) -> None:
+    """Play ``seat`` (and the ``others``' seats) until the match is over: always the first legal card."""
+    seats = {seat: player, **(others or {})}
+    for _ in range(limit):
+        view = player.view
+        assert view is not None
+        if view["match_over"]:
+            return
+        mover = seats.get(view["turn"])
+        if mover is None:  # the bot's turn: wait for its move
+            player.at_version(player.version + 1, timeout=20)
+            continue
+        mover.at_version(player.version, timeout=20)
+        assert mover.view is not None
+        mover.send(type="move", card=mover.view["legal_moves"][0], version=mover.version)
+        player.at_version(mover.version + 1, timeout=20)
+    raise AssertionError("the match did not end")
+
+
+def play_out(players: list[Player], rng: random.Random, max_moves: int = 2000) -> None:
+    """Play random legal moves with whichever client holds the seat to move, until the match is over."""
+    by_seat = {p.sync["seat"]: p for p in players if p.sync["seat"] is not None}
+    watcher = players[0]
+    for _ in range(max_moves):
+        view = watcher.view
+        assert view is not None
+        if view["match_over"]:
+            return
+        turn = view["turn"]
+        if turn in by_seat:
+            p = by_seat[turn]
+            p.at_version(watcher.version)
+            assert p.view is not None
+            version = p.version
+            p.send(type="move", card=rng.choice(p.view["legal_moves"]), version=version)
+            watcher.at_version(version + 1)
+        else:
+            watcher.recv()
+    raise AssertionError("the match did not end")

@@ -93,7 +93,7 @@ def test_a_whole_round_against_the_random_bot(tmp_path: Path) -> None:
 
 def test_a_whole_round_against_the_strong_level(tmp_path: Path) -> None:
     """The strong level is the learned bot (NumPy only): it plays its seat, and every card is the network's."""
-    from test_learned import seat_follows
+    from support.bot_play import seat_follows
 
     term = Terminal(tmp_path, "--seed", "4", "--level", "strong", "--option", "rounds=1")
     hands = list(term.play_on())

@@ -17,22 +17,17 @@ from __future__ import annotations
 
 import http.cookiejar
 import json
-import os
 import re
 import urllib.request
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, Route
-from test_web import DESKTOP, PHONE, Console, Server, new_page, play_until
 
-ROOT = Path(__file__).resolve().parents[2]
-AXE_PIN = re.search(r"^AXE_VERSION=(\S+)$", (ROOT / "scripts/test.sh").read_text(), flags=re.M)
-AXE_DIR = ROOT / f".cache/axe-{AXE_PIN and AXE_PIN[1]}"
-AXE = Path(os.environ.get("XERI_AXE_JS", AXE_DIR / "node_modules/axe-core/axe.min.js"))
-TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]
+from support.a11y import AXE, AXE_PIN, LOW_CONTRAST, ROOT, axe
+from support.browser import DESKTOP, PHONE, Console, Server, new_page, play_until
+from support.web_tables import post, seat, stub_player_matches
 
 # Latin words the Greek page may show: card ranks, key names, the language's own name, the
 # command line that checks a commitment, and the server bots' stand-in name in a record.
@@ -55,59 +50,6 @@ VISIBLE_TEXT = """() => {
   }
   out.push(document.title);
   return out.join('\\n');
-}"""
-
-
-# Each visible text's colour against the real colours behind it: the element's own and its ancestors' background
-# colours composited upwards to the first opaque one, a gradient counted by each of its colour stops (the felt),
-# the text's colour and the opacities above it composited over that. Returns the texts under 4.5:1, the worst
-# first. Disabled controls (WCAG exempts them) and the cards' own SVG drawings are left out.
-LOW_CONTRAST = """(minimum) => {
-  const parse = (c) => {
-    const m = c.match(/rgba?\\(([^)]+)\\)/);
-    if (!m) return null;
-    const p = m[1].split(/[ ,\\/]+/).filter(Boolean).map(Number);
-    return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1];
-  };
-  const over = (top, bottom) => [0, 1, 2].map((i) => top[i] * top[3] + bottom[i] * (1 - top[3])).concat([1]);
-  const lin = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
-  const lum = (c) => 0.2126 * lin(c[0]) + 0.7152 * lin(c[1]) + 0.0722 * lin(c[2]);
-  const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
-  const backgrounds = (el) => {
-    const layers = [];
-    for (let n = el; n; n = n.parentElement) {
-      const st = getComputedStyle(n);
-      const stops = (st.backgroundImage.match(/rgba?\\([^)]+\\)/g) || []).map(parse);
-      const colour = parse(st.backgroundColor);
-      if (stops.length) {
-        // A gradient over the element's own colour (or white): each stop is a background the text may sit on.
-        const under = colour && colour[3] > 0 ? over(colour, [255, 255, 255, 1]) : [255, 255, 255, 1];
-        return stops.map((s) => layers.reduceRight((acc, l) => over(l, acc), over(s, under)));
-      }
-      if (colour && colour[3] >= 1) return [layers.reduceRight((acc, l) => over(l, acc), colour)];
-      if (colour && colour[3] > 0) layers.push(colour);
-    }
-    return [layers.reduceRight((acc, l) => over(l, acc), [255, 255, 255, 1])];
-  };
-  const out = [];
-  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-  for (let t = walker.nextNode(); t; t = walker.nextNode()) {
-    const el = t.parentElement;
-    if (!t.textContent.trim() || !el || !el.getClientRects().length) continue;
-    if (el.closest('svg, .sr-only, script, style, noscript, [disabled], [aria-disabled=true], [hidden]')) continue;
-    const st = getComputedStyle(el);
-    if (st.visibility === 'hidden') continue;
-    if (el.closest('details:not([open])') && !el.closest('summary')) continue;
-    let alpha = 1;
-    for (let n = el; n; n = n.parentElement) alpha *= Number(getComputedStyle(n).opacity);
-    if (alpha === 0) continue;
-    const ink = parse(st.color);
-    ink[3] *= alpha;
-    const worst = Math.min(...backgrounds(el).map((bg) => ratio(over(ink, bg), bg)));
-    const what = el.className && typeof el.className === 'string' ? el.className : el.tagName;
-    if (worst < minimum) out.push([Math.round(worst * 100) / 100, t.textContent.trim().slice(0, 40), what]);
-  }
-  return out.sort((a, b) => a[0] - b[0]);
 }"""
 
 
@@ -155,19 +97,6 @@ def stub_review(page: Page) -> None:
         json={"state": "done", "done": 3, "total": 3, "review": review}))
 
 
-def stub_player_matches(page: Page, name: str) -> None:
-    """One player's finished matches, answered at once: wins and losses against two levels and a person."""
-    def match(i: int, winner: int, bot: str | None, scores: list[int]) -> dict[str, Any]:
-        other = f"Computer {bot}" if bot else "Nikos"
-        return {"id": f"m{i:015d}", "names": [name, other], "bots": [None, bot], "winner": winner, "scores": scores,
-                "ruleset": {"name": "classic", "players": 2, "match_end": "target", "rounds": 5, "target": 151},
-                "round_wins": None, "finished_at": "2026-11-30T20:00:00Z"}
-
-    matches = [match(1, 0, "easy", [160, 90]), match(2, 1, "medium", [120, 155]), match(3, 0, "easy", [151, 40]),
-               match(4, 0, None, [152, 150]), match(5, 1, "medium", [80, 151])]
-    page.route(re.compile(r".*/api/matches\?.*player=.*"), lambda route: route.fulfill(json={"matches": matches}))
-
-
 def stub_ratings(page: Page, name: str) -> None:
     """The server's profile of ``name`` with ratings and three points of history, and a leaderboard with them."""
     points = [(1597, 475, True), (1674, 455, True), (1590, 430, False)]
@@ -184,22 +113,6 @@ def stub_ratings(page: Page, name: str) -> None:
 
     page.route(re.compile(rf".*/api/profiles/{name}$"), profile)
     page.route(re.compile(r".*/api/leaderboards/classic-2p$"), board)
-
-
-def post(server: Server, path: str, body: Any) -> Any:
-    req = urllib.request.Request(server.url + path, data=json.dumps(body).encode(), method="POST",
-                                 headers={"Content-Type": "application/json", "Origin": server.url})
-    with urllib.request.urlopen(req, timeout=10) as r:
-        return json.load(r)
-
-
-@pytest.fixture(scope="module")
-def finished(server: Server) -> Iterator[str]:
-    """A finished one-round match of a person (who left, so the computer played it out) and a bot."""
-    res = post(server, "/api/tables", {"ruleset": "classic", "options": {"match_end": "rounds", "rounds": 1},
-                                       "seats": [None, {"bot": "easy"}], "name": "Ζωή", "seat": 0})
-    post(server, f"/api/tables/{res['table_id']}/leave", {"token": res["token"]})
-    yield res["table_id"]
 
 
 @pytest.fixture(scope="module")
@@ -229,29 +142,12 @@ def rated_table(server: Server, account: str) -> Iterator[str]:
     yield made["table_id"]
 
 
-def axe(page: Page, screen: str) -> None:
-    """Run axe-core on the page as it is; fail with every violation's rule and nodes."""
-    if not page.evaluate("typeof window.axe === 'object'"):
-        page.add_script_tag(path=str(AXE))
-    result = page.evaluate("tags => axe.run(document, {runOnly: {type: 'tag', values: tags}, "
-                           "resultTypes: ['violations']})", TAGS)
-    found = [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:4]) for v in result["violations"]]
-    assert found == [], f"{screen}: {found}"
-
-
 def latin(page: Page, allowed_ids: set[str]) -> set[str]:
     """Latin words on the page that are not on the allow-list (nor part of a table id or a player's name:
     data, not the page's words; other tests' tables show in the lobby's list)."""
     text = re.sub(r"[0-9a-f]{16,}", " ", page.evaluate(VISIBLE_TEXT))  # commitments, salts: hex digits
     words = set(re.findall(r"[A-Za-z]+", text))
     return {w for w in words if w not in ALLOWED_LATIN and not any(w in i for i in allowed_ids)}
-
-
-def seat(page: Page, server: Server, table_id: str, seat_no: int, token: str) -> None:
-    page.goto(server.url + "/#/help")
-    page.evaluate("([id, s, token]) => localStorage.setItem('xeri.seats', JSON.stringify({[id]: {seat: s, token}}))",
-                  [table_id, seat_no, token])
-    page.goto(f"{server.url}/#/t/{table_id}")
 
 
 def targets_too_small(page: Page) -> list[Any]:

@@ -5,42 +5,15 @@ resumed and left on another device; the cookie the page never sees; sign out."""
 from __future__ import annotations
 
 from playwright.sync_api import Browser, BrowserContext, Page
-from test_web import TURN, Console, Server, hand, new_page, play_until, start_vs_computer
 
-PASSWORD = "a good long password"
-
-
-def open_dialog(page: Page) -> None:
-    page.click("#account-btn")
-    page.wait_for_selector("#account-dialog")
-
-
-def sign_up(page: Page, name: str) -> None:
-    open_dialog(page)
-    page.fill("#account-name", name)
-    page.fill("#account-password", PASSWORD)
-    page.click("#account-dialog .sign-up-btn")
-    page.wait_for_selector("#account-dialog", state="detached")
-    page.wait_for_function("name => document.querySelector('#account-btn').textContent === name", arg=name)
-
-
-def sign_in(page: Page, name: str, password: str = PASSWORD) -> None:
-    open_dialog(page)
-    page.fill("#account-name", name)
-    page.fill("#account-password", password)
-    page.click("#account-dialog .sign-in-btn")
+from support.accounts_page import PASSWORD, open_dialog, profile_matches, sign_in, sign_up
+from support.browser import TURN, Console, Server, hand, new_page, play_until, start_vs_computer
 
 
 def finish_a_match(page: Page, server: Server, name: str) -> str:
     table_id = start_vs_computer(page, server, name, target="r1")
     play_until(page, "#match-dialog")
     return table_id
-
-
-def profile_matches(page: Page, server: Server, name: str) -> list[str]:
-    page.goto(f"{server.url}/#/profile/{name}")
-    page.wait_for_selector(".profile-name")
-    return page.eval_on_selector_all(".profile-matches tr[data-match]", "rows => rows.map(r => r.dataset.match)")
 
 
 def test_sign_up_then_sign_in_on_a_second_context_shows_the_same_history(

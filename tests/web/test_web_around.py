@@ -2,10 +2,9 @@
 remember the theme, sound, animation speed and card size, the round and match dialogs in words and opened at their
 top, Stats with win rates and a chart, How to play's point values, and no "/" constructions in Greek or Turkish.
 
-Driven in Debian's Chromium through Playwright against a real ``xeri serve`` (the fixtures of test_web.py).
+Driven in Debian's Chromium through Playwright against a real ``xeri serve`` (the fixtures of tests/support/browser.py).
 """
 
-# ruff: noqa: F811  (the fixtures imported from test_web are parameters by name)
 from __future__ import annotations
 
 import re
@@ -13,8 +12,9 @@ from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Browser, BrowserContext, Route
-from test_web import PHONE, Console, Server, new_page, play_until
-from test_web_a11y import finished, post, seat, stub_player_matches  # noqa: F401  (finished is a fixture)
+
+from support.browser import PHONE, Console, Server, new_page, play_until
+from support.web_tables import post, seat, stub_player_matches
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -15,12 +15,12 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext
-from test_server_cluster import PG_URL, REDIS_URL, Cluster, fresh_database, poll
-from test_web import Console, hand, new_page, play_until
-from test_web_accounts import profile_matches, sign_in, sign_up
-from test_web_cluster import Balancer, play_moves
-from test_web_play import vs_computer
-from test_web_takeback import play_and_take_back
+
+from support.accounts_page import profile_matches, sign_in, sign_up
+from support.browser import Console, hand, new_page, play_and_take_back, play_until
+from support.cluster import PG_URL, REDIS_URL, Cluster, fresh_database, poll
+from support.cluster_page import Balancer, play_moves
+from support.web_tables import vs_computer
 
 pytestmark = pytest.mark.skipif(
     not (PG_URL and REDIS_URL) and not os.environ.get("XERI_REQUIRE_SERVICES"),

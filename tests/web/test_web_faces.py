@@ -11,8 +11,9 @@ import itertools
 from typing import Any
 
 from playwright.sync_api import Browser, BrowserContext
-from test_web import Console, Server
-from test_web_felt import felt_page, open_table, sync
+
+from support.browser import Console, Server
+from support.table_script import felt_page, open_table, sync
 
 # A court card in the hand (the queen of clubs), and one on the pile (the king of diamonds).
 HAND = ["3D", "7S", "9H", "QC"]

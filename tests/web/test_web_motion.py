@@ -1,6 +1,6 @@
 """Motion in a real table's order (issue 39), read from the page frame by frame.
 
-Each test scripts the table's socket (test_web_felt.py's ``Scripted``), records what the page shows at every
+Each test scripts the table's socket (support.table_script's ``Scripted``), records what the page shows at every
 animation frame (a ``requestAnimationFrame`` loop the page runs from its load: the cards in flight, the pile's cards,
 the hand's shown cards, the turn, a dialog) and checks the order of a storyboard's step: the capturing card flies
 over the pile still drawn, lands, then the pile sweeps; the hand is hidden until dealt; your turn comes after the
@@ -17,8 +17,9 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page
-from test_web import ARTIFACTS, Console, Server, new_page
-from test_web_felt import box, capture_update, felt_page, open_table, opponent_update, sync, view
+
+from support.browser import ARTIFACTS, Console, Server, new_page
+from support.table_script import box, capture_update, felt_page, open_table, opponent_update, sync, view
 
 FAST = {"motion": "fast", "sound": True}
 

@@ -9,8 +9,9 @@ is that server's first master move, so it comes before the rollouts are loaded.
 from __future__ import annotations
 
 from playwright.sync_api import Browser, BrowserContext
-from test_web import RECORD_ANNOUNCEMENTS, TURN, Console, Server, new_page
-from test_web_play import RECORD_LIVE, vs_computer
+
+from support.browser import RECORD_ANNOUNCEMENTS, RECORD_LIVE, TURN, Console, Server, new_page
+from support.web_tables import vs_computer
 
 WARMING = "The strong level is warming up"
 READY = "The strong level's rollouts are ready"

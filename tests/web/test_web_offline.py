@@ -22,8 +22,8 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page
-from test_web import DESKTOP, TURN, Console, Server, hand
 
+from support.browser import DESKTOP, TURN, Console, Server, hand
 from support.server import Player
 
 ROOT = Path(__file__).resolve().parents[2]

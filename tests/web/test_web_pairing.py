@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from playwright.sync_api import Browser, BrowserContext
-from test_web import TURN, Console, Server, hand, new_page
+
+from support.browser import TURN, Console, Server, hand, new_page
 
 
 def test_two_browsers_press_play_online_sit_at_one_table_and_play(server: Server, browser: Browser,

@@ -2,7 +2,7 @@
 keyboard, a friends' rematch and the page's delivery (caching, compression, manifest, first-visit cost).
 
 Each bug test fails on the page before the fix. Driven in Debian's Chromium through Playwright against a
-real ``xeri serve`` (the fixtures and helpers of test_web.py); one server and one browser for the module.
+real ``xeri serve`` (the fixtures and helpers of tests/support/browser.py); one server and one browser for the module.
 """
 
 from __future__ import annotations
@@ -14,70 +14,18 @@ import re
 import urllib.parse
 import urllib.request
 from pathlib import Path
-from typing import Any
 
-from playwright.sync_api import Browser, BrowserContext, Page
-from test_web import ARTIFACTS, PHONE, RECORD_ANNOUNCEMENTS, TURN, Console, Server, hand, new_page
+from playwright.sync_api import Browser, BrowserContext
+
+from support.browser import ARTIFACTS, PHONE, RECORD_ANNOUNCEMENTS, RECORD_LIVE, TURN, Console, Server, hand, new_page
+from support.web_tables import api, friends_table, seat_page, vs_computer
 
 SUITS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
-
-# Keeps every line the polite live region (#live) was given, and whether the focus ever fell to the body
-# while a table was shown and no dialog was open.
-RECORD_LIVE = """
-window.__live = [];
-window.__bodyFocus = 0;
-document.addEventListener("DOMContentLoaded", () => {
-  const live = document.getElementById("live");
-  new MutationObserver((records) => {
-    for (const r of records) for (const n of r.addedNodes) window.__live.push(n.textContent);
-  }).observe(live, { childList: true });
-  document.addEventListener("focusout", () => setTimeout(() => {
-    if (document.activeElement === document.body && document.querySelector(".board .hand")
-        && !document.querySelector(".modal-back")) window.__bodyFocus += 1;
-  }, 0));
-});
-"""
 
 
 def label(code: str) -> str:
     """A card as the page writes it (lib/cards.js cardLabel): 10♦, J♣, 7♥."""
     return ("10" if code[0] == "T" else code[0]) + SUITS[code[1]]
-
-
-def api(server: Server, method: str, path: str, body: Any = None) -> Any:
-    data = None if body is None else json.dumps(body).encode()
-    req = urllib.request.Request(server.url + path, data=data, method=method,
-                                 headers={"Content-Type": "application/json", "Origin": server.url})
-    with urllib.request.urlopen(req, timeout=10) as r:
-        return json.load(r)
-
-
-def vs_computer(page: Page, server: Server, name: str, *, level: str = "easy", target: str = "r1",
-                players: int = 2) -> str:
-    page.goto(server.url + "/")
-    page.fill(".vs-name", name)
-    page.select_option(".vs-level", level)
-    page.select_option(".vs-players", str(players))
-    page.select_option(".vs-ruleset", "classic")
-    page.select_option(".vs-target", target)
-    page.click(".start-vs")
-    page.wait_for_selector(".hand .card-btn")
-    return page.url.split("#/t/")[1]
-
-
-def friends_table(server: Server, players: int = 2, **extra: Any) -> tuple[str, str]:
-    """A friends' table made through the API, its creator seated: (table id, the creator's token)."""
-    res = api(server, "POST", "/api/tables", {"ruleset": "classic", "players": players, "name": "Alice", "seat": 0,
-                                              **extra})
-    return res["table_id"], res["token"]
-
-
-def seat_page(page: Page, server: Server, table_id: str, seat: int, token: str) -> Page:
-    page.goto(server.url + "/#/cards")
-    page.evaluate("([id, seat, token]) => localStorage.setItem('xeri.seats', JSON.stringify({[id]: {seat, token}}))",
-                  [table_id, seat, token])
-    page.goto(f"{server.url}/#/t/{table_id}")
-    return page
 
 
 def test_the_next_round_waits_for_the_round_dialog(server: Server, browser: Browser,

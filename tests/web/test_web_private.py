@@ -12,9 +12,8 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import sync_playwright
-from test_server import play_out
 
-from support.server import Player, ThreadServer, create, db_url
+from support.server import Player, ThreadServer, create, db_url, play_out
 
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"]
 

@@ -13,9 +13,9 @@ from collections.abc import Iterator
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, Route
-from test_web import Console, Server, new_page, play_until
-from test_web_accounts import open_dialog, sign_up
 
+from support.accounts_page import open_dialog, sign_up
+from support.browser import Console, Server, new_page, play_until
 from xeri.ratings import Member, Rating, initial, rate
 
 FORMAT = "classic-2p"

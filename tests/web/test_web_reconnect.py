@@ -14,8 +14,9 @@ import time
 from typing import Any
 
 from playwright.sync_api import Browser, BrowserContext, Page, WebSocketRoute
-from test_web import TURN, Console, Server, new_page, weakest_level
-from test_web_play import api, friends_table, seat_page
+
+from support.browser import TURN, Console, Server, new_page, weakest_level
+from support.web_tables import api, friends_table, seat_page
 
 
 def wait_until(page: Page, what: str, check: Any, timeout: float = 20.0) -> None:

@@ -1,6 +1,6 @@
 """The browser's replay shows the master's review: progress, the per-round summary, each move's grade and better card.
 
-Driven in Debian's Chromium through Playwright against a real ``xeri serve`` (the fixtures of test_web.py); the
+Driven in Debian's Chromium through Playwright against a real ``xeri serve`` (support.browser's fixtures); the
 match itself is played over the WebSocket API, which is quicker than clicking.
 """
 
@@ -9,10 +9,9 @@ from __future__ import annotations
 import random
 
 from playwright.sync_api import Browser, BrowserContext
-from test_server import play_out
-from test_web import ARTIFACTS, Console, Server, new_page
 
-from support.server import Player, create
+from support.browser import ARTIFACTS, Console, Server, new_page
+from support.server import Player, create, play_out
 
 SUITS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 

@@ -4,7 +4,7 @@ only after the last card lands, and the match's buttons side by side on a phone 
 
 The server's messages are the real ones: a seeded match is played by the offline engine (xeri.offline, which builds
 the server's messages byte for byte), and its messages are written to the page's own WebSocket
-(test_web_felt.py's ``Scripted``), so each test is one or two messages long and the same every run.
+(tests/support/table_script.py's ``Scripted``), so each test is one or two messages long and the same every run.
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page
-from test_web import Console, Server, new_page
-from test_web_felt import TABLE_ID, felt_page, open_table, round_record, sync
 
+from support.browser import Console, Server, new_page
+from support.table_script import TABLE_ID, felt_page, open_table, round_record, sync
 from xeri.cards import Rank
 from xeri.offline.table import OfflineTable
 

@@ -3,33 +3,19 @@ Take back button and by the U key, and the hand holds it again; with a friend at
 
 from __future__ import annotations
 
-from playwright.sync_api import Browser, BrowserContext, Page
-from test_web import TURN, Console, Server, hand, invite_friends, new_page, start_vs_computer
+from playwright.sync_api import Browser, BrowserContext
 
-IN_HAND = "c => [...document.querySelectorAll('.hand .card-btn')].some(e => e.dataset.card === c)"
-NOT_IN_HAND = "c => ![...document.querySelectorAll('.hand .card-btn')].some(e => e.dataset.card === c)"
-
-
-def play_and_take_back(page: Page, how: str) -> None:
-    """Play a card on my turn, then take it back ``how`` ("button" or "key"): the hand holds it again."""
-    page.wait_for_selector(TURN)
-    before = hand(page)
-    card = before[-1]
-    page.click(f".hand .card-btn[data-card='{card}']")
-    page.wait_for_function(NOT_IN_HAND, arg=card)
-    # Enabled once the server says there is a card to take back (its answer to the move).
-    page.wait_for_selector(".takeback-btn:not([disabled])")
-    if how == "button":
-        page.click(".takeback-btn")
-    else:
-        page.locator("body").focus()
-        page.keyboard.press("u")
-    page.wait_for_function(IN_HAND, arg=card)
-    assert sorted(hand(page)) == sorted(before)
-    # The screen reader hears it; the page is the server's: my turn again, nothing more to take back here.
-    page.wait_for_function("() => document.getElementById('live').textContent.includes('Taken back')")
-    page.wait_for_selector(TURN)
-    assert page.locator(".takeback-btn[disabled]").count() == 1
+from support.browser import (
+    NOT_IN_HAND,
+    TURN,
+    Console,
+    Server,
+    hand,
+    invite_friends,
+    new_page,
+    play_and_take_back,
+    start_vs_computer,
+)
 
 
 def test_take_back_by_button_and_by_key(server: Server, browser: Browser, contexts: list[BrowserContext],

@@ -2,7 +2,7 @@
 its glossary, the hint readable on the felt, and every word of the phone's table and of How to play on the screen.
 
 Each test failed on the page before its fix (6c00e5f). The tables are scripted over the page's own WebSocket
-(test_web_felt.py's ``open_table``), so each is one message and the same every run.
+(tests/support/table_script.py's ``open_table``), so each is one message and the same every run.
 """
 
 from __future__ import annotations
@@ -13,9 +13,10 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page
-from test_web import Console, Server, new_page
-from test_web_a11y import LOW_CONTRAST
-from test_web_felt import felt_page, open_table, sync, table
+
+from support.a11y import LOW_CONTRAST
+from support.browser import Console, Server, new_page
+from support.table_script import felt_page, open_table, sync, table
 
 ROOT = Path(__file__).resolve().parents[2]
 LANGS = ("el", "tr", "en")

@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 import pytest
 
-from support.server import Player, ThreadServer, create, db_url, join
+from support.server import Player, ThreadServer, create, db_url, join, play_out
 from xeri import fairness
 
 
@@ -28,28 +28,6 @@ def limited(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
     srv = ThreadServer(db_url(tmp_path_factory.mktemp("limited")), rate=5.0).start()
     yield srv
     srv.stop()
-
-
-def play_out(players: list[Player], rng: random.Random, max_moves: int = 2000) -> None:
-    """Play random legal moves with whichever client holds the seat to move, until the match is over."""
-    by_seat = {p.sync["seat"]: p for p in players if p.sync["seat"] is not None}
-    watcher = players[0]
-    for _ in range(max_moves):
-        view = watcher.view
-        assert view is not None
-        if view["match_over"]:
-            return
-        turn = view["turn"]
-        if turn in by_seat:
-            p = by_seat[turn]
-            p.at_version(watcher.version)
-            assert p.view is not None
-            version = p.version
-            p.send(type="move", card=rng.choice(p.view["legal_moves"]), version=version)
-            watcher.at_version(version + 1)
-        else:
-            watcher.recv()
-    raise AssertionError("the match did not end")
 
 
 def test_pages_and_meta(server: ThreadServer) -> None:
@@ -111,8 +89,7 @@ def test_match_against_a_bot_then_history(server: ThreadServer) -> None:
 
 def test_a_strong_bot_seat_plays_the_learned_network(server: ThreadServer) -> None:
     """The strong level at a server seat and as the takeover bot: each card it played is the network's own."""
-    from test_learned import seat_follows
-
+    from support.bot_play import seat_follows
     from xeri import record
 
     assert httpx.get(server.base + "/api/levels").json() == ["easy", "medium", "hard", "strong", "master"]

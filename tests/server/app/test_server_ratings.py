@@ -14,10 +14,9 @@ from typing import Any
 
 import httpx
 import pytest
-from test_server_cluster import PG_URL, fresh_database, poll
-from test_server_migrations import play_to_the_end
 
-from support.server import AccountClient, ThreadServer, db_url
+from support.cluster import PG_URL, fresh_database, poll
+from support.server import AccountClient, ThreadServer, db_url, play_to_the_end
 from xeri.ratings import Rating, initial, rate
 from xeri.server.rated.policy import LeaderboardRules, leave_penalty
 from xeri.server.store import Store

@@ -12,10 +12,9 @@ from typing import Any
 
 import httpx
 import pytest
-from test_review import bot, play_match
-from test_server import play_out
 
-from support.server import Player, ThreadServer, create, db_url
+from support.bot_play import bot, play_match
+from support.server import Player, ThreadServer, create, db_url, play_out
 from xeri import record, review
 from xeri.server.matches.reviews import ReviewBusy, ReviewCache, ReviewFailed
 from xeri.server.workers import PoolBusy, Workers

@@ -16,8 +16,8 @@ from typing import Any
 
 import pytest
 import uvicorn
-from test_server_cluster import poll
 
+from support.cluster import poll
 from support.server import Player, ThreadServer, create, db_url
 from xeri.bots import make_bot
 from xeri.match import Match

@@ -10,10 +10,10 @@ import secrets
 
 import httpx
 import pytest
-from test_server_cluster import REDIS_URL, Cluster, database, lease_owner, node_id  # noqa: F401 (the fixture)
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
+from support.cluster import REDIS_URL, Cluster, lease_owner, node_id
 from support.server import AccountClient, Player
 from xeri.server.limits.caps import LimitExceeded, Limits
 from xeri.server.limits.sign_in import AccountLimits
@@ -21,7 +21,7 @@ from xeri.server.limits.sign_in import AccountLimits
 PASSWORD = "a good long password"
 
 
-def test_two_processes_share_sessions_and_seat_bindings(database: str) -> None:  # noqa: F811
+def test_two_processes_share_sessions_and_seat_bindings(database: str) -> None:
     assert REDIS_URL
     cluster = Cluster(database, REDIS_URL, n=2)
     a, b = cluster.nodes
@@ -58,7 +58,7 @@ def test_two_processes_share_sessions_and_seat_bindings(database: str) -> None: 
         cluster.stop()
 
 
-def test_a_claim_and_a_leave_by_the_session_at_a_process_not_owning_the_table(database: str) -> None:  # noqa: F811
+def test_a_claim_and_a_leave_by_the_session_at_a_process_not_owning_the_table(database: str) -> None:
     """A guest's table in play, owned by a, claimed at b: b asks the owner, which binds the seat; then the session
     gives the seat up at b (no token), again through the owner."""
     assert REDIS_URL

@@ -1,10 +1,9 @@
 """The cluster as the page and a player behind the balancer meet it (issue 25): the seat socket's ``summary=1`` on a
 process that does not own the table, client addresses through HAProxy, and HAProxy's page when no process is ready.
 
-Real services, as in test_server_cluster.py (its fixtures and helpers).
+Real services, as in test_server_cluster.py (the fixtures and helpers of tests/support/cluster.py).
 """
 
-# ruff: noqa: F811  (the fixture imported from test_server_cluster is a parameter by name)
 from __future__ import annotations
 
 import json
@@ -14,18 +13,18 @@ from pathlib import Path
 
 import httpx
 import pytest
-from test_server_cluster import (  # noqa: F401  (the fixture is used by name)
+from websockets.exceptions import InvalidStatus
+from websockets.sync.client import connect
+
+from support.cluster import (
     REDIS_URL,
     Client,
     Cluster,
     Node,
-    database,
     lease_owner,
     node_id,
     poll,
 )
-from websockets.exceptions import InvalidStatus
-from websockets.sync.client import connect
 
 pytestmark = pytest.mark.skipif(not REDIS_URL, reason="needs XERI_TEST_REDIS_URL (scripts/test.sh starts it)")
 

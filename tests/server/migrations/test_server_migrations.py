@@ -23,26 +23,17 @@ from typing import Any
 
 import httpx
 import pytest
-from test_server_cluster import PG_URL, fresh_database, poll
 from websockets.exceptions import ConnectionClosed
 
-from support.server import Player, ThreadServer, create, free_port, join
+from support.cli import run_xeri
+from support.cluster import PG_URL, fresh_database, poll
+from support.server import Player, ThreadServer, create, free_port, join, play_to_the_end
 from xeri.cli import main as xeri
 from xeri.server.store import migrations
 
 FIXTURE = Path(__file__).resolve().parent / "data" / "schema_main"
 TOKENS = json.loads((FIXTURE / "tokens.json").read_text())
 needs_pg = pytest.mark.skipif(not PG_URL, reason="needs XERI_TEST_PG_URL (scripts/test.sh starts PostgreSQL)")
-
-
-def run_xeri(capsys: pytest.CaptureFixture[str] | None, *argv: str) -> tuple[int, str, str]:
-    """``xeri ARGV`` in this process: (exit code, stdout, stderr; empty without ``capsys``)."""
-    if capsys is None:
-        return xeri(list(argv)), "", ""
-    capsys.readouterr()
-    code = xeri(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def sqlite_copy(tmp: Path) -> Path:
@@ -243,25 +234,6 @@ def test_serve_refuses_an_older_postgresql_schema_in_one_line(capsys: pytest.Cap
 
 
 # --- upgrading main's database, then playing and verifying its matches ----------------------------
-
-
-def play_to_the_end(player: Player, seat: int, others: dict[int, Player] | None = None, limit: int = 400) -> None:
-    """Play ``seat`` (and the ``others``' seats) until the match is over: always the first legal card."""
-    seats = {seat: player, **(others or {})}
-    for _ in range(limit):
-        view = player.view
-        assert view is not None
-        if view["match_over"]:
-            return
-        mover = seats.get(view["turn"])
-        if mover is None:  # the bot's turn: wait for its move
-            player.at_version(player.version + 1, timeout=20)
-            continue
-        mover.at_version(player.version, timeout=20)
-        assert mover.view is not None
-        mover.send(type="move", card=mover.view["legal_moves"][0], version=mover.version)
-        player.at_version(mover.version + 1, timeout=20)
-    raise AssertionError("the match did not end")
 
 
 def finished_ids(db: str) -> list[str]:

@@ -10,7 +10,6 @@ no token; and every ``xeri admin`` command runs against the cluster's database. 
 checked with ``systemd-analyze verify``, and their command lines with xeri's own parser.
 """
 
-# ruff: noqa: F811  (the fixtures imported from test_web are parameters by name)
 from __future__ import annotations
 
 import asyncio
@@ -34,21 +33,14 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, BrowserContext
 from prometheus_client.parser import text_string_to_metric_families
-from test_server_cluster import REDIS_URL, ROOT, Client, Cluster, Node, fresh_database, node_id, play_turn, played, poll
-from test_server_cluster import lease_owner as read_lease_owner
-from test_server_migrations import run_xeri as run_xeri_here
-from test_web import (  # noqa: F401  (fixtures are used by name)
-    Console,
-    browser,
-    console,
-    contexts,
-    new_page,
-    playwright,
-)
-from test_web_cluster import play_out
-from test_web_play import vs_computer
 
+from support.browser import Console, new_page
+from support.cli import run_xeri as run_xeri_here
+from support.cluster import REDIS_URL, ROOT, Client, Cluster, Node, fresh_database, node_id, play_turn, played, poll
+from support.cluster import lease_owner as read_lease_owner
+from support.cluster_page import play_out
 from support.server import free_port
+from support.web_tables import vs_computer
 
 TLS_CFG = ROOT / "deploy" / "haproxy-tls.cfg"
 UNITS = ROOT / "deploy" / "systemd"

@@ -9,8 +9,8 @@ import uuid
 from typing import Any
 
 import pytest
-from test_pairing_service import Lobby
 
+from support.pairing import Lobby
 from xeri.server.pairing.service import DROP_AFTER
 from xeri.server.pairing.shared import SharedPairing
 from xeri.server.wire.refusals import ProtocolError

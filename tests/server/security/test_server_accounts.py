@@ -15,11 +15,10 @@ from typing import Any
 import httpx
 import pytest
 import uvicorn
-from test_server_migrations import play_to_the_end
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from support.server import CHEAP_PASSWORDS, LIFTED, AccountClient, ThreadServer, create, db_url
+from support.server import CHEAP_PASSWORDS, LIFTED, AccountClient, ThreadServer, create, db_url, play_to_the_end
 from xeri.cli import main
 from xeri.server.accounts import names as account_names
 from xeri.server.accounts.passwords import Passwords
@@ -399,7 +398,7 @@ def play_out(server: ThreadServer, client: AccountClient, table_id: str, token: 
     player = client.player(server.ws_base, table_id, token=token, account=token is None)
     play_to_the_end(player, player.sync["seat"])
     player.close()
-    from test_server_cluster import poll
+    from support.cluster import poll
 
     poll("the match stored as finished",
          lambda: httpx.get(f"{server.base}/api/tables/{table_id}", cookies=client.http.cookies).json()["status"]

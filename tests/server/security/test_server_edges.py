@@ -161,8 +161,8 @@ def test_an_encoded_token_key_opens_the_seat_but_never_reaches_the_log(tmp_path:
 
 def test_post_verify_reports_a_cut_record_unfinished_and_names_the_scheme(server: ThreadServer) -> None:
     """POST /api/verify once answered ok: true for a record with its last round dropped."""
-    from test_fairness import served_record
-    from test_fairness_tamper import _cut
+    from support.records import cut_record as _cut
+    from support.records import served_record
 
     api = f"{server.base}/api/verify"
     old: dict[str, Any] = served_record(scheme="sha256(xeri-v1:{seed}:{salt})")  # a record made before the change

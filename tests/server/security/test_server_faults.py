@@ -18,10 +18,9 @@ from typing import Any
 import httpx
 import pytest
 from starlette.middleware.gzip import GZipResponder
-from test_server import play_out
 from websockets.exceptions import ConnectionClosed
 
-from support.server import LIFTED, Player, ThreadServer, create, db_url
+from support.server import LIFTED, Player, ThreadServer, create, db_url, play_out
 from xeri.server import create_app
 from xeri.server.broker.envelope import Envelope
 from xeri.server.socket.connection import Client

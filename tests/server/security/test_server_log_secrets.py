@@ -12,10 +12,9 @@ from pathlib import Path
 
 import httpx
 import pytest
-from test_server_migrations import play_to_the_end
 from websockets.sync.client import connect
 
-from support.server import AccountClient, Player, db_url, free_port, wait_ready
+from support.server import AccountClient, Player, db_url, free_port, play_to_the_end, wait_ready
 
 SECRET_HEADER = "Bearer s3cr3t-operator-credential-0042"
 

@@ -12,11 +12,10 @@ from typing import Any
 
 import httpx
 import pytest
-from test_server import play_out
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from support.server import Player, ThreadServer, create, db_url
+from support.server import Player, ThreadServer, create, db_url, play_out
 
 #: every route that reads a match or its table, by table id
 READS = ["/api/matches/{id}/record", "/api/matches/{id}/replay", "/api/matches/{id}/review?seat=0",

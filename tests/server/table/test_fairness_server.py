@@ -8,9 +8,8 @@ from collections.abc import Iterator
 
 import httpx
 import pytest
-from test_server import play_out
 
-from support.server import Player, ThreadServer, create, db_url, join
+from support.server import Player, ThreadServer, create, db_url, join, play_out
 from xeri import fairness
 
 

@@ -1,5 +1,5 @@
 // Views and messages for the node unit tests of the table's reducer and draw queue (issue 39): a 2-player round,
-// this page at seat 0, the same as tests/web/test_web_felt.py's scripted socket.
+// this page at seat 0, the same as tests/support/table_script.py's scripted socket.
 
 /** @returns {any} */
 export function view(kw = {}) {
