@@ -383,4 +383,7 @@ def replay_steps(record: Mapping[str, Any]) -> dict[str, Any]:
     table = record.get("table") or {}
     levels = table.get("bots") or {}
     bots = [levels.get(str(s)) for s in range(ruleset.players)]
-    return {"id": table.get("id"), "names": names, "bots": bots, "ruleset": ruleset.to_dict(), "steps": steps}
+    # A forfeit (a rated seat's, docs/ratings.md) ends the match before its score does: the replay says so.
+    end = record.get("end")
+    return {"id": table.get("id"), "names": names, "bots": bots, "ruleset": ruleset.to_dict(), "steps": steps,
+            "end": end.get("by") if isinstance(end, dict) else None}

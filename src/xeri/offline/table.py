@@ -254,7 +254,7 @@ class OfflineTable:
                             if over and self.ruleset.side_of(s) == m.winner],
                 "rounds": len(m.rounds), "round_wins": list(m.round_wins), "bots": list(self.bots),
                 "finished_at": iso_time(self.finished_at), "created_at": iso_time(self.created_at),
-                "status": self.status,
+                "status": self.status, "end": None,  # a forfeit is a rated table's: never offline
                 "offline": True}
 
     # --- moves ---------------------------------------------------------------------

@@ -36,8 +36,4 @@ def summary(row: MatchRow) -> dict[str, Any]:
 
 def replay_steps(record: dict[str, Any]) -> Replay:
     """Every step of a finished match: each round's deal, then each move, with the whole table shown."""
-    steps = views.replay_steps(record)
-    end = record.get("end")
-    if isinstance(end, dict):
-        steps["end"] = end.get("by")  # a forfeit: the steps stop before the match's score ends it
-    return msgspec.convert(steps, Replay)
+    return msgspec.convert(views.replay_steps(record), Replay)
