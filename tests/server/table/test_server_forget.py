@@ -10,8 +10,12 @@ from pathlib import Path
 from typing import Any
 
 from support.server import db_url
-from xeri.server.broker.pubsub import InProcessBroker
+from xeri.server.broker.pubsub import InProcessBroker, RedisBroker
+from xeri.server.cluster.node import Cluster
 from xeri.server.lobby.lobby import Lobby
+from xeri.server.matches.forget import Forgetter
+from xeri.server.matches.replays import ReplayCache
+from xeri.server.matches.reviews import ReviewCache
 from xeri.server.store import Store
 
 
@@ -52,3 +56,32 @@ def test_a_finished_table_loading_while_it_is_forgotten_is_not_kept() -> None:
 
     with tempfile.TemporaryDirectory() as tmp:
         asyncio.run(scenario(Path(tmp)))
+
+
+def test_every_copy_is_dropped_when_redis_comes_back(tmp_path: Path) -> None:
+    """Redis keeps no message for a subscription that was down: a deletion's ``Forget`` sent meanwhile never arrives.
+    So when the subscription comes back, every finished match built here is dropped (and built again on demand)."""
+
+    async def scenario() -> None:
+        broker = RedisBroker("redis://127.0.0.1:1/0")  # never started: the test plays Redis's return itself
+        cluster = Cluster(Store(db_url(tmp_path)), broker)
+
+        async def build(*_: Any) -> bytes:
+            return b"a replay with the old name"
+
+        async def record() -> str:
+            return "{}"
+
+        replays, reviews = ReplayCache(build), ReviewCache()
+        Forgetter([replays, reviews], cluster)
+        await replays.get("m1", record)
+        assert replays.size > 0 and replays.built == 1
+        cluster.on_forget[0](["other"])  # a Forget for another match keeps this one
+        assert replays.size > 0
+        for resubscribed in broker._resubscribed:  # what the broker runs when Redis is back
+            resubscribed()
+        assert replays.size == 0
+        await replays.get("m1", record)
+        assert replays.built == 2
+
+    asyncio.run(scenario())

@@ -253,6 +253,10 @@ class Lobby:
             if held is not None and held.status == "finished":
                 del self.tables[table_id]
 
+    def forget_all(self) -> None:
+        """Drop every finished table built here (a deletion's word may have been lost: server.matches.forget)."""
+        self.forget([*self.finished, *(i for i, t in self.tables.items() if t.status == "finished")])
+
     async def listing(self, status: str) -> list[messages.Table]:
         """The lobby's list: this process's tables, or in a cluster every process's (from the database)."""
         return await self.locator.listed(self._wanted(status))
