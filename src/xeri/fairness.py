@@ -12,7 +12,9 @@ bound; ``xeri-v2`` hashes the seed with the ruleset and every option, the first
 dealer and each seat's name (``match_commitment``). ``xeri-v3`` (issue 42) binds the same, but each
 seat's name as a salted hash (``name_hash``, its salt revealed with the record): a record whose name is
 withheld (its account deleted) carries that seat's hash instead of its salt, and still verifies, saying so.
-Either way a record that does not end the match is reported unfinished, never verified.
+Either way a record that does not end the match is reported unfinished, never verified. A match ends by its score
+or by a rated seat's forfeit (the record's ``end``, ``record.forfeit_of``): a forfeit's record stops in the round in
+play, reveals its seed and salt, and is verified as ended by that forfeit.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from typing import Any
 from .engine import Deal, shuffle_and_deal
 from .errors import RecordError, XeriError
 from .match import Match
+from .record import Forfeit
 from .rules import Ruleset
 
 #: the scheme of records made before issue 26: the match commitment binds the match seed only
@@ -151,6 +154,8 @@ class Verdict:
     replayed: bool = True
     #: the seats whose names the record withholds (scheme v3: their accounts were deleted)
     withheld: tuple[int, ...] = ()
+    #: how the match ended when not by its score: a rated seat's forfeit (``finished`` then too)
+    forfeit: Forfeit | None = None
 
     @property
     def ok(self) -> bool:
@@ -166,16 +171,19 @@ def verify_match(data: Mapping[str, Any], match_commitment: str | None = None) -
     """Check every round of a record that carries a ``fairness`` section.
 
     The record is first replayed (``record.from_record``), which checks the
-    moves, the scores and that each deal follows from its round seed. Every
+    moves, the scores, that each deal follows from its round seed, and the
+    forfeit that ended the match, if one did (``record.forfeit_of``). Every
     finished round must carry its seed, salt and commitment, and a finished
     match its seed and ``fairness.match``; anything missing fails, naming what.
-    A seed the record carries is checked even where its round or match is not
-    over, and a record whose moves do not end the match is unfinished.
+    A match ended by a forfeit is finished, and so is the round it stopped in:
+    its seed and salt must be revealed too. A seed the record carries is
+    checked even where its round or match is not over, and a record whose
+    moves do not end the match, and that no forfeit ended, is unfinished.
     ``match_commitment`` is the match commitment a player saw before the first
     deal: the record's must be the same one. A field of the wrong type is a
     ``FairnessError`` naming it.
     """
-    from .record import deal_from_dict, from_record
+    from .record import deal_from_dict, forfeit_of, from_record
 
     fair = data.get("fairness")
     if not isinstance(fair, Mapping):
@@ -186,13 +194,14 @@ def verify_match(data: Mapping[str, Any], match_commitment: str | None = None) -
         match = from_record(data)
     except RecordError as exc:
         return Verdict((Check(False, f"the record does not replay: {exc}"),), scheme, BINDS[scheme], False, False)
+    forfeit = forfeit_of(data, match)  # checked by the replay: a record with a bad one does not replay
     checks: list[Check] = []
     rounds = {e["round"]: e for e in entries}
     match_seed = data.get("seed")
     for i, rdata in enumerate(data["rounds"]):
         number = i + 1
         seed, entry = rdata.get("seed"), rounds.get(number)
-        over = match.rounds[i].is_over
+        over = match.rounds[i].is_over or forfeit is not None  # the forfeit ended the round in play too
         if seed is None and match_seed is not None and not over:
             seed = match.round_seeds[i]  # the match seed in the file fixes the round's: it is revealed
         missing = [] if entry is not None else ["its entry in fairness.rounds"]
@@ -203,7 +212,8 @@ def verify_match(data: Mapping[str, Any], match_commitment: str | None = None) -
         if (over or seed is not None) and entry is not None and not _text(entry.get("salt")):
             missing.append("its salt")
         if missing:
-            what = "the round is over, but" if over else "the round is not over, and"
+            what = ("the round is over, but" if match.rounds[i].is_over else "the match ended by forfeit, but")\
+                if over else "the round is not over, and"
             checks.append(Check(False, f"{what} the record lacks {_join(missing)}", number))
             continue
         assert entry is not None
@@ -216,15 +226,34 @@ def verify_match(data: Mapping[str, Any], match_commitment: str | None = None) -
                                        str(entry["commitment"]), deal, number))
         except (XeriError, KeyError, TypeError, ValueError) as exc:
             checks.append(Check(False, f"unreadable round: {exc}", number))
-    checks.append(_match_check(data, fair.get("match"), match, match_commitment, scheme))
+    ended = match.is_over or forfeit is not None
+    checks.append(_match_check(data, fair.get("match"), match, match_commitment, scheme, ended))
     hidden = _withheld_seats(fair.get("match")) if scheme == SCHEME_V3 else ()
     if match.takebacks:
         checks.append(_takeback_check(data, match))
-    if not match.is_over:
+    if forfeit is not None:
+        checks.append(_forfeit_check(data, match, forfeit))
+    if not ended:
         last = data["rounds"][-1]
         checks.append(Check(False, f"unfinished: the record stops in round {len(data['rounds'])} after "
                             f"{len(last['moves'])} move(s), before the match is over, so it cannot be verified"))
-    return Verdict(tuple(checks), scheme, BINDS[scheme], match.is_over, withheld=hidden)
+    return Verdict(tuple(checks), scheme, BINDS[scheme], ended, withheld=hidden, forfeit=forfeit)
+
+
+def _forfeit_check(data: Mapping[str, Any], match: Match, forfeit: Forfeit) -> Check:
+    """Only a person forfeits (a server's computer plays its own seats to the end): the forfeiting seat must not
+    be among the record's ``table.bots``. The replay has checked the forfeit against the moves."""
+    table = data.get("table")
+    bots = table.get("bots") if isinstance(table, Mapping) else None
+    if not isinstance(bots, Mapping):
+        return Check(False, f"the record ends by seat {forfeit.seat}'s forfeit but has no table.bots to show that "
+                     "the seat was a person's")
+    if str(forfeit.seat) in bots:
+        return Check(False, f"the record ends by seat {forfeit.seat}'s forfeit, but table.bots lists that seat as "
+                     "the computer's, which never forfeits")
+    return Check(True, f"the match ended by forfeit: seat {forfeit.seat} ({forfeit.reason}) forfeited in round "
+                 f"{len(match.rounds)} after {len(match.round.moves)} move(s), so side {forfeit.winner} won, "
+                 "whatever the score")
 
 
 def _withheld_seats(whole: Any) -> tuple[int, ...]:
@@ -312,13 +341,13 @@ def _join(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
-def _match_check(data: Mapping[str, Any], whole: Any, match: Match, seen: str | None, scheme: str) -> Check:
+def _match_check(data: Mapping[str, Any], whole: Any, match: Match, seen: str | None, scheme: str,
+                 over: bool) -> Check:
     """The match seed against the commitment published at the start (and the one a player saw).
 
     Under ``xeri-v2`` the commitment is recomputed from the record's own ruleset, first dealer and seat names
-    too, so a record with any of them changed fails here.
+    too, so a record with any of them changed fails here. ``over``: the match ended, by its score or a forfeit.
     """
-    over = match.is_over
     published = whole.get("commitment") if isinstance(whole, Mapping) else None
     if seen is not None:
         if not _text(published):

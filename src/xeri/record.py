@@ -11,6 +11,7 @@ import json
 import random
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from .cards import Card, format_cards
@@ -25,6 +26,9 @@ FORMAT = "xeri-record"
 VERSION = 1
 TAKEBACK_VERSION = 2
 VERSIONS = (VERSION, TAKEBACK_VERSION)
+#: why a rated seat forfeits (a server's ``rated.policy.forfeits``): its player left, stayed away at their turn
+#: longer than ``takeover_after``, or ran out of ``turn_timer``
+FORFEIT_REASONS = ("left", "away", "timer")
 
 #: what a terminal would obey rather than show: C0 and C1 controls, DEL, and the bidirectional overrides
 _UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
@@ -49,6 +53,20 @@ def printable_json(text: str) -> str:
 def _escape(found: re.Match[str]) -> str:
     code = ord(found[0])
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+@dataclass(frozen=True)
+class Forfeit:
+    """A match that ended by a seat's forfeit rather than by its score (a record's ``end``): ``seat``'s side lost,
+    ``winner`` won, whatever the score. The record's moves stop there, so the replayed match is not over."""
+
+    seat: int
+    side: int
+    reason: str
+    winner: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"by": "forfeit", "seat": self.seat, "side": self.side, "reason": self.reason, "winner": self.winner}
 
 
 def _codes(cards: Sequence[Card]) -> list[str]:
@@ -224,7 +242,48 @@ def _replay(data: dict[str, Any]) -> Match:
         elif i + 1 < len(rounds):
             raise RecordError(f"round {i + 1} is unfinished, but a later round is recorded")
     _check_result(data.get("result"), match, len(rounds), len(rounds[-1]["moves"]))
+    forfeit_of(data, match)
     return match
+
+
+def forfeit_of(data: Mapping[str, Any], match: Match) -> Forfeit | None:
+    """The record's end by forfeit (its ``end``), checked against ``match``, the record's replay; None without one.
+
+    A forfeit must name a seat, its side, a reason of ``FORFEIT_REASONS`` and the other side as the winner, and it
+    must be where the moves stop: in a two-sided match that its score has not ended, and, for a seat that stayed
+    away or ran out of time, at that seat's turn. Anything else is a ``RecordError`` naming what is wrong.
+    """
+    end = data.get("end")
+    if end is None:
+        return None
+    shape = '{"by": "forfeit", "seat": SEAT, "side": SIDE, "reason": "left" | "away" | "timer", "winner": SIDE}'
+    if not isinstance(end, Mapping) or end.get("by") != "forfeit":
+        raise RecordError(f"end: a match ends by its score (no 'end') or by a forfeit, {shape}, "
+                          f"not {json.dumps(end)[:80]}")
+    fields = {key: end.get(key) for key in ("seat", "side", "winner")}
+    bad = [key for key, value in fields.items() if type(value) is not int]
+    if bad or end.get("reason") not in FORFEIT_REASONS:
+        what = f"its {', '.join(bad)} must be whole numbers" if bad else \
+            f"its reason must be one of {', '.join(FORFEIT_REASONS)}, not {json.dumps(end.get('reason'))[:40]}"
+        raise RecordError(f"end: a forfeit is {shape}: {what}")
+    ruleset = match.ruleset
+    seat, side, winner, reason = int(end["seat"]), int(end["side"]), int(end["winner"]), str(end["reason"])
+    where = f"after round {len(match.rounds)}, move {len(match.round.moves)}"
+    if not 0 <= seat < ruleset.players:
+        raise RecordError(f"end: the forfeit names seat {seat}, but the match has seats 0 to {ruleset.players - 1}")
+    if ruleset.sides != 2:
+        raise RecordError(f"end: a forfeit needs two sides (the other one wins), and this match has {ruleset.sides}")
+    if side != ruleset.side_of(seat) or winner != 1 - ruleset.side_of(seat):
+        raise RecordError(f"end: seat {seat} plays for side {ruleset.side_of(seat)}, so its forfeit is side "
+                          f"{ruleset.side_of(seat)}'s loss and side {1 - ruleset.side_of(seat)}'s win, not side "
+                          f"{side}'s loss and side {winner}'s win")
+    if match.is_over:
+        raise RecordError(f"end: the record ends by seat {seat}'s forfeit, but its moves end the match by its score "
+                          f"{where}: a forfeit comes before the end")
+    if reason != "left" and match.turn != seat:
+        raise RecordError(f"end: seat {seat} forfeits for {reason!r} at its turn, but the moves stop {where} at "
+                          f"seat {match.turn}'s turn")
+    return Forfeit(seat, side, reason, winner)
 
 
 def _take_back(match: Match, entry: dict[str, Any], version: Any, where: str) -> None:

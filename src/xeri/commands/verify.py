@@ -59,7 +59,13 @@ def run(args: argparse.Namespace) -> int:
             _say("(give --commitment HASH, the match commitment shown at the table, to tie the record to it)")
         if verdict.ok:
             bound = "" if verdict.scheme != fairness.SCHEME_V1 else " (scheme v1: its names and ruleset are not bound)"
-            _say(f"verified: every revealed deal was fixed before it was played, and the record ends the match{bound}")
+            if verdict.forfeit is not None:
+                f = verdict.forfeit
+                _say(f"verified: every revealed deal was fixed before it was played, and the record ends the match: "
+                     f"ended by forfeit: seat {f.seat} ({f.reason}), side {f.winner} wins{bound}")
+            else:
+                _say(f"verified: every revealed deal was fixed before it was played, and the record ends the "
+                     f"match{bound}")
         elif verdict.replayed and not verdict.finished and all(c.ok for c in verdict.checks[:-1]):
             _say("NOT verified: the record is unfinished (it does not end the match)")
         else:

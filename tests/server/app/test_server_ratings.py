@@ -17,7 +17,9 @@ import pytest
 
 from support.cluster import PG_URL, fresh_database, poll
 from support.server import AccountClient, ThreadServer, db_url, play_to_the_end
+from xeri.fairness import verify_match
 from xeri.ratings import Rating, initial, rate
+from xeri.record import Forfeit
 from xeri.server.rated.policy import LeaderboardRules, leave_penalty
 from xeri.server.store import Store
 
@@ -200,6 +202,11 @@ def test_a_rated_match_left_after_its_start_is_forfeited_by_who_left(server: Thr
     assert bob.post(f"/api/tables/{made['table_id']}/leave", {"token": joined["token"]}).status_code == 200
     info = finished(ada, made["table_id"])
     assert info["end"] == "forfeit" and info["winner"] == 0
+    # The record ends the match by Bob's forfeit: xeri verify checks its rounds and commitments and verifies it.
+    record = ada.get(f"/api/matches/{made['table_id']}/record").json()
+    seen = ada.get(f"/api/tables/{made['table_id']}/fairness").json()["match_commitment"]
+    verdict = verify_match(record, seen)
+    assert verdict.ok and verdict.forfeit == Forfeit(seat=1, side=1, reason="left", winner=0), verdict.checks
     [[ada_after], [bob_after]] = rate("classic-2p", [[initial()], [initial()]], winner=0)
     for name, expected in (("Ada", ada_after), ("Bob", bob_after)):
         got = rating_of(server, name)
@@ -402,6 +409,9 @@ def test_a_rated_seat_is_never_played_by_the_computer_it_forfeits_and_the_forfei
         assert listed["end"] == "forfeit" and listed["winner"] == 1
         replay = ada.get(f"/api/matches/{made['table_id']}/replay").json()
         assert replay["end"] == "forfeit"
+        record = ada.get(f"/api/matches/{made['table_id']}/record").json()  # the forfeit at Ada's first turn
+        verdict = verify_match(record)
+        assert verdict.ok and verdict.forfeit == Forfeit(seat=0, side=0, reason="away", winner=1), verdict.checks
         assert rating_of(srv, "Ada") == got  # rated once, not again at the restart
     finally:
         srv.stop()

@@ -58,10 +58,13 @@ def load_pg_fixture(url: str) -> None:
 
 
 def sqlite_schema(path: Path, version_table: bool = True) -> set[tuple[str, str, str, str]]:
-    """Every table and index of a SQLite file with the SQL that made it."""
+    """Every table and index of a SQLite file with the SQL that made it, its whitespace folded (a column added by a
+    revision, ``ALTER TABLE … ADD COLUMN``, is written into the table's SQL without the line break of one made in
+    ``CREATE TABLE``)."""
     with sqlite3.connect(path) as conn:
         rows = conn.execute("SELECT type, name, tbl_name, sql FROM sqlite_master WHERE sql IS NOT NULL").fetchall()
-    return {tuple(r) for r in rows if version_table or r[2] != migrations.VERSION_TABLE}  # type: ignore[misc]
+    return {(kind, name, table, " ".join(sql.split())) for kind, name, table, sql in rows
+            if version_table or table != migrations.VERSION_TABLE}
 
 
 def pg_schema(url: str, version_table: bool = True) -> dict[str, Any]:
@@ -190,6 +193,48 @@ def test_a_postgresql_database_at_0003_upgrades_to_the_ratings_and_downgrades(
 
 
 # --- xeri serve and an older schema --------------------------------------------------------
+
+
+def look_keys_up_and_down(db: str, capsys: pytest.CaptureFixture[str], schema: Any) -> None:
+    """Revision 0005 backfills each live account's look key in the order they were made; of two look-alikes made
+    before (Bill, then BiIl), the later keeps its account with none, and a deleted account has none."""
+    from sqlalchemy import text
+
+    from xeri.server.accounts.names import look_key
+
+    assert run_xeri(capsys, "db", "upgrade", "0004_ratings", "--db", db)[0] == 0
+    before = schema()
+    made = [("a1", "BiIl", 2.0, False), ("a2", "Bill", 1.0, False), ("a3", "Ada", 3.0, False),
+            ("a4", "deleted player 0123abcd", 0.5, True)]
+
+    def insert(conn: Any) -> None:
+        for account_id, name, at, deleted in made:
+            conn.execute(text("INSERT INTO xeri_accounts (id, name, name_key, created_at, deleted, hidden) "
+                              "VALUES (:id, :name, :key, :at, :deleted, false)"),
+                         {"id": account_id, "name": name, "key": f"key-{account_id}", "at": at, "deleted": deleted})
+
+    migrations.run(db, insert)
+    code, out, err = run_xeri(capsys, "db", "upgrade", "0005_look_keys", "--db", db)
+    assert code == 0 and "from revision 0004_ratings to 0005_look_keys" in out, out + err
+    keys = migrations.run(db, lambda conn: dict(conn.execute(text("SELECT id, look_key FROM xeri_accounts")).all()))
+    assert keys == {"a1": None, "a2": look_key("Bill"), "a3": look_key("Ada"), "a4": None}
+    code, out, err = run_xeri(capsys, "db", "downgrade", "0004_ratings", "--db", db)
+    assert code == 0 and "from revision 0005_look_keys to 0004_ratings" in out, out + err
+    migrations.run(db, lambda conn: conn.execute(text("DELETE FROM xeri_accounts")))
+    assert schema() == before
+
+
+def test_a_sqlite_database_at_0004_backfills_the_look_keys_and_downgrades(tmp_path: Path,
+                                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "at-0004.sqlite3"
+    look_keys_up_and_down(str(db), capsys, lambda: sqlite_schema(db))
+
+
+@needs_pg
+def test_a_postgresql_database_at_0004_backfills_the_look_keys_and_downgrades(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    with fresh_database("xeri_mig") as url:
+        look_keys_up_and_down(url, capsys, lambda: pg_schema(url))
 
 
 def serve(db: str, *extra: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:

@@ -173,6 +173,25 @@ def test_a_look_alike_of_a_taken_name_is_refused_as_taken(tight: ThreadServer) -
     AccountClient(tight.base).sign_up("Annie")  # "Ann" is taken, "Annie" is its own name
 
 
+def test_the_look_key_is_a_unique_column_so_no_two_processes_store_look_alikes(tight: ThreadServer,
+                                                                               tmp_path: Path) -> None:
+    """Sign-up read every live account's name to find a look-alike: O(accounts), and two processes could each find
+    the name free. The look key is a unique column now: the database refuses a second account with it, whichever
+    process writes it, and a deleted account gives its look key up."""
+    AccountClient(tight.base).sign_up("Bill")
+    with sqlite3.connect(tmp_path / "server.sqlite3") as db:
+        assert db.execute("SELECT look_key FROM xeri_accounts WHERE name = 'Bill'").fetchall() == [
+            (account_names.look_key("Bill"),)]
+        with pytest.raises(sqlite3.IntegrityError, match="look_key"):  # another process's look-alike, stored
+            db.execute("INSERT INTO xeri_accounts (id, name, name_key, created_at, deleted, hidden, look_key) "
+                       "VALUES ('other', 'BiIl', ?, 0, 0, 0, ?)",
+                       (account_names.key("BiIl"), account_names.look_key("BiIl")))
+    otto = AccountClient(tight.base)
+    otto.sign_up("Otto")
+    assert otto.post("/api/account/delete", {"password": PASSWORD}).status_code == 200
+    AccountClient(tight.base).sign_up("0tto")  # the deleted account's look key is free again
+
+
 def test_an_account_stored_under_the_old_key_signs_in_and_keeps_its_look_alikes_out(tight: ThreadServer,
                                                                                     tmp_path: Path) -> None:
     """An account made before the skeleton keys (its name_key the old casefold-first one) is found by its name, on

@@ -64,10 +64,11 @@ class AccountService:
         await self.limits.signup(address)
         if await self.store.account_by_key(account_names.legacy_key(shown)) is not None:
             raise ProtocolError("name_taken", NAME_TAKEN)  # an account made before the skeleton (names.legacy_key)
-        if account_names.look_alike(shown, await self.store.live_account_names()) is not None:
-            raise ProtocolError("name_taken", NAME_TAKEN)  # its capitals pass for another's (names.look_key)
+        # Its look key (names.look_key: its capitals may pass for another's) is a unique column, as its key is: the
+        # store refuses either taken, across processes too, without reading every account's name.
         row = AccountRow(id=secrets.token_hex(12), name=shown, name_key=account_names.key(shown),
-                         password_hash=await self.passwords.hash(password), created_at=time.time())
+                         password_hash=await self.passwords.hash(password), created_at=time.time(),
+                         look_key=account_names.look_key(shown))
         try:
             await self.store.create_account(row)
         except StoreConflict:

@@ -139,6 +139,8 @@ class Cluster:
         self.sockets: SharedSockets | None = None
         #: what drops this process's built copies of finished matches another process says changed (``Forget``)
         self.on_forget: list[Callable[[list[str]], None]] = []
+        #: what drops every such copy here when Redis comes back: a ``Forget`` sent meanwhile never arrives
+        self.on_forget_all: list[Callable[[], None]] = []
         broker.listen(inbox(self.node), self._on_inbox)
         broker.listen(CONTROL, self._on_control)
         broker.on_resubscribed(self._resync_all)
@@ -606,9 +608,12 @@ class Cluster:
                 pause = min(pause * 2, 1.0)
 
     def _resync_all(self) -> None:
-        """Redis came back: what it relayed meanwhile is lost, so every replica connection resyncs."""
+        """Redis came back: what it relayed meanwhile is lost, so every replica connection resyncs, and every
+        finished match built here is dropped (a deletion's ``Forget`` may be among what was lost)."""
         for table_id in list(self.replicas):
             self._spawn(self._resync(table_id))
+        for forget_all in self.on_forget_all:
+            forget_all()
 
     def _on_control(self, received: Envelope) -> None:
         message = read_control(received)

@@ -101,6 +101,8 @@ class Lobby:
         self._rebuilding = asyncio.Semaphore(1)
         #: how many finished matches were rebuilt (replayed from their moves)
         self.rebuilt = 0
+        #: how many times ``forget`` dropped copies: a load that saw it change read names since rewritten
+        self._forgets = 0
 
     async def start(self) -> None:
         """Load every unfinished table and let its bots and timers go on where they were.
@@ -175,6 +177,7 @@ class Lobby:
     async def load(self, table_id: str) -> Table | None:
         """Load a table from the database; a finished one (read-only, so any process may) is kept while someone
         watches it."""
+        forgets = self._forgets
         loaded = await self.store.load_table(table_id)
         if loaded is None:
             return None
@@ -189,10 +192,12 @@ class Lobby:
             self.rebuilt += 1
         else:
             table.replay(loaded.moves)
-        self._keep(table)
+        # A deletion's forget while this load read the database (another process's ``Forget`` comes at any time)
+        # may have renamed this match after the read: the copy goes to whoever asked, and is not kept.
+        self._keep(table, remember=self._forgets == forgets)
         return table
 
-    def _keep(self, table: Table) -> None:
+    def _keep(self, table: Table, remember: bool = True) -> None:
         """Hold an unfinished table in memory; a finished one only while someone is connected to it."""
         table.on_idle = self.release
         table.on_rematch = self.rematch
@@ -200,7 +205,7 @@ class Lobby:
                            self.caps.take_hint if self.caps is not None else None)
         if table.status in ("waiting", "playing"):
             self.tables[table.id] = table
-        elif table.status == "finished":
+        elif table.status == "finished" and remember:
             self._remember(table)
 
     def _remember(self, table: Table) -> None:
@@ -239,12 +244,18 @@ class Lobby:
     def forget(self, table_ids: Collection[str]) -> None:
         """Drop the built copies of these finished tables (their stored names changed: an account deleted), so the
         next request loads them again from the database. One somebody watches this instant is dropped too: its
-        connections keep it until they leave, and everyone after gets the new one."""
+        connections keep it until they leave, and everyone after gets the new one. A load under way is not kept
+        (``load``)."""
+        self._forgets += 1
         for table_id in table_ids:
             self.finished.pop(table_id, None)
             held = self.tables.get(table_id)
             if held is not None and held.status == "finished":
                 del self.tables[table_id]
+
+    def forget_all(self) -> None:
+        """Drop every finished table built here (a deletion's word may have been lost: server.matches.forget)."""
+        self.forget([*self.finished, *(i for i, t in self.tables.items() if t.status == "finished")])
 
     async def listing(self, status: str) -> list[messages.Table]:
         """The lobby's list: this process's tables, or in a cluster every process's (from the database)."""

@@ -116,6 +116,10 @@ class ReplayCache:
             if match_id in self._building:
                 self._stale.add(match_id)
 
+    def forget_all(self) -> None:
+        """Drop every replay, and keep none being built (a deletion's word may have been lost)."""
+        self.forget([*self._cache, *self._building])
+
     def _keep(self, match_id: str, data: bytes) -> None:
         if len(data) > self.max_bytes:
             return

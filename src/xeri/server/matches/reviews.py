@@ -102,6 +102,10 @@ class ReviewCache:
             del self._done[key]
         self._stale.update(k for k in self._building if k[0] in wanted)
 
+    def forget_all(self) -> None:
+        """Drop every review, and keep none being built (a deletion's word may have been lost)."""
+        self.forget({key[0] for key in [*self._done, *self._building]})
+
     async def wait(self, match_id: str, seat: int) -> None:
         """Until the build of (match id, seat) ends (tests); at once if none runs."""
         build = self._building.get((match_id, seat))

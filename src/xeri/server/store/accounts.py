@@ -12,7 +12,7 @@ import json
 import secrets
 from typing import Any
 
-from sqlalchemy import Integer, delete, func, insert, select, update
+from sqlalchemy import Integer, delete, func, insert, or_, select, update
 
 from ... import fairness
 from .database import Database
@@ -38,21 +38,20 @@ class Accounts(Database):
     # --- accounts -------------------------------------------------------------------
 
     async def create_account(self, row: AccountRow) -> None:
-        """Store a new account; ``StoreConflict`` if its name's key is taken."""
+        """Store a new account; ``StoreConflict`` if its name's key or look key is taken. Both are unique indexes,
+        so two processes signing up look-alikes at once store one: the other's insert fails (``_direct`` makes it a
+        ``StoreConflict``)."""
+        a = accounts_t.c
+        same = a.name_key == row.name_key if row.look_key is None else \
+            or_(a.name_key == row.name_key, a.look_key == row.look_key)
         async with self._direct() as conn:
-            taken = await conn.execute(select(accounts_t.c.id).where(accounts_t.c.name_key == row.name_key))
-            if taken.first() is not None:
+            if (await conn.execute(select(a.id).where(same))).first() is not None:
                 raise StoreConflict("that name is taken")
             await conn.execute(insert(accounts_t), row_of(row))
 
     async def account_by_key(self, name_key: str) -> AccountRow | None:
         rows = await self._rows(select(accounts_t).where(accounts_t.c.name_key == name_key))
         return AccountRow(**rows[0]) if rows else None
-
-    async def live_account_names(self) -> list[str]:
-        """Every live (not deleted) account's name: a new name's look-alike check (server.accounts.names)."""
-        rows = await self._rows(select(accounts_t.c.name).where(accounts_t.c.deleted.is_(False)))
-        return [str(r["name"]) for r in rows]
 
     async def account_by_id(self, account_id: str) -> AccountRow | None:
         rows = await self._rows(select(accounts_t).where(accounts_t.c.id == account_id))
@@ -95,7 +94,8 @@ class Accounts(Database):
                     await conn.execute(update(tables_t).where(tables_t.c.id == table_id)
                                        .values(**_renamed(found._mapping, seat, shown_as)))
             await conn.execute(update(accounts_t).where(accounts_t.c.id == account_id).values(
-                name=shown_as, name_key=f"deleted:{account_id}", password_hash=None, deleted=True, hidden=True))
+                name=shown_as, name_key=f"deleted:{account_id}", look_key=None, password_hash=None, deleted=True,
+                hidden=True))
             await conn.execute(delete(sessions_t).where(sessions_t.c.account_id == account_id))
             return sorted({str(table_id) for table_id, _seat in bound})
 

@@ -136,7 +136,11 @@ accounts_t = Table(
     Column("deleted", Boolean, nullable=False, default=False),
     #: left out of the leaderboards by the player's own choice
     Column("hidden", Boolean, nullable=False, default=False),
+    #: the name's second key (server.accounts.names ``look_key``), unique among live accounts (revision
+    #: 0005_look_keys); NULL once deleted, and for a look-alike made before the revision (docs/accounts.md)
+    Column("look_key", String(128)),
     Index("ux_xeri_accounts_name_key", "name_key", unique=True),
+    Index("ux_xeri_accounts_look_key", "look_key", unique=True),
 )
 sessions_t = Table(
     "xeri_sessions", metadata,
@@ -293,6 +297,7 @@ class AccountRow:
     created_at: float
     deleted: bool = False
     hidden: bool = False
+    look_key: str | None = None
 
 
 @dataclass

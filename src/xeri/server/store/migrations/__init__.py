@@ -35,7 +35,7 @@ from ..urls import normalize_url
 #: the first revision: the schema of the servers before migrations (no version table)
 BASELINE = "0001"
 #: the revision this code needs (tests/server/migrations/test_server_migrations.py checks it is the head of versions/)
-HEAD = "0004_ratings"
+HEAD = "0005_look_keys"
 #: where Alembic keeps the revision a database is at
 VERSION_TABLE = "xeri_schema_version"
 #: the PostgreSQL advisory lock held while the schema is made or changed ("xeri" in ASCII)
