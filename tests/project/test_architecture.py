@@ -172,6 +172,8 @@ SERVER = "xeri.server"
 #: the server's rooms, one folder per concern (docs/architecture.md draws them): a new folder is named here
 SERVER_ROOMS = {
     "accounts": "names, passwords, sessions, the account service and its routes",
+    "api": "the JSON API: the guard of every route (rate, address, CSRF, refusal -> status), who may see a table "
+           "or a match, and the routes of tables, matches, players, meta and verify",
     "broker": "pub/sub from a table to the connections that show it: the envelope, the brokers, RESP",
     "cluster": "several processes: ownership leases, the owner's node, remote tables and their calls",
     "http": "the HTTP edges: headers, hosts and origins, bodies, read deadlines, the page's files, the offline pack",

@@ -27,7 +27,9 @@ from websockets.sync.client import ClientConnection, connect
 from support import logs as server_logs
 from xeri.server import create_app
 from xeri.server.accounts.passwords import Passwords
+from xeri.server.config import Bots, Rates, ServerConfig, Storage
 from xeri.server.limits.caps import Limits
+from xeri.server.rated.policy import RATED_TARGETS, LeaderboardRules
 from xeri.server.socket.ws_protocol import QuietWebSocketProtocol
 
 READY_TIMEOUT = 20.0
@@ -63,16 +65,28 @@ def wait_ready(base: str, alive: Callable[[], bool]) -> None:
 
 
 class ThreadServer:
-    """uvicorn running ``create_app`` in a background thread."""
+    """uvicorn running ``create_app`` in a background thread.
 
-    def __init__(self, db: str, bot_delay: float = 0.0, rate: float = 1000.0, broker: Any = None,
-                 http_rate: float = 1000.0, **options: Any) -> None:
+    The keywords are the ``ServerConfig`` settings the tests change; the caps are lifted and the passwords cheap
+    unless a test sets its own.
+    """
+
+    def __init__(self, db: str, bot_delay: float = 0.0, rate: float = 1000.0, http_rate: float = 1000.0, *,
+                 redis: str | None = None, limits: Limits = LIFTED, passwords: Passwords = CHEAP_PASSWORDS,
+                 workers: int | None = None, bot_queue: int | None = None, admin_every: float = 2.0,
+                 offline_pack: str | Path | None = None, leaderboard: LeaderboardRules | None = None,
+                 rated_targets: tuple[int, ...] | None = RATED_TARGETS) -> None:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.ws_base = f"ws://127.0.0.1:{self.port}"
-        self.app = create_app(db, bot_delay=bot_delay, rate=rate, burst=2 * rate, hint_level="medium",
-                              broker=broker, http_rate=http_rate, http_burst=2 * http_rate,
-                              **{"limits": LIFTED, "passwords": CHEAP_PASSWORDS, **options})
+        self.config = ServerConfig(
+            storage=Storage(db=db, redis=redis),
+            rates=Rates(message_rate=rate, message_burst=2 * rate, http_rate=http_rate, http_burst=2 * http_rate),
+            bots=Bots(delay=bot_delay, hint_level="medium", workers=workers, queue=bot_queue),
+            limits=limits, passwords=passwords, admin_every=admin_every,
+            offline_pack=str(offline_pack) if offline_pack is not None else None,
+            leaderboard=leaderboard or LeaderboardRules(), rated_targets=rated_targets)
+        self.app = create_app(self.config)
         config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning",
                                 ws_max_size=1 << 16, lifespan="on", ws=QuietWebSocketProtocol)
         self.server = uvicorn.Server(config)

@@ -3,15 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import re
 import socket
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
 
 from ..errors import XeriError
-
-if TYPE_CHECKING:
-    from ..server.rated.policy import LeaderboardRules
 
 
 class ServeError(XeriError):
@@ -126,35 +121,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
                              "end, one round too (default 51,101)")
 
 
-def _rated_targets(text: str) -> tuple[int, ...] | None:
-    """--rated-targets: 'any', or target scores such as 51,101."""
-    if text.strip().lower() == "any":
-        return None
-    try:
-        targets = tuple(int(part) for part in text.split(","))
-    except ValueError:
-        raise ServeError(f"--rated-targets must be 'any' or scores such as 51,101, not {text[:40]!r}") from None
-    if not targets or any(not 1 <= t <= 10_000 for t in targets):
-        raise ServeError("--rated-targets: each score must be 1 to 10000")
-    return targets
-
-
-def _leaderboard_rules(games: int | None, deviation: float | None) -> LeaderboardRules:
-    """Who the leaderboards list: the defaults of server.rated.policy, or the operator's own thresholds."""
-    from ..server.rated.policy import LeaderboardRules
-
-    rules = LeaderboardRules()
-    if games is not None:
-        if games < 0:
-            raise ServeError("--leaderboard-games must be 0 or more")
-        rules = replace(rules, min_games=games)
-    if deviation is not None:
-        if not 0 < deviation < float("inf"):
-            raise ServeError("--leaderboard-deviation must be a positive number")
-        rules = replace(rules, max_deviation=deviation)
-    return rules
-
-
 def _check_address(host: str, port: int) -> None:
     """Fail with one line, before starting, if the address cannot be listened on."""
     try:
@@ -165,19 +131,6 @@ def _check_address(host: str, port: int) -> None:
             s.bind(addr)
     except OSError as exc:
         raise ServeError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
-
-
-def _sign_in_rates(args: argparse.Namespace) -> dict[str, tuple[int, float]]:
-    """``--signin-limit``, ``--signin-name-limit`` and ``--signup-limit`` as (hits, seconds); one line if bad."""
-    from ..server.limits.sign_in import parse_rate
-
-    rates = {}
-    for flag in ("signin_limit", "signin_name_limit", "signup_limit"):
-        try:
-            rates[flag] = parse_rate(getattr(args, flag))
-        except ValueError as exc:
-            raise ServeError(f"--{flag.replace('_', '-')}: {exc}") from None
-    return rates
 
 
 def _tune_gc() -> None:
@@ -246,29 +199,6 @@ def _check_services(db: str | None, redis_url: str | None, auto_migrate: bool | 
             raise ServeError(f"cannot reach Redis at {redis_url}: {exc}") from None
 
 
-#: an --allow-host: a name (perhaps *.name), or an IP address (perhaps in brackets)
-_HOST_NAME = re.compile(r"(\*\.)?[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*\.?|[0-9a-fA-F:.]+|\[[0-9a-fA-F:.]+\]")
-
-
-def _check_edges(args: argparse.Namespace) -> None:
-    """--allow-host, --allow-origin and --trusted-proxy, checked before anything starts (one line if wrong)."""
-    import ipaddress
-
-    for name in args.allow_host:
-        if name != "*" and not _HOST_NAME.fullmatch(name):
-            raise ServeError(f"--allow-host must be a host name such as xeri.example.org (no scheme or port), "
-                             f"*.example.org, or '*', not {name!r}")
-
-    for origin in args.allow_origin:
-        if origin != "*" and not re.fullmatch(r"https?://[^/\s]+/?", origin):
-            raise ServeError(f"--allow-origin must be an origin such as https://example.org, or '*', not {origin!r}")
-    for proxy in args.trusted_proxy:
-        try:
-            ipaddress.ip_network(proxy, strict=False)
-        except ValueError:
-            raise ServeError(f"--trusted-proxy must be an IP address or network, not {proxy!r}") from None
-
-
 def _listen(host: str, port: int) -> socket.socket:
     """A listening socket for uvicorn (the public port and the metrics port are served by one server)."""
     infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
@@ -284,137 +214,65 @@ def _listen(host: str, port: int) -> socket.socket:
     return sock
 
 
-def _is_loopback(host: str) -> bool:
-    import ipaddress
-
-    if host.lower() == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False
-
-
-def _secure(app: Any, args: argparse.Namespace) -> None:
-    """The app's edges from --allow-host, --allow-origin and --trusted-proxy (server.http.security).
-
-    Bound beyond loopback, any IP address is a good Host too: a DNS-rebinding page can only send a name.
-    """
-    from ..server.http.security import LOOPBACK_HOSTS, secure
-
-    hosts = [*LOOPBACK_HOSTS, *(h.strip("[]") for h in args.allow_host)]
-    secure(app, allow_origins=args.allow_origin, trusted_proxies=args.trusted_proxy, allow_hosts=hosts,
-           any_ip_host=not _is_loopback(args.host))
-
-
 def run(args: argparse.Namespace) -> int:
-    if not 0 < args.port < 65536:
-        raise ServeError(f"--port must be 1..65535, not {args.port}")
-    if args.redis and not args.redis.startswith(("redis://", "rediss://", "unix://")):
-        raise ServeError("--redis must be a redis:// URL")
-    if args.lease is not None and not 0.5 <= args.lease <= 600:
-        raise ServeError("--lease must be 0.5..600 seconds")
-    if not 0 < args.rate <= 100000:
-        raise ServeError("--rate must be a positive number of messages a second")
-    if not 0 < args.http_rate <= 100000:
-        raise ServeError("--http-rate must be a positive number of requests a second")
-    if not 0 <= args.bot_delay <= 10:
-        raise ServeError("--bot-delay must be 0..10 seconds")
-    _check_edges(args)
-    if not 0 < args.request_timeout <= 3600 or not 0 < args.keep_alive <= 3600:
-        raise ServeError("--request-timeout and --keep-alive must be 0..3600 seconds (above 0)")
-    if not 0 < args.connection_rate <= 100000:
-        raise ServeError("--connection-rate must be a positive number of connections a second")
-    if args.workers is not None and not 0 <= args.workers <= 256:
-        raise ServeError("--workers must be 0..256 (0: one thread instead of processes)")
-    if args.bot_queue is not None and not 0 <= args.bot_queue <= 10000:
-        raise ServeError("--bot-queue must be 0..10000")
-    if args.metrics_port is not None and (not 0 < args.metrics_port < 65536 or args.metrics_port == args.port):
-        raise ServeError("--metrics-port must be 1..65535, and not the --port")
-    if not 0.05 <= args.admin_poll <= 3600:
-        raise ServeError("--admin-poll must be 0.05..3600 seconds")
-    leaderboard = _leaderboard_rules(args.leaderboard_games, args.leaderboard_deviation)
-    rated_targets = _rated_targets(args.rated_targets)
     try:
         import uvicorn
 
         from ..server import create_app
+        from ..server.config import ServerConfig
         from ..server.store import normalize_url
     except ImportError as exc:
         raise ServeError(f"the server needs its extra: pip install 'xeri[server]' ({exc.name} is missing)") from None
-    rates = _sign_in_rates(args)  # before the database is opened: a bad one changes nothing
-    db = args.db
-    if db is None and args.data_dir:
+    config = ServerConfig.from_args(args)  # every option checked once, before anything is opened
+    if config.storage.db is None and args.data_dir:
         from ..paths import data_dir
 
         try:
             db = str(data_dir(args.data_dir) / "server.sqlite3")
         except OSError as exc:
             raise ServeError(f"cannot use the data folder {args.data_dir}: {exc.strerror}") from None
-    normalize_url(db)  # a bad URL is a one-line error, before anything starts
-    _check_address(args.host, args.port)
-    if args.metrics_port is not None:
-        _check_address(args.metrics_host, args.metrics_port)
-    _check_services(db, args.redis, args.auto_migrate)
-    broker = None
-    if args.redis:
-        from ..server.broker.pubsub import RedisBroker
-
-        broker = RedisBroker(args.redis)
-    from ..server.http.timeouts import timed_protocol
-    from ..server.limits.caps import Limits
-    from ..server.socket.ws_protocol import QuietWebSocketProtocol
-    from ..server.workers import BotBudget
-
-    try:
-        limits = Limits(waiting_per_address=args.waiting_per_address, playing_per_address=args.playing_per_address,
-                        ws_per_address=args.ws_per_address, ws_per_seat=args.ws_per_seat,
-                        ws_opens_per_second=args.ws_opens,
-                        hint_cooldown=args.hint_cooldown, waiting_ttl=args.waiting_ttl,
-                        lobby_per_address=args.lobby_per_address, max_rounds=args.max_rounds,
-                        max_target=args.max_target, max_replay_bytes=int(args.max_replay_mb * (1 << 20)),
-                        signins_per_address=rates["signin_limit"][0], signin_address_window=rates["signin_limit"][1],
-                        signins_per_name=rates["signin_name_limit"][0],
-                        signin_name_window=rates["signin_name_limit"][1],
-                        signups_per_address=rates["signup_limit"][0], signup_window=rates["signup_limit"][1])
-        budget = BotBudget(seconds=args.bot_seconds, iterations=args.bot_iterations)
-    except ValueError as exc:
-        raise ServeError(f"bad limit: {exc}") from None
+        config = replace(config, storage=replace(config.storage, db=db))
+    storage, where = config.storage, config.listening
+    normalize_url(storage.db)  # a bad URL is a one-line error, before anything starts
+    _check_address(where.host, where.port)
+    if where.metrics_port is not None:
+        _check_address(where.metrics_host, where.metrics_port)
+    _check_services(storage.db, storage.redis, storage.auto_migrate)
     from ..offline.pack import PackError
 
     try:
-        app = create_app(db, bot_delay=args.bot_delay, rate=args.rate, burst=2 * args.rate, broker=broker,
-                         http_rate=args.http_rate, http_burst=4 * args.http_rate, limits=limits,
-                         workers=args.workers, bot_queue=args.bot_queue, bot_budget=budget, lease=args.lease,
-                         metrics_port=args.metrics_port, admin_every=args.admin_poll, offline_pack=args.offline_pack,
-                         leaderboard=leaderboard, rated_targets=rated_targets)
+        app = create_app(config)
     except PackError as exc:
         raise ServeError(f"--offline-pack: {exc}") from None
-    _secure(app, args)
+    from ..server.http.timeouts import timed_protocol
     from ..server.ops import logs
+    from ..server.socket.ws_protocol import QuietWebSocketProtocol
 
-    logs.configure(args.log_level, args.log_format)
-    print(f"xeri serve: http://{args.host}:{args.port}/  (Ctrl-C stops)", flush=True)
-    if args.metrics_port is not None:
-        print(f"xeri serve: metrics at http://{args.metrics_host}:{args.metrics_port}/metrics", flush=True)
+    logs.configure(config.logging.level, config.logging.format)
+    print(f"xeri serve: http://{where.host}:{where.port}/  (Ctrl-C stops)", flush=True)
+    if where.metrics_port is not None:
+        print(f"xeri serve: metrics at http://{where.metrics_host}:{where.metrics_port}/metrics", flush=True)
     _tune_gc()
     # Messages are small JSON; per-message compression would cost more CPU than it saves.
     # A request that does not arrive whole within --request-timeout is closed (no slowloris).
-    config = uvicorn.Config(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=1 << 16,
-                            proxy_headers=False,  # X-Forwarded-For only from --trusted-proxy (server.http.security)
-                            ws_per_message_deflate=False, timeout_graceful_shutdown=3, ws=QuietWebSocketProtocol,
-                            http=timed_protocol(args.request_timeout, args.connection_rate, args.trusted_proxy),
-                            timeout_keep_alive=args.keep_alive, log_config=logs.uvicorn_config(args.log_format))
+    uv = uvicorn.Config(app, host=where.host, port=where.port, log_level=config.logging.level, ws_max_size=1 << 16,
+                        proxy_headers=False,  # X-Forwarded-For only from --trusted-proxy (server.http.security)
+                        ws_per_message_deflate=False, timeout_graceful_shutdown=3, ws=QuietWebSocketProtocol,
+                        http=timed_protocol(where.request_timeout, where.connection_rate,
+                                            list(config.edges.trusted_proxies)),
+                        # uvicorn declares an int and passes it to loop.call_later, which takes fractions too
+                        timeout_keep_alive=where.keep_alive,  # type: ignore[arg-type]
+                        log_config=logs.uvicorn_config(config.logging.format))
     sockets = None
-    if args.metrics_port is not None:  # one server, two listening sockets: the app tells them apart by port
-        sockets = [_listen(args.host, args.port), _listen(args.metrics_host, args.metrics_port)]
-    server = uvicorn.Server(config)
+    if where.metrics_port is not None:  # one server, two listening sockets: the app tells them apart by port
+        sockets = [_listen(where.host, where.port), _listen(where.metrics_host, where.metrics_port)]
+    server = uvicorn.Server(uv)
     try:
         server.run(sockets=sockets)
     except KeyboardInterrupt:
         pass
     except OSError as exc:
-        raise ServeError(f"cannot listen on {args.host}:{args.port}: {exc.strerror}") from None
+        raise ServeError(f"cannot listen on {where.host}:{where.port}: {exc.strerror}") from None
     if not server.started:
         return 3  # uvicorn's own exit code for a failed start (its log says why)
     return 0

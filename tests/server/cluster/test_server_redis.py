@@ -133,7 +133,7 @@ def test_a_broker_receives_only_the_channels_it_follows_and_relays_only_watched_
 def test_a_game_played_through_redis(tmp_path: Path) -> None:
     wait_for_redis()
     assert REDIS_URL
-    srv = ThreadServer(db_url(tmp_path), broker=RedisBroker(REDIS_URL)).start()
+    srv = ThreadServer(db_url(tmp_path), redis=REDIS_URL).start()
     try:
         made = create(srv.base, name="R", seats=[None, {"bot": "easy"}], options={"rounds": 1})
         p = Player(srv.ws_base, made["table_id"], made["token"])

@@ -23,6 +23,7 @@ from support.server import AccountClient, ThreadServer, db_url, free_port, subpr
 from xeri.offline import pack
 from xeri.server import create_app
 from xeri.server.accounts.passwords import Passwords
+from xeri.server.config import ServerConfig, Storage
 from xeri.server.http import offline_pack as offline
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -159,7 +160,7 @@ def receiver() -> Any:
 
 def test_the_pack_hashes_each_file_once_at_start_up_and_streams_it_in_chunks(
         folder: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    app = create_app(db_url(tmp_path), offline_pack=folder)
+    app = create_app(ServerConfig(storage=Storage(db=db_url(tmp_path)), offline_pack=str(folder)))
     hashed: list[int] = []
     real = offline.hashlib.sha256
 
@@ -188,7 +189,7 @@ def test_the_pack_hashes_each_file_once_at_start_up_and_streams_it_in_chunks(
 
 
 def test_a_stalled_pack_reader_is_dropped_after_its_deadline(folder: Path, tmp_path: Path) -> None:
-    app = create_app(db_url(tmp_path), offline_pack=folder)
+    app = create_app(ServerConfig(storage=Storage(db=db_url(tmp_path)), offline_pack=str(folder)))
     found: offline.OfflinePack = app.state.offline_pack
     found.stall_seconds = 0.2
 
@@ -204,7 +205,7 @@ def test_a_stalled_pack_reader_is_dropped_after_its_deadline(folder: Path, tmp_p
 
 
 def test_a_pack_download_stops_reading_when_its_client_has_gone(folder: Path, tmp_path: Path) -> None:
-    app = create_app(db_url(tmp_path), offline_pack=folder)
+    app = create_app(ServerConfig(storage=Storage(db=db_url(tmp_path)), offline_pack=str(folder)))
 
     async def gone() -> Reader:
         reader = Reader()
@@ -230,7 +231,7 @@ def test_a_pack_download_stops_reading_when_its_client_has_gone(folder: Path, tm
 
 
 def test_an_address_s_open_pack_downloads_are_capped_with_429(folder: Path, tmp_path: Path) -> None:
-    app = create_app(db_url(tmp_path), offline_pack=folder)
+    app = create_app(ServerConfig(storage=Storage(db=db_url(tmp_path)), offline_pack=str(folder)))
     found: offline.OfflinePack = app.state.offline_pack
 
     async def flood() -> None:

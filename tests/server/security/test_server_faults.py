@@ -23,6 +23,7 @@ from websockets.exceptions import ConnectionClosed
 from support.server import LIFTED, Player, ThreadServer, create, db_url, play_out
 from xeri.server import create_app
 from xeri.server.broker.envelope import Envelope
+from xeri.server.config import ServerConfig, Storage
 from xeri.server.socket.connection import Client
 from xeri.server.store import StoreUnavailable
 from xeri.server.table import Table, views
@@ -151,7 +152,7 @@ def test_a_read_during_a_database_outage_does_not_say_could_not_be_stored(server
                          ids=["half-sent", "no-body", "broken-chunks"])
 def test_a_client_gone_before_its_body_is_whole_is_not_an_error(tmp_path: Path, parts: list[bytes]) -> None:
     """What uvicorn hands the app when a client stops mid-body (or its chunked body does not parse)."""
-    app = create_app(db_url(tmp_path), limits=LIFTED)
+    app = create_app(ServerConfig(storage=Storage(db=db_url(tmp_path)), limits=LIFTED))
     events = [{"type": "http.request", "body": p, "more_body": True} for p in parts]
     events.append({"type": "http.disconnect"})
     sent: list[dict[str, Any]] = []

@@ -57,7 +57,7 @@ def _hold_to(cores: set[int] | None) -> None:
 
 
 def busy() -> LimitExceeded:
-    """The refusal of a hash beyond the queue: HTTP 429 with Retry-After (server.app), nothing changed."""
+    """The refusal of a hash beyond the queue: HTTP 429 with Retry-After (server.api.guard), nothing changed."""
     return LimitExceeded("rate_limited", "the server is checking too many passwords at once: try again in a second",
                          retry_after=RETRY_AFTER)
 

@@ -1,7 +1,7 @@
 """The account routes (docs/accounts.md): who am I, sign up, in and out, the password, deletion, settings, claims,
 the account's tables (and leaving one) and matches, and a player's public profile.
 
-``create_app`` wraps each in the API's guard (server.app ``api``: the rate limit per address, the error JSON, the
+``create_app`` wraps each in the API's guard (server.api.guard ``api``: the rate limit per address, the error JSON, the
 CSRF check of a POST that carries the cookie). A change answers with the account as GET /api/account does.
 """
 

@@ -1,6 +1,6 @@
 """The pairing routes (docs/protocol.md, "Play online"): seek, ask, cancel.
 
-``create_app`` wraps each in the API's guard (server.app ``api``: the rate limit per address, the error JSON, the
+``create_app`` wraps each in the API's guard (server.api.guard ``api``: the rate limit per address, the error JSON, the
 CSRF check of a POST that carries the cookie); a seek also takes from its own, slower bucket per address, since
 each one may make a table. A seek's id is its secret: whoever holds it gets its seat and token.
 """

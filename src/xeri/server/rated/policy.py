@@ -24,13 +24,13 @@ LEADERBOARD_MIN_GAMES = 10
 LEADERBOARD_MAX_DEVIATION = 300.0
 #: the most players a leaderboard lists
 LEADERBOARD_SIZE = 100
-#: the target scores a rated match may be played to (a server may allow any end: ``create_app(rated_targets=None)``)
+#: the target scores a rated match may be played to (a server may allow any end: ``ServerConfig(rated_targets=None)``)
 RATED_TARGETS = (51, 101)
 
 
 @dataclass(frozen=True)
 class LeaderboardRules:
-    """Who a leaderboard lists (a server may set its own: ``create_app(leaderboard=...)``)."""
+    """Who a leaderboard lists (a server may set its own: ``ServerConfig(leaderboard=...)``)."""
 
     min_games: int = LEADERBOARD_MIN_GAMES
     max_deviation: float = LEADERBOARD_MAX_DEVIATION
