@@ -304,3 +304,16 @@ def play_out(players: list[Player], rng: random.Random, max_moves: int = 2000) -
         else:
             watcher.recv()
     raise AssertionError("the match did not end")
+
+
+def reviewed(url: str, timeout: float = 90.0) -> str:
+    """The seat-0 review of the finished match at ``url`` (``/api/matches/ID``), polled until built (as the browser
+    polls)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        r = httpx.get(f"{url}/review?seat=0", timeout=10)
+        assert r.status_code in (200, 202), r.text
+        if r.status_code == 200:
+            return r.text
+        assert time.monotonic() < deadline, "the review did not finish"
+        threading.Event().wait(0.1)  # the browser's poll interval

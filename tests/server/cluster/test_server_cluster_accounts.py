@@ -7,8 +7,6 @@ from __future__ import annotations
 import asyncio
 import json
 import secrets
-import threading
-import time
 
 import httpx
 import pytest
@@ -16,7 +14,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from support.cluster import REDIS_URL, Cluster, lease_owner, node_id, poll
-from support.server import AccountClient, Player, play_to_the_end
+from support.server import AccountClient, Player, play_to_the_end, reviewed
 from xeri.server.limits.caps import LimitExceeded, Limits
 from xeri.server.limits.sign_in import AccountLimits
 
@@ -135,18 +133,6 @@ def test_sign_in_counts_are_one_count_across_processes_in_redis() -> None:
     assert asyncio.run(owner()) == [True, True, True, False]
 
 
-def _reviewed(url: str) -> str:
-    """The seat-0 review of a finished match, polled until built (as the browser polls)."""
-    deadline = time.monotonic() + 90
-    while True:
-        r = httpx.get(f"{url}/review?seat=0", timeout=10)
-        assert r.status_code in (200, 202), r.text
-        if r.status_code == 200:
-            return r.text
-        assert time.monotonic() < deadline, "the review did not finish"
-        threading.Event().wait(0.1)  # the browser's poll interval
-
-
 def test_a_name_deleted_at_one_process_leaves_every_cache_of_the_others(database: str) -> None:
     """Issue 42, finding 11, across processes: a caches a finished table of Adalinde's, its replay (gzip and
     identity) and its review; the account is deleted through b. b's ``Forget`` on the control channel makes a drop
@@ -171,7 +157,7 @@ def test_a_name_deleted_at_one_process_leaves_every_cache_of_the_others(database
             return {"table": httpx.get(f"{a.base}/api/tables/{tid}").text,
                     "replay gzip": httpx.get(f"{url}/replay", headers={"Accept-Encoding": "gzip"}).text,
                     "replay identity": httpx.get(f"{url}/replay", headers={"Accept-Encoding": "identity"}).text,
-                    "review": _reviewed(url)}
+                    "review": reviewed(url)}
 
         assert all("Adalinde" in text for text in shown().values())  # each built and kept at a
         at_b = AccountClient(b.base)

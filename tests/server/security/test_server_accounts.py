@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,7 +17,16 @@ import uvicorn
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from support.server import CHEAP_PASSWORDS, LIFTED, AccountClient, ThreadServer, create, db_url, play_to_the_end
+from support.server import (
+    CHEAP_PASSWORDS,
+    LIFTED,
+    AccountClient,
+    ThreadServer,
+    create,
+    db_url,
+    play_to_the_end,
+    reviewed,
+)
 from xeri.cli import main
 from xeri.server.accounts import names as account_names
 from xeri.server.accounts.passwords import Passwords
@@ -530,18 +538,6 @@ def test_an_account_leaves_its_seat_from_another_device_without_a_token(server: 
 # --- deletion ---------------------------------------------------------------------------------------
 
 
-def _reviewed(url: str) -> str:
-    """The seat-0 review of a finished match, polled until built (as the browser polls)."""
-    deadline = time.monotonic() + 60
-    while True:
-        r = httpx.get(f"{url}/review?seat=0", timeout=10)
-        assert r.status_code in (200, 202), r.text
-        if r.status_code == 200:
-            return r.text
-        assert time.monotonic() < deadline, "the review did not finish"
-        threading.Event().wait(0.05)  # the browser's poll interval
-
-
 def test_a_deleted_name_leaves_every_cache_and_the_record_still_verifies(
         server: ThreadServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Issue 42, findings 10 and 11: after the deletion, /api/tables/ID, the replay (gzip and identity) and the
@@ -561,7 +557,7 @@ def test_a_deleted_name_leaves_every_cache_and_the_record_still_verifies(
         return {"table": httpx.get(f"{server.base}/api/tables/{tid}").text,
                 "replay gzip": httpx.get(f"{url}/replay", headers={"Accept-Encoding": "gzip"}).text,
                 "replay identity": httpx.get(f"{url}/replay", headers={"Accept-Encoding": "identity"}).text,
-                "review": _reviewed(url)}
+                "review": reviewed(url)}
 
     assert all("Adalinde" in text for text in shown().values())  # each built and kept
     assert ada.post("/api/account/delete", {"password": PASSWORD}).status_code == 200
