@@ -28,12 +28,12 @@ const botTimers = {};
 
 /** The Cache Storage caches of the packs, this and their version (pack.js fills them, sw.js answers from them). */
 const PACK_CACHES = "xeri-pack-";
-/** Where a pack's cache keeps the memory snapshot this browser made of its engine, loaded (gzipped). */
+/** Where a pack's cache keeps the memory snapshot this browser made of its engine, loaded (its heap, as is). */
 const SNAPSHOT = `${PACK}snapshot`;
 
 /**
- * The snapshot of this pack's engine kept by this browser, unzipping (Pyodide waits for it only once its own files
- * are in), or null: none yet, or no Cache Storage.
+ * The snapshot of this pack's engine kept by this browser, being read (Pyodide waits for it only once its own
+ * files are in), or null: none yet, or no Cache Storage.
  * @param {string} version the pack's
  * @returns {Promise<Promise<Uint8Array> | null>}
  */
@@ -41,24 +41,22 @@ async function keptSnapshot(version) {
   try {
     const kept = await (await caches.open(PACK_CACHES + version)).match(SNAPSHOT);
     if (!kept || !kept.body) return null;
-    const unzipped = new Response(kept.body.pipeThrough(new DecompressionStream("gzip")));
-    return unzipped.arrayBuffer().then((bytes) => new Uint8Array(bytes));
+    return kept.arrayBuffer().then((bytes) => new Uint8Array(bytes));
   } catch {
     return null;
   }
 }
 
 /**
- * Keep the snapshot, gzipped, in the pack's cache: it goes when the pack does. After the engine is ready, in the
- * background; a failure (no room) only means the next start boots Python again.
+ * Keep the snapshot in the pack's cache, as is (gzipping it took seconds on a busy machine, and a page closed
+ * meanwhile kept nothing): it goes when the pack does. After the engine is ready, in the background; a failure
+ * (no room) only means the next start boots Python again.
  * @param {string} version
  * @param {Uint8Array} snapshot
  */
 async function keepSnapshot(version, snapshot) {
   try {
-    const zipped = new Blob([/** @type {BlobPart} */ (snapshot)]).stream().pipeThrough(new CompressionStream("gzip"));
-    const body = await new Response(zipped).blob();
-    await (await caches.open(PACK_CACHES + version)).put(SNAPSHOT, new Response(body));
+    await (await caches.open(PACK_CACHES + version)).put(SNAPSHOT, new Response(/** @type {BlobPart} */ (snapshot)));
   } catch {
     /* the next start boots Python again */
   }
