@@ -6,12 +6,13 @@ Chromium with Playwright:
 
 - the pack: its files' bytes, and what they weigh on the wire (gzipped, as the server sends them);
 - "Play offline" to the first card of the hand: the first time (the pack downloads, Pyodide starts, the match is
-  dealt), then again in a new page with the pack cached, and once more with the network off;
+  dealt), then again in new pages with the pack cached, and with the network off (``--repeat`` times each: the
+  medians, and every figure);
 - each offline level's seconds per move, the offline engine's bots timed inside the worker (one-round 2-player
   classic matches, the person playing its first legal card);
 - a first visit's bytes on the wire, which the pack must not add to (it downloads only on "Play offline").
 
-    python benchmarks/web_offline.py [--matches 3] [--out benchmarks/results/web_offline.json]
+    python benchmarks/web_offline.py [--matches 3] [--repeat 1] [--out benchmarks/results/web_offline.json]
 """
 
 from __future__ import annotations
@@ -100,6 +101,7 @@ def summary(seconds: list[float]) -> dict[str, float]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--matches", type=int, default=3, help="one-round matches per level (default 3)")
+    parser.add_argument("--repeat", type=int, default=1, help="pages timed with the pack cached, and offline")
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results" / "web_offline.json")
     args = parser.parse_args()
     srv = Server(Path(tempfile.mkdtemp(prefix="xeri-web-offline-")))
@@ -126,14 +128,23 @@ def main() -> int:
             ctx.add_init_script(CLOCK)
             page = ctx.new_page()
             cold = first_card(page, srv.url)
-            cached = first_card(ctx.new_page(), srv.url)
+            cached: list[float] = []
+            offline: list[float] = []
+            for _ in range(args.repeat):
+                again = ctx.new_page()
+                cached.append(first_card(again, srv.url))
+                again.close()
             ctx.set_offline(True)
-            offline_page = ctx.new_page()
-            offline_page.goto(srv.url + "/")  # the shell from the service worker; the lobby's data it kept
-            offline = first_card(offline_page, srv.url)
+            for _ in range(args.repeat):
+                offline_page = ctx.new_page()
+                offline_page.goto(srv.url + "/")  # the shell from the service worker; the lobby's data it kept
+                offline.append(first_card(offline_page, srv.url))
+                offline_page.close()
             ctx.set_offline(False)
-            out["first_card_ms"] = {"first_time": round(cold, 1), "pack_cached": round(cached, 1),
-                                    "no_network": round(offline, 1)}
+            out["first_card_ms"] = {"first_time": round(cold, 1), "pack_cached": round(statistics.median(cached), 1),
+                                    "no_network": round(statistics.median(offline), 1)}
+            out["first_card_runs_ms"] = {"pack_cached": [round(x, 1) for x in cached],
+                                         "no_network": [round(x, 1) for x in offline]}
             levels: dict[str, Any] = {}
             for level in out["pack"]["levels"]:
                 got = json.loads(page.evaluate(

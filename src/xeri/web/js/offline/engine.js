@@ -80,8 +80,12 @@ class Engine {
     this.listeners = new Map();
     /** @type {Set<string>} the tables open in the worker */
     this.open = new Set();
+    /** when the worker was started, by the page's clock */
+    this.started = performance.now();
     /** milliseconds from the worker's start to its engine loaded, once loaded */
     this.loadMs = 0;
+    /** @type {Record<string, number>} the worker's milliseconds to the end of each step of its load */
+    this.loadMarks = {};
     /** @type {Promise<void>} every write to IndexedDB, in order */
     this.saving = Promise.resolve();
     this.worker.onmessage = (ev) => this.receive(ev.data);
@@ -96,7 +100,7 @@ class Engine {
   /**
    * @param {{ id?: number, ok?: boolean, value?: unknown, error?: string, op?: string, table?: string,
    *   texts?: string[], state?: string, summary?: Saved["summary"], over?: boolean, record?: string | null,
-   *   ms?: number }} data
+   *   ms?: number, marks?: Record<string, number> }} data
    */
   receive(data) {
     if (data.id != null) {
@@ -114,6 +118,7 @@ class Engine {
       if (entry.record) keepRecord(entry.id, entry.record);
     } else if (data.op === "loaded") {
       this.loadMs = data.ms || 0;
+      this.loadMarks = data.marks || {};
     }
   }
 

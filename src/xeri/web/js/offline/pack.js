@@ -111,7 +111,7 @@ export async function installPack(onProgress) {
 /** Download the pack when the player installs the app (the "or installs the app"), if the server has one. */
 export function packOnInstall() {
   window.addEventListener("appinstalled", () => {
-    if (!installedPack()) installPack().catch(() => {});
+    if (!installedPack()) installPack().then(warmEngine, () => {});
   });
 }
 
@@ -122,6 +122,17 @@ const load = () => import("./engine.js").then((m) => {
   recordUrls = m.recordUrls;
   return m;
 });
+
+/**
+ * Start the offline engine when the page is idle, if this browser holds the pack: "Play offline" then finds Python
+ * loaded, or loading. Nothing for a browser without the pack (a first visit downloads nothing of it).
+ */
+export function warmEngine() {
+  if (!installedPack()) return;
+  const start = () => void load().then((m) => m.offlineEngine(), () => {});
+  if ("requestIdleCallback" in window) window.requestIdleCallback(start, { timeout: 2000 });
+  else setTimeout(start, 200);
+}
 
 /**
  * An offline table's Transport until the engine's module is there: nothing is sent before (the table keeps its

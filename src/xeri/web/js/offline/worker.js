@@ -26,19 +26,109 @@ const scope = /** @type {any} */ (self);
 /** @type {Record<string, ReturnType<typeof setTimeout>>} each table's next bot move */
 const botTimers = {};
 
-/** Pyodide, then the wheel named by the pack's manifest: the engine, once. */
+/** The Cache Storage caches of the packs, this and their version (pack.js fills them, sw.js answers from them). */
+const PACK_CACHES = "xeri-pack-";
+/** Where a pack's cache keeps the memory snapshot this browser made of its engine, loaded (its heap, as is). */
+const SNAPSHOT = `${PACK}snapshot`;
+
+/**
+ * The snapshot of this pack's engine kept by this browser, being read (Pyodide waits for it only once its own
+ * files are in), or null: none yet, or no Cache Storage.
+ * @param {string} version the pack's
+ * @returns {Promise<Promise<Uint8Array> | null>}
+ */
+async function keptSnapshot(version) {
+  try {
+    const kept = await (await caches.open(PACK_CACHES + version)).match(SNAPSHOT);
+    if (!kept || !kept.body) return null;
+    return kept.arrayBuffer().then((bytes) => new Uint8Array(bytes));
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Keep the snapshot in the pack's cache, as is (gzipping it took seconds on a busy machine, and a page closed
+ * meanwhile kept nothing): it goes when the pack does. After the engine is ready, in the background; a failure
+ * (no room) only means the next start boots Python again.
+ * @param {string} version
+ * @param {Uint8Array} snapshot
+ */
+async function keepSnapshot(version, snapshot) {
+  try {
+    await (await caches.open(PACK_CACHES + version)).put(SNAPSHOT, new Response(/** @type {BlobPart} */ (snapshot)));
+  } catch {
+    /* the next start boots Python again */
+  }
+}
+
+/** Drop a snapshot that would not load (a browser that changed under it): the next start makes a new one. */
+async function dropSnapshot(/** @type {string} */ version) {
+  try {
+    await (await caches.open(PACK_CACHES + version)).delete(SNAPSHOT);
+  } catch {
+    /* nothing kept */
+  }
+}
+
+/**
+ * Pyodide, then the wheel named by the pack's manifest: the engine, once. Booting Python and importing the engine
+ * takes seconds, so the first start in a browser snapshots the memory of the loaded engine (Pyodide's memory
+ * snapshot: the WebAssembly heap, the engine's modules imported, no table opened yet) and keeps it with the pack;
+ * later starts restore it instead, a fraction of the time. A snapshot that fails to load is dropped, and Python
+ * boots as the first time.
+ */
 async function load() {
   const started = performance.now();
+  /** @type {Record<string, number>} milliseconds from the start to the end of each step */
+  const marks = {};
+  const mark = (/** @type {string} */ step) => { marks[step] = Math.round(performance.now() - started); };
   const manifest = await (await fetch(`${PACK}pack.json`)).json();
+  const version = String(manifest.version);
+  mark("manifest");
   // A URL in a variable: the checker reads no module from the server's paths, Pyodide types nothing here.
   const url = `${PACK}pyodide/pyodide.mjs`;
+  const wheel = fetch(PACK + manifest.wheel).then((r) => r.arrayBuffer());
+  const snapshot = await keptSnapshot(version);
   const { loadPyodide } = await import(url);
-  const pyodide = await loadPyodide({ indexURL: `${PACK}pyodide/`, stdout: () => {}, stderr: () => {} });
-  const wheel = await (await fetch(PACK + manifest.wheel)).arrayBuffer();
-  pyodide.unpackArchive(new Uint8Array(wheel), "wheel");
-  /** @type {Engine} */
-  const engine = pyodide.pyimport("xeri.offline.worker");
-  scope.postMessage({ op: "loaded", ms: performance.now() - started, pack: manifest.version });
+  mark("import");
+  const options = { indexURL: `${PACK}pyodide/`, stdout: () => {}, stderr: () => {} };
+  /** @param {any} pyodide @returns {Promise<Engine>} */
+  const engineOf = async (pyodide) => {
+    pyodide.unpackArchive(new Uint8Array(await wheel), "wheel");
+    mark("wheel");
+    return pyodide.pyimport("xeri.offline.worker");
+  };
+  /** @type {Engine | null} */
+  let engine = null;
+  if (snapshot) {
+    try {
+      const pyodide = await loadPyodide({ ...options, _loadSnapshot: snapshot });
+      mark("pyodide");
+      // Every restore would start from the snapshot's generator: draw its state afresh, from the browser's entropy.
+      pyodide.runPython("import random; random.seed()");
+      engine = await engineOf(pyodide);
+      marks.restored = 1;
+    } catch (err) {
+      console.warn("the offline engine's snapshot did not load, Python boots again:", err);
+      await dropSnapshot(version);
+    }
+  }
+  /** @type {Uint8Array | null} */
+  let made = null;
+  if (!engine) {
+    const pyodide = await loadPyodide({ ...options, _makeSnapshot: true });
+    mark("pyodide");
+    engine = await engineOf(pyodide);
+    try {
+      made = pyodide.makeMemorySnapshot();
+    } catch {
+      made = null; // no snapshot: the next start boots Python again
+    }
+  }
+  mark("engine");
+  scope.postMessage({ op: "loaded", ms: performance.now() - started, pack: version, marks });
+  if (made) void keepSnapshot(version, made);
   return engine;
 }
 

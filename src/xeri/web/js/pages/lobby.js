@@ -6,7 +6,7 @@ import { account } from "./account.js";
 import { api } from "../net/api.js";
 import { ApiError } from "../net/http.js";
 import { seats } from "../net/seats.js";
-import { installedPack, installPack } from "../offline/pack.js";
+import { installedPack, installPack, warmEngine } from "../offline/pack.js";
 import { clear, h } from "../lib/dom.js";
 import { errorText, roundsCount, rulesetName, rulesetText, seatName, t, tableTitle } from "../lib/i18n.js";
 import { notify } from "../lib/notify.js";
@@ -513,6 +513,7 @@ function offlinePanel(meta, options, error) {
   const levels = (installedPack() || served || { levels: [] }).levels;
   const status = h("p.muted.offline-status", { role: "status" },
     installedPack() ? t("offline_ready") : t("offline_download"));
+  warmEngine();
   const play = async () => {
     error.textContent = "";
     let pack = installedPack();
