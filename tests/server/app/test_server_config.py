@@ -11,7 +11,7 @@ import pytest
 
 from xeri.commands.serve import configure
 from xeri.server import create_app
-from xeri.server.config import ConfigError, Listening, Rates, ServerConfig
+from xeri.server.config import Bots, ConfigError, Listening, Rates, ServerConfig
 
 
 def options(*argv: str) -> argparse.Namespace:
@@ -49,6 +49,7 @@ def test_options_land_in_their_groups() -> None:
     (["--signup-limit", "often"], "--signup-limit:"),
     (["--max-rounds", "0"], "bad limit:"),
     (["--bot-seconds", "0"], "bad limit:"),
+    (["--bot-delay", "11"], "--bot-delay must be 0..10 seconds"),
 ])
 def test_a_bad_option_is_one_error_naming_it(argv: list[str], says: str) -> None:
     with pytest.raises(ConfigError, match=re.escape(says)):
@@ -60,6 +61,9 @@ def test_a_config_made_in_code_is_checked_too() -> None:
         ServerConfig(admin_every=0)
     with pytest.raises(ConfigError, match="--rated-targets"):
         ServerConfig(rated_targets=())
+    with pytest.raises(ConfigError, match="--bot-delay"):
+        ServerConfig(bots=Bots(delay=-1))
+    assert ServerConfig(bots=Bots(delay=60)).bots.delay == 60  # a test's server may think for a minute
 
 
 def test_create_app_takes_the_config_alone() -> None:
