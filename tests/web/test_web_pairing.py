@@ -1,6 +1,9 @@
-""""Play online" in real Chromium (docs/web.md): two fresh browsers press it, are seated at one table, and play."""
+""""Play online" in real Chromium (docs/web.md): two fresh browsers press it, are seated at one table, and play;
+the second accepts the first's open challenge in the lobby's list."""
 
 from __future__ import annotations
+
+import re
 
 from playwright.sync_api import Browser, BrowserContext
 
@@ -19,6 +22,13 @@ def test_two_browsers_press_play_online_sit_at_one_table_and_play(server: Server
                                    ".textContent.includes('1')")
             assert page.inner_text(".pool-choice[data-format='pisti-2'] .pool-waiting") == ""
         page.fill("#online-name", ["Ada", "Deniz"][i])  # a newcomer says the name the other will see
+        if i == 1:  # the lobby lists Ada's seek as an open challenge, and who is here; Accept pairs them (issue 41)
+            ada = page.locator(".challenge-list li.challenge", has=page.locator(".challenge-name", has_text="Ada"))
+            ada.wait_for()
+            assert ada.get_attribute("data-format") == "xeri-2" and "Klasik · 2 oyuncu" in ada.inner_text()
+            assert re.fullmatch(r"\d+ oyuncu çevrimiçi · \d+ masada oyun sürüyor", page.inner_text(".lobby-pulse"))
+            ada.locator(".challenge-accept").click()
+            continue
         page.click(".pool-choice[data-format='xeri-2']")
         if i == 0:  # alone in the pool: it waits, with Cancel, and is told how many wait
             page.wait_for_selector(".pairing-wait:not([hidden]) .pairing-cancel")

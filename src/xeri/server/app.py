@@ -32,6 +32,7 @@ from .http.static import PageFiles
 from .limits.shared import SharedCaps
 from .limits.sign_in import AccountLimits
 from .lobby.lobby import Lobby
+from .lobby.pulse import pulse
 from .matches.forget import Forgetter
 from .matches.replays import ReplayCache
 from .matches.reviews import ReviewCache
@@ -106,10 +107,16 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
     sweeping = asyncio.create_task(app.state.accounts.sweep())  # expired sessions (server.accounts.service)
     # The worker processes start in the background, so the first bot move does not wait for them.
     warming = asyncio.create_task(c.workers.warm())
+    # In a cluster each process gives its lobby counts to Redis now and then (server.pairing.shared).
+    pairing = app.state.pairing
+    beating = (asyncio.create_task(pairing.beat(lambda: pulse(c.lobby.tables.values())))
+               if isinstance(pairing, SharedPairing) else None)
     try:
         yield
     finally:
         sweeping.cancel()
+        if beating is not None:
+            beating.cancel()
         await app.state.pairing.close()
         await app.state.operator.stop()
         await c.lobby.close()

@@ -151,6 +151,50 @@ def test_the_pools_say_how_many_wait_in_each(server: ThreadServer, clock: Clock)
     assert waiting()[("pisti-2", False)] == 0
 
 
+def test_open_challenges_show_no_secret_and_the_lobby_counts_who_is_here(server: ThreadServer, clock: Clock) -> None:
+    """GET /api/pairing lists the waiting seeks for anyone to accept (issue 41's lobby, as lichess lists seeks):
+    the pool, the name, a rated seek's rating and the wait, oldest first; never a seek id, a browser key, a token or
+    an account. The players online are the seated players with their table open and the seekers; and tables in
+    play."""
+    def lobby() -> dict[str, Any]:
+        r = httpx.get(f"{server.base}/api/pairing", timeout=10)
+        assert r.status_code == 200, r.text
+        return r.json()  # type: ignore[no-any-return]
+
+    empty = lobby()
+    assert (empty["challenges"], empty["online"], empty["playing"]) == ([], 0, 0)
+    ada = seek(server, format="pisti-4", name="Ada", key="ada-secret-browser-key")
+    clock.now += 2
+    cy = AccountClient(server.base)
+    account = cy.sign_up("Cy")
+    mine = cy.post("/api/pairing", {"format": "xeri-2", "rated": True}).json()
+    clock.now += 3
+    got = lobby()
+    assert got["challenges"] == [
+        {"format": "pisti-4", "rated": False, "name": "Ada", "rating": None, "waited": 5.0},
+        {"format": "xeri-2", "rated": True, "name": "Cy", "rating": 1500, "waited": 3.0},
+    ]
+    assert (got["online"], got["playing"]) == (2, 0)
+    text = httpx.get(f"{server.base}/api/pairing", timeout=10).text
+    for secret in (ada["seek_id"], mine["seek_id"], "ada-secret-browser-key", cy.cookie, account["csrf"]):
+        assert secret and secret not in text, secret
+    for word in ("token", "key", "seek_id", "account", "guest:", "penalty"):  # nor the seeker's "who"
+        assert word not in text, word
+    # Two more make a casual table: it is in play, and its two players are online while their sockets are open.
+    bo = seek(server, format="xeri-2", name="Bo", key="bo-browser")
+    dee = seek(server, format="xeri-2", name="Dee", key="dee-browser")
+    assert dee["status"] == "paired"
+    bo = state(server, bo["seek_id"]).json()
+    players = [Player(server.ws_base, p["table_id"], p["token"]) for p in (bo, dee)]
+    try:
+        got = lobby()
+        assert (got["online"], got["playing"]) == (4, 1)
+        assert [c["name"] for c in got["challenges"]] == ["Ada", "Cy"]  # the paired are no challenge
+    finally:
+        for p in players:
+            p.close()
+
+
 def test_the_invite_s_qr_code_draws_only_this_server_s_links(server: ThreadServer) -> None:
     """GET /api/qr.svg (issue 41): a friends' table's link as a QR code; another site's link, a link that is not
     http(s), or one over 300 characters is a 400 that draws nothing."""

@@ -11,8 +11,9 @@ from typing import Any
 import pytest
 
 from support.pairing import Lobby
-from xeri.server.pairing.service import DROP_AFTER
-from xeri.server.pairing.shared import SharedPairing
+from xeri.server.lobby.pulse import Pulse
+from xeri.server.pairing.service import DROP_AFTER, PairingService
+from xeri.server.pairing.shared import PULSE_FRESH, SharedPairing
 from xeri.server.wire.refusals import ProtocolError
 
 REDIS_URL = os.environ.get("XERI_TEST_REDIS_URL")
@@ -81,6 +82,40 @@ def test_one_seek_per_player_across_processes_cancel_and_drop() -> None:
             with pytest.raises(ProtocolError):
                 await a.poll(silent)
             assert lobbies[0].bodies == lobbies[1].bodies == []
+        finally:
+            await a.close()
+            await b.close()
+
+    asyncio.run(go())
+
+
+def test_the_lobby_s_challenges_and_counts_are_the_same_from_every_process() -> None:
+    """Issue 41's lobby in a cluster: each process answers the same open challenges as one process alone does
+    (oldest first, a rated one's rating rounded, nothing secret), and the players online and tables in play are
+    the sum of every process's counts, a process that stopped giving them forgotten after ``PULSE_FRESH``."""
+    async def go() -> None:
+        clock = [1000.0]
+        (a, b), _ = processes(2, clock)
+        alone = PairingService(Lobby("alone-"), clock=lambda: clock[0])
+        try:
+            seeks: list[tuple[str, bool, str, str, float | None]] = [
+                ("pisti-4", False, "guest:ada-key", "Ada", None), ("xeri-2", True, "account:7", "Bo", 1612.6),
+                ("xeri-4", False, "guest:cy-key", "Cy", None)]
+            for i, (fmt, rated, who, name, rating) in enumerate(seeks):
+                await (a, b)[i % 2].seek(fmt, rated, who, name, None, rating)
+                await alone.seek(fmt, rated, who, name, None, rating)
+                clock[0] += 2
+            want = [{"format": "pisti-4", "rated": False, "name": "Ada", "rating": None, "waited": 6.0},
+                    {"format": "xeri-2", "rated": True, "name": "Bo", "rating": 1613, "waited": 4.0},
+                    {"format": "xeri-4", "rated": False, "name": "Cy", "rating": None, "waited": 2.0}]
+            assert await a.challenges() == await b.challenges() == await alone.challenges() == want
+            assert await a.challenges(limit=1) == await alone.challenges(limit=1) == want[:1]
+            assert await a.pulse(Pulse(seated=2, playing=1)) == Pulse(2, 1)
+            assert await b.pulse(Pulse(seated=3, playing=2)) == Pulse(5, 3)
+            assert await a.pulse(Pulse(seated=2, playing=1)) == Pulse(5, 3)
+            assert await alone.pulse(Pulse(seated=2, playing=1)) == Pulse(2, 1)
+            clock[0] += PULSE_FRESH + 1  # a process gone silent: its counts are forgotten
+            assert await a.pulse(Pulse(seated=1, playing=0)) == Pulse(1, 0)
         finally:
             await a.close()
             await b.close()

@@ -19,6 +19,7 @@ from ..accounts.sessions import current
 from ..http.bodies import read_body
 from ..limits.bucket import TokenBucket, take
 from ..lobby.lobby import check_name
+from ..lobby.pulse import pulse
 from ..rated.policy import LEAVES_WINDOW, leave_penalty, rated_format
 from ..store import Store
 from ..wire import messages
@@ -46,13 +47,23 @@ def _address(request: Request) -> str:
     return request.client.host if request.client else "-"
 
 
+async def lobby_view(request: Request) -> dict[str, object]:
+    """GET /api/pairing's answer: the pools' counts, the open challenges (nothing secret: ``service.challenge``),
+    and the players online (seated with their table open, and seeking) and tables in play, every process's."""
+    pairing = service(request)
+    counts = await pairing.waiting()
+    here = pulse(request.app.state.lobby.tables.values())
+    total = await pairing.pulse(here)
+    return {"pools": [{"format": fmt, "rated": rated, "waiting": n} for (fmt, rated), n in counts.items()],
+            "challenges": await pairing.challenges(), "online": total.seated + sum(counts.values()),
+            "playing": total.playing}
+
+
 async def seek(request: Request) -> Response:
     """POST /api/pairing {format, rated, name?, key?}: into a pool; answers the seek's secret id and its state.
-    GET /api/pairing: how many wait in each pool."""
+    GET /api/pairing: how many wait in each pool, the open challenges, players online and tables in play."""
     if request.method == "GET":
-        counts = await service(request).waiting()
-        return _answer(messages.PairingPools, {"pools": [{"format": fmt, "rated": rated, "waiting": n}
-                                                         for (fmt, rated), n in counts.items()]})
+        return _answer(messages.PairingPools, await lobby_view(request))
     body = Seek.read(await read_body(request))
     fmt = FORMATS.get(body.format)
     if fmt is None:

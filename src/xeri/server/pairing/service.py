@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from ..lobby.lobby import Holder
+from ..lobby.pulse import Pulse
 from ..rated.policy import RATED_TARGETS
 from ..table.commands import Join, Origin, Outcome
 from ..wire.refusals import ProtocolError
@@ -35,6 +36,8 @@ KEEP_PAIRED = 120.0
 RECENT_WAITS = 50
 #: a poll pairs at most this often (seconds): a thousand seekers asking each second do not pair a thousand times
 RUN_EVERY = 0.2
+#: the open challenges the lobby lists at most (the oldest first)
+CHALLENGES = 20
 
 
 class SeatTaker(Protocol):
@@ -87,7 +90,23 @@ class Pairer(Protocol):
         """How many wait in each pool (the lobby shows it on the pools' buttons)."""
         ...
 
+    async def challenges(self, limit: int = CHALLENGES) -> list[dict[str, Any]]:
+        """The oldest waiting seeks, as anyone may see them (``challenge``): never an id, key or account."""
+        ...
+
+    async def pulse(self, here: Pulse) -> Pulse:
+        """Every process's counts, given this one's (alone: ``here`` itself)."""
+        ...
+
     async def close(self) -> None: ...
+
+
+def challenge(seeker: Seeker, now: float) -> dict[str, Any]:
+    """What the lobby shows of a waiting seek: its pool, the name its player shows, a rated seek's rating rounded,
+    and the wait so far. The seek id is the seat's secret, and ``who`` a browser key or an account: neither."""
+    return {"format": seeker.format, "rated": seeker.rated, "name": seeker.name,
+            "rating": round(seeker.rating) if seeker.rated and seeker.rating is not None else None,
+            "waited": round(max(0.0, now - seeker.joined_at), 1)}
 
 
 @dataclass(frozen=True)
@@ -166,6 +185,15 @@ class PairingService:
 
     async def waiting(self) -> dict[tuple[str, bool], int]:
         return {(fmt, rated): self.pools.waiting(fmt, rated) for fmt in FORMATS for rated in (False, True)}
+
+    async def challenges(self, limit: int = CHALLENGES) -> list[dict[str, Any]]:
+        now = self.clock()
+        live = [s for s in self.pools if now - self._seen.get(s.id, s.joined_at) <= DROP_AFTER]
+        oldest = sorted(live, key=lambda s: (s.joined_at, s.id))[:limit]
+        return [challenge(s, now) for s in oldest]
+
+    async def pulse(self, here: Pulse) -> Pulse:
+        return here
 
     async def close(self) -> None:
         """Nothing to close: the pools are this process's memory."""

@@ -8,7 +8,9 @@ keys of one cluster share a Redis Cluster slot):
 - ``seekers``, a hash of each seek's seeker and account (JSON), ``poolof`` its pool, ``who`` each player's one
   seek, ``seen`` a sorted set of when each was last asked about (silent ones are dropped);
 - ``paired:<seek id>`` and ``failed:<seek id>``, the outcome of a seek, kept two minutes;
-- ``waits:<format>:<rated>``, the pool's recent waits.
+- ``waits:<format>:<rated>``, the pool's recent waits;
+- ``pulse``, a hash of each process's lobby counts (server.lobby.pulse) and when it gave them: the lobby's players
+  online and tables in play are their sum, over the processes heard from in the last ``PULSE_FRESH`` seconds.
 
 Any process may pair: it reads the pools, pairs them with the pure pools (server.pairing.pools), and then claims
 each pairing with one Lua script that takes every seek out of its pool only if every one is still there. Two
@@ -20,22 +22,28 @@ Times are wall-clock seconds (``time.time``): every process reads the same clock
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import logging
+import secrets
 import statistics
 import time
 from collections.abc import Callable
 from typing import Any
 
 from ..lobby.lobby import Holder
+from ..lobby.pulse import Pulse
 from ..wire.refusals import ProtocolError
 from .pools import FORMATS, Pairing, Pools, Seeker, SeekRefused
-from .service import DROP_AFTER, KEEP_PAIRED, RECENT_WAITS, RUN_EVERY, TableMaker, make_table
+from .service import CHALLENGES, DROP_AFTER, KEEP_PAIRED, RECENT_WAITS, RUN_EVERY, TableMaker, challenge, make_table
 
 log = logging.getLogger("xeri.server")
 
 PREFIX = "xeri-pair"
+#: a process's lobby counts are summed this many seconds after it gave them (it gives them every ``PULSE_EVERY``)
+PULSE_FRESH = 15.0
+PULSE_EVERY = 5.0
 
 #: KEYS: who, seekers, poolof, seen, the new pool. ARGV: who, seek id, seeker JSON, joined_at, pool key.
 #: The player's earlier seek (if still waiting) leaves its pool; the new one joins. Returns the earlier id or "".
@@ -93,6 +101,8 @@ class SharedPairing:
         self._add = self.redis.register_script(_ADD)
         self._take = self.redis.register_script(_TAKE)
         self._last_run = -RUN_EVERY
+        #: this process's field in ``pulse``
+        self.node = secrets.token_hex(8)
         #: the pairings this process made a table for
         self.pairings = 0
 
@@ -103,12 +113,14 @@ class SharedPairing:
         return [self._key("who"), self._key("seekers"), self._key("poolof"), self._key("seen")]
 
     async def close(self) -> None:
+        try:
+            await self.redis.hdel(self._key("pulse"), self.node)
+        except Exception:  # Redis away: the counts go stale by themselves
+            pass
         await self.redis.aclose()
 
     async def seek(self, fmt: str, rated: bool, who: str, name: str, account: Holder | None = None,
                    rating: float | None = None, penalty: float = 0.0) -> str:
-        import secrets
-
         now = self.clock()
         seek_id = secrets.token_urlsafe(18)
         seeker = Seeker(id=seek_id, who=who, name=name, format=fmt, rated=rated, joined_at=now, rating=rating,
@@ -155,6 +167,49 @@ class SharedPairing:
                 pipe.zcard(self._key(f"pool:{_pool_name(fmt, rated)}"))
             counts = await pipe.execute()
         return {pool: int(n) for pool, n in zip(pools, counts, strict=True)}
+
+    async def challenges(self, limit: int = CHALLENGES) -> list[dict[str, Any]]:
+        """The oldest ``limit`` seeks of every pool (each pool's own oldest ``limit``, merged by arrival)."""
+        now = self.clock()
+        pools = [_pool_name(name, rated) for name, fmt in FORMATS.items()
+                 for rated in (False, True) if fmt.ratable or not rated]
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for pool in pools:
+                pipe.zrange(self._key(f"pool:{pool}"), 0, limit - 1)
+            found = await pipe.execute()
+        ids = [str(i) for ids in found for i in ids]
+        if not ids:
+            return []
+        seekers = [self._seeker(i, raw) for i, raw in zip(ids, await self.redis.hmget(self._key("seekers"), ids),
+                                                             strict=True) if raw is not None]
+        oldest = sorted(seekers, key=lambda s: (s.joined_at, s.id))[:limit]
+        return [challenge(s, now) for s in oldest]
+
+    async def pulse(self, here: Pulse) -> Pulse:
+        """Give this process's counts, and sum every process's that are fresh (forgetting the stale ones)."""
+        now = self.clock()
+        key = self._key("pulse")
+        await self.redis.hset(key, self.node, json.dumps([here.seated, here.playing, now]))
+        total, stale = Pulse(), []
+        for node, raw in (await self.redis.hgetall(key)).items():
+            seated, playing, at = json.loads(raw)
+            if now - at > PULSE_FRESH:
+                stale.append(node)
+            else:
+                total += Pulse(int(seated), int(playing))
+        if stale:
+            await self.redis.hdel(key, *stale)
+        return total
+
+    async def beat(self, here: Callable[[], Pulse]) -> None:
+        """Give this process's counts every ``PULSE_EVERY`` seconds (the lifespan's task), so that a process no
+        lobby asks is still counted; Redis away, it tries again next time."""
+        while True:
+            try:
+                await self.pulse(here())
+            except Exception as exc:
+                log.warning("cannot give the lobby's counts: %s", str(exc) or type(exc).__name__)
+            await asyncio.sleep(PULSE_EVERY)
 
     async def _typical(self, pool: str) -> float | None:
         waits = [float(w) for w in await self.redis.lrange(self._key(f"waits:{pool}"), 0, -1)]

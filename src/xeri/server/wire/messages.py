@@ -781,10 +781,29 @@ class PoolWaiting(Model, frozen=True):
     waiting: int
 
 
+class OpenChallenge(Model, frozen=True):
+    """One seek waiting in a pool, as the lobby lists it for anyone to accept (by seeking in the same pool). Never
+    its seek id (the seat's secret), nor the seeker's browser key or account: only what the seeker shows."""
+
+    format: str
+    rated: bool
+    #: the name the seeker plays under
+    name: str
+    #: a rated seek's rating, rounded (a casual one shows none)
+    rating: int | None
+    #: seconds waited so far
+    waited: float
+
+
 class PairingPools(Model, frozen=True):
-    """GET /api/pairing: every pool and how many wait in it (the lobby shows it on the pools' buttons)."""
+    """GET /api/pairing: every pool and how many wait in it (the lobby shows it on the pools' buttons), the open
+    challenges (the oldest first, at most 20), the players online (people seated at a table with it open, and
+    seekers waiting) and the tables in play: across every process of a cluster."""
 
     pools: list[PoolWaiting]
+    challenges: list[OpenChallenge]
+    online: int
+    playing: int
 
 
 class SeekCancelled(Model, frozen=True):

@@ -1547,13 +1547,18 @@ export interface LeaderboardPlayer {
   wins: number;
 }
 /**
- * GET /api/pairing: every pool and how many wait in it (the lobby shows it on the pools' buttons).
+ * GET /api/pairing: every pool and how many wait in it (the lobby shows it on the pools' buttons), the open
+ * challenges (the oldest first, at most 20), the players online (people seated at a table with it open, and
+ * seekers waiting) and the tables in play: across every process of a cluster.
  *
  * This interface was referenced by `Protocol`'s JSON-Schema
  * via the `definition` "PairingPools".
  */
 export interface PairingPools {
   pools: PoolWaiting[];
+  challenges: OpenChallenge[];
+  online: number;
+  playing: number;
 }
 /**
  * One pool of "Play online" and how many wait in it now.
@@ -1565,6 +1570,20 @@ export interface PoolWaiting {
   format: string;
   rated: boolean;
   waiting: number;
+}
+/**
+ * One seek waiting in a pool, as the lobby lists it for anyone to accept (by seeking in the same pool). Never
+ * its seek id (the seat's secret), nor the seeker's browser key or account: only what the seeker shows.
+ *
+ * This interface was referenced by `Protocol`'s JSON-Schema
+ * via the `definition` "OpenChallenge".
+ */
+export interface OpenChallenge {
+  format: string;
+  rated: boolean;
+  name: string;
+  rating: number | null;
+  waited: number;
 }
 /**
  * POST /api/pairing and GET /api/pairing/{seek_id}: waiting in a pool, or paired (the seat is this seeker's

@@ -235,6 +235,12 @@ const STRINGS = {
     pairing_typical: "Typical wait: {s} s", pairing_waited: "You have waited {s} s",
     pairing_cancel: "Cancel", pairing_nobody: "Nobody has come yet.", pairing_computer: "Play the computer now",
     err_no_such_seek: "The wait ended: press Play online again.",
+    // The lobby that is alive (issue 41): the open challenges anyone may accept, and who is here.
+    open_challenges: "Open challenges", no_challenges: "Nobody is waiting now: choose a game to be the first.",
+    challenge_accept_label: "Accept the challenge of {name}", challenge_waited: "waiting {s} s",
+    challenge_rated_guest: "Sign in to accept a rated challenge.",
+    lobby_online_one: "{n} player online", lobby_online_other: "{n} players online",
+    lobby_playing_one: "{n} table in play", lobby_playing_other: "{n} tables in play",
   },
   el: {
     title: "Ξερή",
@@ -487,6 +493,12 @@ const STRINGS = {
     pairing_cancel: "Άκυρο", pairing_nobody: "Δεν ήρθε κανείς ακόμη.",
     pairing_computer: "Παίξε τώρα με τον υπολογιστή",
     err_no_such_seek: "Η αναμονή έληξε: πάτα ξανά «Παίξε διαδικτυακά».",
+    open_challenges: "Ανοιχτές προκλήσεις",
+    no_challenges: "Δεν περιμένει κανείς τώρα: διάλεξε παιχνίδι και γίνε ο πρώτος.",
+    challenge_accept_label: "Αποδοχή πρόκλησης: {name}", challenge_waited: "περιμένει {s} δ",
+    challenge_rated_guest: "Συνδέσου για να δεχτείς πρόκληση με βαθμολογία.",
+    lobby_online_one: "{n} παίκτης συνδεδεμένος", lobby_online_other: "{n} παίκτες συνδεδεμένοι",
+    lobby_playing_one: "{n} τραπέζι σε εξέλιξη", lobby_playing_other: "{n} τραπέζια σε εξέλιξη",
   },
   tr: {
     title: "Pişti",
@@ -718,6 +730,11 @@ const STRINGS = {
     pairing_cancel: "Vazgeç", pairing_nobody: "Henüz kimse gelmedi.",
     pairing_computer: "Şimdi bilgisayara karşı oyna",
     err_no_such_seek: "Bekleme sona erdi: yeniden «Çevrimiçi oyna»ya bas.",
+    open_challenges: "Açık meydan okumalar", no_challenges: "Şu an bekleyen yok: ilk olmak için bir oyun seç.",
+    challenge_accept_label: "{name} oyuncusunun meydan okumasını kabul et", challenge_waited: "{s} sn'dir bekliyor",
+    challenge_rated_guest: "Dereceli bir meydan okumayı kabul etmek için giriş yap.",
+    lobby_online_one: "{n} oyuncu çevrimiçi", lobby_online_other: "{n} oyuncu çevrimiçi",
+    lobby_playing_one: "{n} masada oyun sürüyor", lobby_playing_other: "{n} masada oyun sürüyor",
   },
 };
 

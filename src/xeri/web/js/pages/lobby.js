@@ -8,7 +8,7 @@ import { ApiError } from "../net/http.js";
 import { seats } from "../net/seats.js";
 import { installedPack, installPack, warmEngine } from "../offline/pack.js";
 import { clear, h } from "../lib/dom.js";
-import { errorText, roundsCount, rulesetName, rulesetText, seatName, t, tableTitle } from "../lib/i18n.js";
+import { errorText, roundsCount, rulesetName, rulesetText, seatName, t, tableTitle, tn } from "../lib/i18n.js";
 import { notify } from "../lib/notify.js";
 import { prefs } from "../lib/prefs.js";
 
@@ -327,7 +327,7 @@ export async function mountLobby(container) {
     h("a.btn.leaderboard-link", { href: "#/leaderboard/classic-2p" }, t("leaderboards")),
   );
   root.append(h("h1.sr-only", t("title")), form, minePanel, tablesPanel, helpPanel);
-  await Promise.all([refresh(), refreshMine()]);
+  await Promise.all([refresh(), refreshMine(), online.counts()]);
   const every = setInterval(() => {
     refresh();
     refreshMine();
@@ -359,7 +359,8 @@ function browserKey() {
 /**
  * "Play online": one tap opens the four pools (casual, or rated when signed in); choosing one waits in it, showing
  * who waits and the typical wait, with Cancel, and after a while the computer instead. Paired, the seat's token is
- * kept (seats.js) and the table opens. `stop` gives up a wait when the lobby is left.
+ * kept (seats.js) and the table opens. `stop` gives up a wait when the lobby is left. Below, the open challenges
+ * (the seeks waiting now: Accept seeks in the same pool, which pairs with them) and how many are here (issue 41).
  * @param {() => void} playComputer the lobby's "Play now"
  * @returns {{ panel: HTMLElement, stop: () => void, counts: () => Promise<void> }}
  */
@@ -390,17 +391,50 @@ function onlinePanel(playComputer) {
     })),
     signedIn ? h("p", h("label", { for: "online-rated" }, rated, " ", t("rated"))) : null,
   );
-  /** Show how many wait in each pool now (casual, or rated when that is ticked): a lobby that is not empty. */
+  const challengeList = h("ul.table-list.challenge-list");
+  const pulse = h("p.lobby-pulse.muted");
+  const challenges = h("div.open-challenges", h("h2", t("open_challenges")), challengeList, pulse);
+  /** @param {import("../protocol.js").OpenChallenge[]} list */
+  const drawChallenges = (list) => {
+    clear(challengeList);
+    if (!list.length) challengeList.appendChild(h("li.muted.no-challenges", t("no_challenges")));
+    list.forEach((c, i) => {
+      const ratable = POOLS.some(([f, r]) => f === c.format && r);
+      const who = h("strong.challenge-name");
+      who.textContent = c.name; // a player's own name: text, never markup
+      const reason = !signedIn && c.rated
+        ? h("span.challenge-reason.muted", { id: `challenge-reason-${i}` }, t("challenge_rated_guest")) : null;
+      const accept = h("button.challenge-accept", { type: "button", disabled: Boolean(reason),
+        "aria-label": t("challenge_accept_label", { name: c.name }),
+        "aria-describedby": reason ? reason.id : null,
+        onclick: () => begin(c.format, ratable, c.rated) }, t("accept"));
+      challengeList.appendChild(h("li.challenge", { dataset: { format: c.format, rated: String(c.rated) } },
+        h("div.desc", who, " — ", t(`pool_${c.format.replace("-", "_")}`), " ",
+          c.rated ? h("span.rated-badge", t("rated")) : h("span.casual-badge", t("casual")),
+          c.rating != null ? ` ${c.rating}` : null, h("br"),
+          h("span.challenge-waited", t("challenge_waited", { s: Math.round(c.waited) }))),
+        h("div.actions", accept, reason)));
+    });
+  };
+  /**
+   * Show how many wait in each pool now (casual, or rated when that is ticked), the open challenges and who is here:
+   * a lobby that is not empty. Not while this player waits (their own seek would be listed).
+   */
   const counts = async () => {
-    if (choices.hidden) return;
+    if (seekId || !waiting.hidden) return;
     try {
-      const { pools } = await api.pairingPools();
+      const lobby = await api.pairingPools();
+      if (seekId || !waiting.hidden) return; // a seek began meanwhile
       const ratedNow = signedIn && rated.checked;
-      for (const pool of pools) {
+      for (const pool of lobby.pools) {
         const el = waitingIn.get(pool.format);
         if (el && pool.rated === (ratedNow && POOLS.some(([f, r]) => f === pool.format && r)))
           el.textContent = pool.waiting > 0 ? ` · ${t("pool_waiting", { n: pool.waiting })}` : "";
       }
+      drawChallenges(lobby.challenges);
+      pulse.textContent = `${tn("lobby_online", lobby.online, { n: lobby.online })} · `
+        + tn("lobby_playing", lobby.playing, { n: lobby.playing });
+      challenges.hidden = false;
     } catch {
       // The counts are a nicety: without them the buttons still work.
     }
@@ -417,7 +451,10 @@ function onlinePanel(playComputer) {
     { hidden: true, role: "status" },
     h("p.pairing-looking", h("strong", t("pairing_looking")), " ", waited),
     h("p", players, " · ", typical),
-    h("p", h("button.pairing-cancel", { type: "button", onclick: () => stop() }, t("pairing_cancel")), " ",
+    h("p", h("button.pairing-cancel", { type: "button", onclick: () => {
+      stop();
+      void counts();
+    } }, t("pairing_cancel")), " ",
       computer),
   );
   const open = h("button.primary.play-online", { type: "button", "aria-expanded": "false", onclick: () => {
@@ -425,12 +462,15 @@ function onlinePanel(playComputer) {
     open.setAttribute("aria-expanded", String(!choices.hidden));
     void counts();
   } }, t("play_online"));
-  const panel = h("div.panel.online-panel", open, h("p.muted", t("play_online_sub")), choices, waiting, error);
+  challenges.hidden = true; // until the first answer
+  const panel = h("div.panel.online-panel", open, h("p.muted", t("play_online_sub")), choices, waiting, error,
+    challenges);
 
   /** @param {unknown} err */
   const fail = (err) => {
     error.textContent = err instanceof ApiError ? errorText(err.code, err.message) : String(err);
     stop(false);
+    void counts();
   };
   /** @param {import("../net/types.js").SeekState} state */
   const show = (state) => {
@@ -464,19 +504,21 @@ function onlinePanel(playComputer) {
   /**
    * @param {string} format
    * @param {boolean} ratable
+   * @param {boolean} [asked] rated or casual, as a challenge accepted is (the box's choice otherwise)
    */
-  const begin = async (format, ratable) => {
+  const begin = async (format, ratable, asked) => {
     stop();
     error.textContent = "";
     prefs.set("onlineFormat", format);
     /** @type {import("../protocol.js").Seek} */
-    const body = { format, rated: signedIn && ratable && rated.checked, key: browserKey() };
+    const body = { format, rated: signedIn && ratable && (asked ?? rated.checked), key: browserKey() };
     const given = signedIn ? "" : name.value.trim();
     if (given) prefs.set("name", given);
     if (given) body.name = given;
     choices.hidden = true;
     open.setAttribute("aria-expanded", "false");
     waiting.hidden = false;
+    challenges.hidden = true;
     computer.hidden = true;
     started = Date.now();
     waited.textContent = "";
