@@ -58,6 +58,8 @@ class Autoplay:
         self.hint_cooldown = 0.0
         #: the notices about the master's strength already sent to this table (``strength_notice``)
         self._told: set[str] = set()
+        #: the warming notice told and not yet followed by its ready one: a connection that comes later is told too
+        self.warming: Notice | None = None
         self._last_hint: dict[int, float] = {}
         #: in a cluster, the hint cooldown counted across every process (server.limits.shared): True if it counted the
         #: hint, False if it could not (Redis away: counted here), or it raises ``hint_cooldown``
@@ -117,7 +119,10 @@ class Autoplay:
         while its rollouts load (``master_warming``, ``strong_warming``), then once more when it is itself
         (``master_ready``, ``strong_ready``); else None (``master.strength_news``)."""
         news = strength_news(status, self._told)
-        return None if news is None else NOTICE_NAMES[news]
+        if news is None:
+            return None
+        self.warming = NOTICE_NAMES[news] if news.endswith("warming") else None
+        return NOTICE_NAMES[news]
 
     async def hint(self, view: SeatView, history: tuple[Event, ...]) -> tuple[Card, str]:
         """A suggested card and why, off the event loop; ``busy`` if the pool is full."""

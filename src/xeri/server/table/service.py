@@ -396,6 +396,8 @@ class Table:
                     close()
                 return
             deliver(self.sync_envelope_now(seat))
+            if self.autoplay.warming is not None:  # the computer still warms up: a page that came after is told too
+                deliver(Envelope.message(messages.NoticeMessage(notice=self.autoplay.warming)))
             if first:
                 await self._seated_changed()
 
