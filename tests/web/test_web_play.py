@@ -103,12 +103,16 @@ def test_classic_shows_rounds_won_and_the_board_after_the_match(server: Server, 
     assert page.locator(".result .new-match").is_visible()
     assert page.locator(".result .back-lobby").is_visible()
     assert page.locator(".score-chip .round-points").count() == 0
-    # History shows the rounds won, and names the bot by its level in the page's words.
+    # The board names the bot by its seat, its level under the name; history by the same words (issue 41: it said
+    # "Computer (easy)" where the table said "Computer 2").
+    bot_line = page.locator(".seat-name", has=page.locator(".seat-level")).first
+    assert bot_line.locator(".name-text").inner_text() == "Computer 2"
+    assert bot_line.locator(".seat-level").inner_text() == "easy"
     page.click("#nav-history")
     row = page.locator("table.matches tbody tr").first
     row.wait_for()
     assert "Rounds won: " in row.inner_text()
-    assert "Computer (easy)" in row.inner_text()
+    assert "Computer 2 (easy)" in row.inner_text()
 
 
 def test_the_countdown_follows_the_server_timer(server: Server, browser: Browser, contexts: list[BrowserContext],

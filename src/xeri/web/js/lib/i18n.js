@@ -11,7 +11,7 @@ const STRINGS = {
     level: "Level", players: "Players", ruleset: "Rules", target: "Target", your_name: "Your name",
     start: "Start", create_table: "Create table", open_tables: "Open tables", no_tables: "No open tables.",
     join: "Join", spectate: "Watch", refresh: "Refresh", seat: "Seat", free: "free", bot: "computer",
-    bot_name: "Computer ({level})",
+    bot_name: "Computer {n} ({level})", bot_kind: "Computer ({level})",
     share: "Share", qr_show: "QR code for a phone",
     qr_alt: "The invite link as a QR code: scan it with a phone's camera",
     invite: "Invite link", copy: "Copy", copied: "Copied", waiting_players: "Waiting for players…",
@@ -249,7 +249,7 @@ const STRINGS = {
     level: "Επίπεδο", players: "Παίκτες", ruleset: "Κανόνες", target: "Στόχος", your_name: "Το όνομά σου",
     start: "Έναρξη", create_table: "Νέο τραπέζι", open_tables: "Ανοιχτά τραπέζια", no_tables: "Κανένα ανοιχτό τραπέζι.",
     join: "Μπες", spectate: "Παρακολούθηση", refresh: "Ανανέωση", seat: "Θέση", free: "ελεύθερη", bot: "υπολογιστής",
-    bot_name: "Υπολογιστής ({level})",
+    bot_name: "Υπολογιστής {n} ({level})", bot_kind: "Υπολογιστής ({level})",
     share: "Κοινοποίηση", qr_show: "Κωδικός QR για κινητό",
     qr_alt: "Ο σύνδεσμος πρόσκλησης ως κωδικός QR: σκάναρέ τον με την κάμερα ενός κινητού",
     invite: "Σύνδεσμος πρόσκλησης", copy: "Αντιγραφή", copied: "Αντιγράφηκε", waiting_players: "Αναμονή παικτών…",
@@ -507,7 +507,7 @@ const STRINGS = {
     level: "Seviye", players: "Oyuncular", ruleset: "Kurallar", target: "Hedef", your_name: "Adın",
     start: "Başla", create_table: "Masa aç", open_tables: "Açık masalar", no_tables: "Açık masa yok.",
     join: "Otur", spectate: "İzle", refresh: "Yenile", seat: "Yer", free: "boş", bot: "bilgisayar",
-    bot_name: "Bilgisayar ({level})",
+    bot_name: "Bilgisayar {n} ({level})", bot_kind: "Bilgisayar ({level})",
     share: "Paylaş", qr_show: "Telefon için QR kodu",
     qr_alt: "Davet bağlantısı QR kodu olarak: bir telefonun kamerasıyla tarayın",
     invite: "Davet bağlantısı", copy: "Kopyala", copied: "Kopyalandı", waiting_players: "Oyuncular bekleniyor…",
@@ -927,14 +927,31 @@ export function rulesetName(name) {
   return (RULESET_NAMES[current] && RULESET_NAMES[current][name]) || name;
 }
 
-/** A seat's shown name: a server bot by its level (the seat's `bot` field), else the player's name. */
+/**
+ * A computer seat's name, the one the table, the lobby, the history and the replay all use (issue 41: the table said
+ * "Computer 2" where the history said "Computer (medium)"): "Computer 2 (medium)", numbered by seat. Without a level
+ * it is "Computer 2", for the board, which says the level under the name; `short` is "CPU 2" for a small score bar.
+ * A null seat is the kind of opponent across matches ("Computer (medium)"), for a win rate by opponent.
+ * @param {number | null} seat the seat's index (0 is "Computer 1")
+ * @param {string | null} [level] the level's key ("medium"), worded in the page's language
+ * @param {boolean} [short]
+ * @returns {string}
+ */
+export function botName(seat, level = null, short = false) {
+  const lvl = level ? t(level) : "";
+  if (seat == null) return t("bot_kind", { level: lvl });
+  if (short) return t("bot_seat_short", { n: seat + 1 });
+  return level ? t("bot_name", { n: seat + 1, level: lvl }) : t("bot_seat", { n: seat + 1 });
+}
+
+/** A seat's shown name: a server bot by its seat and level (botName), else the player's name. */
 /**
  * @param {import("../net/types.js").Seat | null | undefined} seat
  * @param {string} [fallback]
  * @returns {string}
  */
 export function seatName(seat, fallback = "") {
-  if (seat && seat.human === false && seat.bot) return t("bot_name", { level: t(seat.bot) });
+  if (seat && seat.human === false && seat.bot) return botName(seat.seat, seat.bot);
   return (seat && seat.name) || fallback;
 }
 

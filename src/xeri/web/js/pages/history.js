@@ -7,7 +7,7 @@ import { renderBoard } from "../table/board.js";
 import { cardLabel } from "../lib/cards.js";
 import { breakdownTable } from "../table/reports.js";
 import { clear, h } from "../lib/dom.js";
-import { errorText, locale, t } from "../lib/i18n.js";
+import { botName, errorText, locale, t } from "../lib/i18n.js";
 import { describeEvents } from "../table/movelog.js";
 import { prefs } from "../lib/prefs.js";
 import { reviewPanel } from "./review.js";
@@ -53,14 +53,14 @@ function botOf(m, seat) {
 }
 
 /**
- * A seat's name as shown: a bot by its level in the page's language.
+ * A seat's name as shown: a bot as the table named it, by its seat and level ("Computer 2 (medium)", botName).
  * @param {{ names: string[], bots?: (string | null)[] | null }} m a match summary or a replay
  * @param {number} seat
  * @returns {string}
  */
 export function shownName(m, seat) {
   const level = botOf(m, seat);
-  return level ? t("bot_name", { level: t(level) }) : m.names[seat];
+  return level ? botName(seat, level) : m.names[seat];
 }
 
 /**
@@ -284,7 +284,8 @@ export function playerResults(matches, name) {
       result: m.winner == null ? "draw" : m.winner === side ? "win" : "loss",
       margin: (scores[side] || 0) - (others.length ? Math.max(...others) : 0),
       levels: [...new Set(otherSeats.map((i) => botOf(m, i)).filter((l) => l != null))].map(String),
-      opponents: otherSeats.map((i) => shownName(m, i)),
+      // A bot by its kind ("Computer (medium)"): its seat number is one match's, not an opponent's across them.
+      opponents: otherSeats.map((i) => (botOf(m, i) ? botName(null, botOf(m, i)) : m.names[i])),
     });
   }
   return out.reverse();

@@ -6,7 +6,7 @@
 
 import { framesOf, isOpening, roundEndView, roundSplit } from "./frames.js";
 import { describeEvents } from "./movelog.js";
-import { t } from "../lib/i18n.js";
+import { botName, t } from "../lib/i18n.js";
 
 /** @typedef {import("../net/types.js").Table} Table */
 /** @typedef {import("../net/types.js").View} View */
@@ -64,7 +64,7 @@ export function initialState() {
 }
 
 /**
- * The names the page shows: a person's own, and for the computer seats a distinct name each ("Computer 2"),
+ * The names the page shows: a person's own, and for the computer seats a distinct name each ("Computer 2", botName),
  * numbered by seat, with the level said beside it (seatLevel), so a score bar never reads "Computer & Computer".
  * @param {Table | null} table
  * @param {string[]} [fallback] the view's names
@@ -74,7 +74,7 @@ export function initialState() {
 export function seatNames(table, fallback = [], short = false) {
   if (!table) return fallback;
   return table.seats.map((s, i) => {
-    if (s.human === false && s.bot) return t(short ? "bot_seat_short" : "bot_seat", { n: s.seat + 1 });
+    if (s.human === false && s.bot) return botName(s.seat, null, short);
     return s.name || fallback[i] || `${t("seat")} ${s.seat + 1}`;
   });
 }
