@@ -195,6 +195,37 @@ def test_open_challenges_show_no_secret_and_the_lobby_counts_who_is_here(server:
             p.close()
 
 
+def test_online_goes_down_when_a_seat_s_socket_closes(server: ThreadServer, clock: Clock) -> None:
+    """The players online (issue 41) are people with their table open: a seat whose socket closes is no longer
+    counted, one whose socket opens again is. The other seat hears of the going (its seat is not ``connected``) only
+    after the count went down, so the test waits on that message, not on time."""
+    def online() -> int:
+        r = httpx.get(f"{server.base}/api/pairing", timeout=10)
+        assert r.status_code == 200, r.text
+        return r.json()["online"]  # type: ignore[no-any-return]
+
+    bo = seek(server, format="xeri-2", name="Bo", key="bo-browser")
+    dee = seek(server, format="xeri-2", name="Dee", key="dee-browser")
+    bo = state(server, bo["seek_id"]).json()
+    assert online() == 0  # paired, no socket open yet: no longer seeking, not yet at the table
+    dee_socket = Player(server.ws_base, dee["table_id"], dee["token"])
+    try:
+        assert online() == 1
+        bo_socket = Player(server.ws_base, bo["table_id"], bo["token"])
+        dee_socket.until(lambda m: m["type"] == "table" and m["table"]["seats"][bo["seat"]]["connected"])
+        assert online() == 2
+        bo_socket.close()
+        dee_socket.until(lambda m: m["type"] == "table" and not m["table"]["seats"][bo["seat"]]["connected"])
+        assert online() == 1
+        back = Player(server.ws_base, bo["table_id"], bo["token"])  # a reload: counted again, once
+        try:
+            assert online() == 2
+        finally:
+            back.close()
+    finally:
+        dee_socket.close()
+
+
 def test_the_invite_s_qr_code_draws_only_this_server_s_links(server: ThreadServer) -> None:
     """GET /api/qr.svg (issue 41): a friends' table's link as a QR code; another site's link, a link that is not
     http(s), or one over 300 characters is a 400 that draws nothing."""
