@@ -8,13 +8,18 @@ import re
 from playwright.sync_api import Browser, BrowserContext
 
 from support.browser import TURN, Console, Server, hand, new_page
+from support.server import AccountClient
 
 
 def test_two_browsers_press_play_online_sit_at_one_table_and_play(server: Server, browser: Browser,
                                                                    contexts: list[BrowserContext],
                                                                    console: Console) -> None:
     pages = [new_page(browser, contexts, console), new_page(browser, contexts, console, locale="tr-TR")]
+    selin = AccountClient(server.url)  # a signed-in player's rated challenge: a guest's Accept is disabled (issue 41)
     for i, page in enumerate(pages):
+        if i == 1:
+            selin.sign_up("Selin")
+            selin_seek = selin.post("/api/pairing", {"format": "xeri-2", "rated": True}).json()["seek_id"]
         page.goto(server.url + "/")
         page.click(".play-online")
         if i == 1:  # the second sees the first waiting, on its pool's button, before choosing
@@ -27,6 +32,12 @@ def test_two_browsers_press_play_online_sit_at_one_table_and_play(server: Server
             ada.wait_for()
             assert ada.get_attribute("data-format") == "xeri-2" and "Klasik · 2 oyuncu" in ada.inner_text()
             assert re.fullmatch(r"\d+ oyuncu çevrimiçi · \d+ masada oyun sürüyor", page.inner_text(".lobby-pulse"))
+            rated = page.locator(".challenge-list li.challenge[data-rated='true']", has_text="Selin")
+            assert rated.locator(".challenge-accept").is_disabled()
+            reason = rated.locator(".challenge-reason")
+            assert reason.inner_text() == "Dereceli bir meydan okumayı kabul etmek için giriş yap."
+            assert rated.locator(".challenge-accept").get_attribute("aria-describedby") == reason.get_attribute("id")
+            selin.http.delete(f"/api/pairing/{selin_seek}")
             ada.locator(".challenge-accept").click()
             continue
         page.click(".pool-choice[data-format='xeri-2']")

@@ -119,6 +119,23 @@ def test_rated_needs_an_account_and_a_ratable_format(server: ThreadServer, clock
     assert ada.get(f"/api/pairing/{a['seek_id']}").json()["table_id"] == b["table_id"]
 
 
+def test_a_guest_cannot_accept_a_rated_open_challenge(server: ThreadServer, clock: Clock) -> None:
+    """Guests play casual (issue 41): a guest's Accept on a rated challenge (a rated seek in its pool) is a 401 that
+    says to sign in, and changes nothing: the challenge still waits, listed, and a casual seek is not paired with it."""
+    cy = AccountClient(server.base)
+    cy.sign_up("Cy")
+    mine = cy.post("/api/pairing", {"format": "xeri-2", "rated": True}).json()
+    before = httpx.get(f"{server.base}/api/pairing", timeout=10).json()
+    refused = seek(server, 401, format="xeri-2", rated=True, name="Guest Bo", key="bo-browser")
+    assert refused["error"]["code"] == "rated_needs_account"
+    assert "sign in" in refused["error"]["message"] and "guest plays casual" in refused["error"]["message"]
+    assert httpx.get(f"{server.base}/api/pairing", timeout=10).json() == before
+    assert cy.get(f"/api/pairing/{mine['seek_id']}").json()["status"] == "waiting"
+    casual = seek(server, format="xeri-2", name="Guest Bo", key="bo-browser")  # its own pool: it waits
+    assert casual["status"] == "waiting"
+    assert cy.get(f"/api/pairing/{mine['seek_id']}").json()["status"] == "waiting"
+
+
 BAD_BODIES: list[tuple[Any, str]] = [
     ([], "bad_request"), ({}, "bad_format"), ({"format": "chess"}, "bad_format"), ({"format": 2}, "bad_format"),
     ({"format": "xeri-2", "rated": "yes"}, "bad_request"), ({"format": "xeri-2", "name": ""}, "bad_name"),

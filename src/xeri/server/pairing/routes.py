@@ -73,6 +73,9 @@ async def seek(request: Request) -> Response:
     me = await current(request, store)
     # The rated rules of a table, as a created table is checked (server.rated.policy): signed in, classic. The
     # match's end is the pairing's own (a rated pairing's table is played to the first rated target: make_table).
+    if body.rated and me is None:  # a guest plays casual: a rated seek, or Accept on a rated open challenge (issue 41)
+        raise ProtocolError("rated_needs_account", "rated games are for signed-in players: sign in to seek or accept "
+                            "a rated game; a guest plays casual")
     ruleset = find_ruleset(fmt.ruleset, players=fmt.players)
     rated = rated_format(body.rated, ruleset, me is not None, [True] * fmt.players, targets=None)
     name = check_name(body.name) if body.name is not None else GUEST_NAME
