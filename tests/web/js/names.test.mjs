@@ -1,10 +1,10 @@
 // A computer seat's name (src/xeri/web/js/lib/i18n.js botName): one function names it at the table, in the lobby,
 // in the history and in the replay, so it reads the same everywhere (issue 41). Run by node's own test runner
-// (tests/web/test_web_node_units.py).
+// (tests/web/test_web_node_units.py). A newcomer's generated name (guestName) is here too.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { botName, seatName, setLanguage } from "../../../src/xeri/web/js/lib/i18n.js";
+import { botName, guestName, seatName, setLanguage } from "../../../src/xeri/web/js/lib/i18n.js";
 import { shownName } from "../../../src/xeri/web/js/pages/history.js";
 import { seatNames } from "../../../src/xeri/web/js/table/state.js";
 
@@ -41,4 +41,17 @@ test("the short name is the score bar's, and a null seat is the kind of opponent
   assert.deepEqual(seatNames(table, [], true), ["Ada", "CPU 2"]);
   assert.equal(botName(null, "strong"), "Computer (strong)");
   assert.equal(shownName(match, 0), "Ada");
+});
+
+test("a newcomer's generated name is drawn from the browser's key: the same key, the same name", () => {
+  setLanguage("en");
+  assert.equal(guestName("00000000aa"), "Guest 1000");
+  assert.equal(guestName("ffffffff00"), `Guest ${1000 + (0xffffffff % 9000)}`);
+  assert.equal(guestName("3f2a9c01"), guestName("3f2a9c01ffff"));
+  assert.match(guestName("not hex"), /^Guest 1000$/);
+  setLanguage("el");
+  assert.match(guestName("3f2a9c01"), /^Επισκέπτης \d{4}$/);
+  setLanguage("tr");
+  assert.match(guestName("3f2a9c01"), /^Misafir \d{4}$/);
+  setLanguage("en");
 });

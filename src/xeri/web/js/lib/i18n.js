@@ -11,7 +11,7 @@ const STRINGS = {
     level: "Level", players: "Players", ruleset: "Rules", target: "Target", your_name: "Your name",
     start: "Start", create_table: "Create table", open_tables: "Open tables", no_tables: "No open tables.",
     join: "Join", spectate: "Watch", refresh: "Refresh", seat: "Seat", free: "free", bot: "computer",
-    bot_name: "Computer {n} ({level})", bot_kind: "Computer ({level})",
+    bot_name: "Computer {n} ({level})", bot_kind: "Computer ({level})", guest_name: "Guest {n}",
     share: "Share", qr_show: "QR code for a phone",
     qr_alt: "The invite link as a QR code: scan it with a phone's camera",
     invite: "Invite link", copy: "Copy", copied: "Copied", waiting_players: "Waiting for players…",
@@ -249,7 +249,7 @@ const STRINGS = {
     level: "Επίπεδο", players: "Παίκτες", ruleset: "Κανόνες", target: "Στόχος", your_name: "Το όνομά σου",
     start: "Έναρξη", create_table: "Νέο τραπέζι", open_tables: "Ανοιχτά τραπέζια", no_tables: "Κανένα ανοιχτό τραπέζι.",
     join: "Μπες", spectate: "Παρακολούθηση", refresh: "Ανανέωση", seat: "Θέση", free: "ελεύθερη", bot: "υπολογιστής",
-    bot_name: "Υπολογιστής {n} ({level})", bot_kind: "Υπολογιστής ({level})",
+    bot_name: "Υπολογιστής {n} ({level})", bot_kind: "Υπολογιστής ({level})", guest_name: "Επισκέπτης {n}",
     share: "Κοινοποίηση", qr_show: "Κωδικός QR για κινητό",
     qr_alt: "Ο σύνδεσμος πρόσκλησης ως κωδικός QR: σκάναρέ τον με την κάμερα ενός κινητού",
     invite: "Σύνδεσμος πρόσκλησης", copy: "Αντιγραφή", copied: "Αντιγράφηκε", waiting_players: "Αναμονή παικτών…",
@@ -507,7 +507,7 @@ const STRINGS = {
     level: "Seviye", players: "Oyuncular", ruleset: "Kurallar", target: "Hedef", your_name: "Adın",
     start: "Başla", create_table: "Masa aç", open_tables: "Açık masalar", no_tables: "Açık masa yok.",
     join: "Otur", spectate: "İzle", refresh: "Yenile", seat: "Yer", free: "boş", bot: "bilgisayar",
-    bot_name: "Bilgisayar {n} ({level})", bot_kind: "Bilgisayar ({level})",
+    bot_name: "Bilgisayar {n} ({level})", bot_kind: "Bilgisayar ({level})", guest_name: "Misafir {n}",
     share: "Paylaş", qr_show: "Telefon için QR kodu",
     qr_alt: "Davet bağlantısı QR kodu olarak: bir telefonun kamerasıyla tarayın",
     invite: "Davet bağlantısı", copy: "Kopyala", copied: "Kopyalandı", waiting_players: "Oyuncular bekleniyor…",
@@ -942,6 +942,17 @@ export function botName(seat, level = null, short = false) {
   if (seat == null) return t("bot_kind", { level: lvl });
   if (short) return t("bot_seat_short", { n: seat + 1 });
   return level ? t("bot_name", { n: seat + 1, level: lvl }) : t("bot_seat", { n: seat + 1 });
+}
+
+/**
+ * A newcomer's name when the name field is left empty (issue 41: it was "Player" for everyone): "Guest 4821", the
+ * number drawn from this browser's key (prefs.js browserKey), so one browser keeps its name and two newcomers at a
+ * table are told apart.
+ * @param {string} key hex digits
+ * @returns {string}
+ */
+export function guestName(key) {
+  return t("guest_name", { n: 1000 + ((parseInt(key.slice(0, 8), 16) || 0) % 9000) });
 }
 
 /** A seat's shown name: a server bot by its seat and level (botName), else the player's name. */

@@ -23,7 +23,7 @@
  * @property {string} [frRuleset]
  * @property {number} [frPlayers]
  * @property {string} [frTarget]
- * @property {string} [browserKey] this browser's random key for "Play online": one seek per browser
+ * @property {string} [browserKey] this browser's random key (browserKey): one seek per browser, its guest name
  * @property {string} [onlineFormat] the pool last chosen in "Play online"
  */
 /** @typedef {(key: keyof Prefs, value: Prefs[keyof Prefs]) => void} PrefsListener */
@@ -75,6 +75,21 @@ export const prefs = {
     return () => listeners.delete(fn);
   },
 };
+
+/**
+ * This browser's random key: the server keeps one seek of "Play online" per browser (a second replaces the first),
+ * and a newcomer's generated name is drawn from it (i18n.js guestName), so one browser keeps one name.
+ * @returns {string}
+ */
+export function browserKey() {
+  let key = prefs.get("browserKey");
+  if (!key) {
+    const bytes = crypto.getRandomValues(new Uint8Array(16));
+    key = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+    prefs.set("browserKey", key);
+  }
+  return key;
+}
 
 /** @returns {boolean} */
 export function reducedMotion() {

@@ -8,9 +8,11 @@ import { ApiError } from "../net/http.js";
 import { seats } from "../net/seats.js";
 import { installedPack, installPack, warmEngine } from "../offline/pack.js";
 import { clear, h } from "../lib/dom.js";
-import { errorText, roundsCount, rulesetName, rulesetText, seatName, t, tableTitle, tn } from "../lib/i18n.js";
+import {
+  errorText, guestName, roundsCount, rulesetName, rulesetText, seatName, t, tableTitle, tn,
+} from "../lib/i18n.js";
 import { notify } from "../lib/notify.js";
-import { prefs } from "../lib/prefs.js";
+import { browserKey, prefs } from "../lib/prefs.js";
 
 /**
  * A <select> with id and class `cls`.
@@ -148,7 +150,7 @@ function lobbyOptions(meta) {
     const n = Number(target.value.slice(1));
     if (target.value.startsWith("r")) body.options = { match_end: "rounds", rounds: n };
     else if (target.value.startsWith("p")) body.target = n;
-    body.name = name.value.trim() || t("player");
+    body.name = name.value.trim() || guestName(browserKey()); // a newcomer who gives none: "Guest 4821" (issue 41)
     body.seat = 0;
     return body;
   };
@@ -345,17 +347,6 @@ const POOLS = [["xeri-2", true], ["xeri-4", true], ["pisti-2", false], ["pisti-4
 /** Seconds without a pairing before the computer is offered instead. */
 const OFFER_COMPUTER_AFTER = 20;
 
-/** This browser's random key: the server keeps one seek per browser (a second replaces the first). */
-function browserKey() {
-  let key = prefs.get("browserKey");
-  if (!key) {
-    const bytes = crypto.getRandomValues(new Uint8Array(16));
-    key = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
-    prefs.set("browserKey", key);
-  }
-  return key;
-}
-
 /**
  * "Play online": one tap opens the four pools (casual, or rated when signed in); choosing one waits in it, showing
  * who waits and the typical wait, with Cancel, and after a while the computer instead. Paired, the seat's token is
@@ -373,7 +364,7 @@ function onlinePanel(playComputer) {
   const error = h("p.error-text", { role: "alert" });
   const signedIn = account().signed_in;
   const rated = h("input.online-rated#online-rated", { type: "checkbox", onchange: () => void counts() });
-  // A guest says the name the others will see (a newcomer has none yet; without one it is "Guest").
+  // A guest says the name the others will see (a newcomer has none yet; without one it is "Guest 4821": guestName).
   const name = h("input.online-name#online-name", { value: prefs.get("name") || "", maxLength: 24,
     placeholder: t("your_name"), autocomplete: "nickname" });
   name.addEventListener("change", () => prefs.set("name", name.value.trim()));
@@ -514,7 +505,7 @@ function onlinePanel(playComputer) {
     const body = { format, rated: signedIn && ratable && (asked ?? rated.checked), key: browserKey() };
     const given = signedIn ? "" : name.value.trim();
     if (given) prefs.set("name", given);
-    if (given) body.name = given;
+    if (!signedIn) body.name = given || guestName(browserKey()); // never two plain "Guest"s at one table
     choices.hidden = true;
     open.setAttribute("aria-expanded", "false");
     waiting.hidden = false;

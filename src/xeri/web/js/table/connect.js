@@ -8,9 +8,9 @@ import { ApiError } from "../net/http.js";
 import { seats } from "../net/seats.js";
 import { clear, h } from "../lib/dom.js";
 import { announce } from "../lib/flight.js";
-import { errorText, invitation, t, tableName } from "../lib/i18n.js";
+import { errorText, guestName, invitation, t, tableName } from "../lib/i18n.js";
 import { say } from "./movelog.js";
-import { prefs } from "../lib/prefs.js";
+import { browserKey, prefs } from "../lib/prefs.js";
 import { seatLine } from "./view.js";
 
 const COMMITMENTS_KEY = "xeri.commitments";
@@ -130,7 +130,7 @@ export function joinForm(root, tableId, table, s, onJoined) {
         ev.preventDefault();
         prefs.set("name", name.value.trim());
         try {
-          const res = await api.join(tableId, name.value.trim());
+          const res = await api.join(tableId, name.value.trim() || guestName(browserKey())); // none: "Guest 4821"
           seats.set(tableId, res.seat, res.token);
           clear(root);
           onJoined(res.token);
