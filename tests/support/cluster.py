@@ -193,7 +193,7 @@ class Client:
             base = self.bases[attempt % len(self.bases)]
             attempt += 1
             try:
-                self.ws = connect(base + self.path, max_size=None, open_timeout=5).__enter__()
+                self.ws = connect(base + self.path, max_size=None, open_timeout=5, ping_interval=None).__enter__()
                 first = self._recv(5)
                 if first["type"] == "sync":
                     return

@@ -138,7 +138,9 @@ class Player:
         query = query or (f"token={token}" if token else "")
         url = f"{ws_base}/ws/tables/{table_id}" + (f"?{query}" if query else "")
         headers = {"Cookie": f"xeri_session={cookie}"} if cookie else None
-        self.ws: ClientConnection = connect(url, max_size=None, open_timeout=10,
+        # No keepalive pings: a test's client lives only for its test, and on a loaded machine a late pong would
+        # log a traceback that the log check then reports against whatever test runs next.
+        self.ws: ClientConnection = connect(url, max_size=None, open_timeout=10, ping_interval=None,
                                             additional_headers=headers).__enter__()
         self.messages: list[dict[str, Any]] = []
         self.state: dict[str, Any] = {}

@@ -91,7 +91,7 @@ def test_take_back_my_card_and_the_computers_reply(server: ThreadServer) -> None
     verdict = fairness.verify_match(data)
     assert verdict.ok, [c.detail for c in verdict.checks]
     assert httpx.post(f"{server.base}/api/verify", json={"record": data}).json()["ok"] is True
-    replay = httpx.get(f"{server.base}/api/matches/{tid}/replay").json()
+    replay = httpx.get(f"{server.base}/api/matches/{tid}/replay", timeout=30).json()  # built on demand
     back = [s for s in replay["steps"] if s.get("takeback")]
     assert [s["takeback"] for s in back] == [taken["takeback"]] and back[0]["seat"] == 0
     assert set(back[0]["state"]["hands"][0]) == set(hand)  # the replay's step shows the card back in my hand
