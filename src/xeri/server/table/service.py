@@ -477,9 +477,9 @@ class Table:
         undone if the write fails. The match is rebuilt from the stored moves with the retracted ones taken back;
         every connection then gets a fresh sync of its own seat's view, and the bots' plan starts again.
         """
-        self.state.verify_takeback(seat, version)
+        count = self.state.verify_takeback(seat, version)
         assert seat is not None  # verify_takeback refuses a spectator
-        done = self.state.apply_takeback(seat)
+        done = self.state.apply_takeback(seat, count)
         try:
             await self.store.add_move(done.row)
         except StoreError as exc:

@@ -238,11 +238,12 @@ class TableState:
         return rules.allowed(rules.verify_move(self, seat, card_text, version, auto=auto is not None), ProtocolError)
 
     def apply(self, seat: int, card: Card, auto: str | None = None) -> Applied:
-        """Play a verified move on the match; the table's version moves only with ``commit``."""
+        """Play a move ``verify_move`` allowed on the match, trusted (the rules check a move once); the table's
+        version moves only with ``commit``."""
         m = self.match
         assert m is not None
         number = len(m.rounds)
-        events = m.play(card, seat)
+        events = m.play_allowed(card)
         finish = self.finish_row(time.time()) if m.is_over else None
         row = MoveRow(self.id, self.version, seat, card.code, auto, time.time())
         return Applied(seat, card, auto, events, number, row, finish)
@@ -280,11 +281,12 @@ class TableState:
         """Whether ``seat`` may take back a card now (what the page's button shows); a predicate: never raises."""
         return rules.can_take_back(self, seat)
 
-    def apply_takeback(self, seat: int) -> TakenBack:
-        """Take back on the match a verified takeback; the table's version moves only with ``commit_takeback``."""
+    def apply_takeback(self, seat: int, count: int) -> TakenBack:
+        """Take back on the match the ``count`` moves ``verify_takeback`` allowed, trusted (not walked again); the
+        table's version moves only with ``commit_takeback``."""
         m = self.match
         assert m is not None
-        taken = m.take_back(seat)
+        taken = m.retract(seat, count)
         row = MoveRow(self.id, self.version, seat, taken.cards[0].code, TAKEBACK, time.time())
         return TakenBack(seat, row, taken)
 
