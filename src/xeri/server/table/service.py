@@ -28,7 +28,7 @@ from .. import metrics
 from ..broker.envelope import Envelope, Kind, to_text
 from ..broker.pubsub import Broker, channel
 from ..rated.policy import check_hint, check_join
-from ..store import MoveRow, SeatRow, StaleMove, Start, Store, StoreError, StoreUnavailable, TableRow
+from ..store import Finish, MoveRow, SeatRow, StaleMove, Start, Store, StoreError, StoreUnavailable, TableRow
 from ..wire import messages
 from ..wire.protocol import Hint, Move, Ping, Ready, Rematch, Say, Sync, Takeback
 from ..wire.refusals import ProtocolError
@@ -464,15 +464,7 @@ class Table:
         # The move is applied, then stored with the match's end if it ends it (one transaction);
         # a failed write undoes it, so nobody ever hears of a move that is not stored.
         applied = self.state.apply(seat, card, auto)
-        try:
-            await self.store.add_move(applied.row, applied.finish)
-        except StoreError as exc:
-            self.state.undo()
-            if isinstance(exc, StaleMove):
-                # Another process stored this version's move first: ours is stale.
-                raise ProtocolError("stale", "another move was stored first", version=self.version) from None
-            log.error("cannot store a move of table %s: %s", self.id, exc)
-            raise unavailable(exc, "the move") from None
+        await self._store_move(applied.row, applied.finish, "move")
         self.state.commit(applied)
         if applied.finish is not None:
             await self.rate_finished()  # before the end is told, so the players' new ratings are there
@@ -489,17 +481,23 @@ class Table:
         count = self.state.verify_takeback(seat, version)
         assert seat is not None  # verify_takeback refuses a spectator
         done = self.state.apply_takeback(seat, count)
-        try:
-            await self.store.add_move(done.row)
-        except StoreError as exc:
-            self.state.undo()
-            if isinstance(exc, StaleMove):
-                raise ProtocolError("stale", "another move was stored first", version=self.version) from None
-            log.error("cannot store a takeback of table %s: %s", self.id, exc)
-            raise unavailable(exc, "the takeback") from None
+        await self._store_move(done.row, None, "takeback")
         self.state.commit_takeback(done)
         await self.publish_sync()
         self.reschedule()
+
+    async def _store_move(self, row: MoveRow, finish: Finish | None, what: str) -> None:
+        """Store a ``what`` (a move, a takeback) applied on the match, with the match's end if it ended it (one
+        transaction); a failed write undoes it and refuses, so nobody ever hears of one that is not stored."""
+        try:
+            await self.store.add_move(row, finish)
+        except StoreError as exc:
+            self.state.undo()
+            if isinstance(exc, StaleMove):
+                # Another process stored this version's move first: ours is stale.
+                raise ProtocolError("stale", "another move was stored first", version=self.version) from None
+            log.error("cannot store a %s of table %s: %s", what, self.id, exc)
+            raise unavailable(exc, f"the {what}") from None
 
     async def rate_finished(self) -> None:
         """A finished rated match moves its accounts' ratings (once: server.store.ratings). A database that

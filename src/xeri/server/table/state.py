@@ -30,7 +30,8 @@ from ...rules import Ruleset
 from ...table_rules import ROUND_PAUSE, RoundPause
 from ...views import Commitments, match_record
 from ..rated.policy import forfeits
-from ..store import TAKEBACK, Finish, MoveRow, ResultRow, SeatRow, Start, TableRow, dumps
+from ..store import Finish, MoveRow, ResultRow, SeatRow, Start, TableRow, dumps
+from ..store.tables import TAKEBACK
 from ..wire import messages
 from ..wire.refusals import ProtocolError
 from .seats import Seat
@@ -68,10 +69,10 @@ class TakenBack:
     taken: Takeback
 
 
-def takeback_allowed(seats: Sequence[Seat]) -> bool:
+def takeback_allowed(seats: Sequence[Seat], rated: str | None) -> bool:
     """The one rule of which tables allow takebacks (docs/play.md#takebacks): a casual game of one person against
-    the computer, every other seat a bot. Never with friends: a second person's seat rules it out."""
-    return sum(1 for s in seats if s.human) == 1
+    the computer, every other seat a bot. Never with friends (a second person's seat rules it out), never rated."""
+    return sum(1 for s in seats if s.human) == 1 and rated is None
 
 
 class TableState:
@@ -270,8 +271,8 @@ class TableState:
     # --- takebacks ------------------------------------------------------------------
 
     def takeback_allowed(self) -> bool:
-        """Whether this table allows takebacks at all (``takeback_allowed``): never at a rated table."""
-        return takeback_allowed(self.seats) and self.rated is None
+        """Whether this table allows takebacks at all (``takeback_allowed``)."""
+        return takeback_allowed(self.seats, self.rated)
 
     def verify_takeback(self, seat: int | None, version: int) -> int:
         """The number of moves ``seat``'s takeback at ``version`` retracts, or the refusal (nothing changes)."""

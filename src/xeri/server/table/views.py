@@ -89,7 +89,7 @@ def listed_info(row: TableRow, seats: list[SeatRow], rated: str | None = None) -
         private=bool(row.private), version=0, created_at=core.iso_time(row.created_at),
         finished_at=core.iso_time(row.finished_at),
         invite=f"/#/t/{row.id}", scores=[0] * ruleset.sides, winner=None, pause=None, rematch=None, rated=rated,
-        takebacks=takeback_allowed(places) and rated is None,
+        takebacks=takeback_allowed(places, rated),
     )
 
 
