@@ -381,6 +381,18 @@ class Round:
             raise IllegalMoveError(
                 f"{card} is not in seat {turn}'s hand (hand: {format_cards(hand) or 'empty'})"
             ) from None
+        return self._played(turn, card)
+
+    def play_allowed(self, card: Card) -> tuple[Event, ...]:
+        """Play ``card`` for the seat to move, a move the table's rules already allowed
+        (``xeri.table_rules.verify_move``): the server and the offline engine check a move once, there, and this
+        trusts it. Anything else plays through ``play``, which checks."""
+        turn = self._turn
+        self._hands[turn].remove(card)
+        return self._played(turn, card)
+
+    def _played(self, turn: int, card: Card) -> tuple[Event, ...]:
+        """The move of ``card``, taken from ``turn``'s hand: the pile, a capture, the next deal or the score."""
         self._in_hands -= 1
         played = make_played(turn, card)
         self._events.append(played)

@@ -125,7 +125,15 @@ class Match:
         """Play a card in the current round; finishing a round starts the next one."""
         if self.winner is not None:
             raise GameOverError(f"the match is over: {self.side_label(self.winner)} won")
-        out = self.round.play(card, seat)
+        return self._after(self.round.play(card, seat))
+
+    def play_allowed(self, card: Card) -> tuple[Event, ...]:
+        """Play a move the table's rules already allowed (``xeri.table_rules.verify_move``) without checking it
+        again: the one check of a move on the server and the offline page is the rules'."""
+        return self._after(self.round.play_allowed(card))
+
+    def _after(self, out: tuple[Event, ...]) -> tuple[Event, ...]:
+        """A move's events, logged; a round it finished is scored and the next one starts."""
         self._events.extend(out)
         if self.round.is_over:
             out += self._finish_round()
@@ -161,7 +169,11 @@ class Match:
         """Retract ``seat``'s last card and the cards played after it (``takeback_run``); the round goes on
         from the same deal, as if they had not been played. The log loses their events; ``takebacks`` keeps
         what was retracted."""
-        count = self.takeback_run(seat)
+        return self.retract(seat, self.takeback_run(seat))
+
+    def retract(self, seat: int, count: int) -> Takeback:
+        """Retract the last ``count`` moves of the round, a takeback by ``seat`` that the table's rules already
+        allowed (``xeri.table_rules.verify_takeback`` gave ``count``, from ``takeback_run``): not walked again."""
         old = self.round
         moves = old.moves
         kept = moves[:len(moves) - count]
@@ -169,8 +181,8 @@ class Match:
         del self._events[self._round_begin[-1]:]
         self._events.append(RoundStarted(len(self.rounds), old.dealer))
         self._events.extend(fresh.events)
-        for card in kept:
-            self._events.extend(fresh.play(card))
+        for card in kept:  # played once already: the same deal allows them again
+            self._events.extend(fresh.play_allowed(card))
         self.rounds[-1] = fresh
         taken = Takeback(len(self.rounds), len(kept), seat, tuple(moves[len(kept):]))
         self.takebacks.append(taken)

@@ -4,10 +4,16 @@ runtimes' messages end to end; here the rules stand alone, on a plain table)."""
 
 from __future__ import annotations
 
+import random
 import time
 from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
 
 from xeri import table_rules as rules
+from xeri.cards import Card
+from xeri.engine import Round
 from xeri.events import RoundScored
 from xeri.match import Match
 from xeri.rules import Ruleset, find_ruleset
@@ -127,3 +133,28 @@ def test_the_table_info_is_the_protocols_table() -> None:
                                 "connected": True, "away": False}
     assert info["pause"] is None and info["takebacks"] is True and info["offline"] is True
     assert rules.table_info(PlainTable(None), [])["scores"] == [0, 0]
+
+
+def test_a_move_and_a_takeback_the_rules_allowed_are_applied_without_a_second_check(monkeypatch: Any) -> None:
+    """The rules check once (issue 40): ``play_allowed`` and ``retract`` take the verdict as it is, the engine's own
+    checks (``Round.play``, ``Match.takeback_run``) are not run again, and a whole match ends as ``play`` ends it."""
+    checked, trusted = table(seed=5), table(seed=5)
+    assert checked.match is not None and trusted.match is not None
+    rng = random.Random(2)
+    while not checked.match.is_over:
+        card = rng.choice(checked.match.legal_moves)
+        allowed = rules.verify_move(trusted, trusted.match.turn, card.code, 0)
+        assert isinstance(allowed, Card)
+        assert trusted.match.play_allowed(allowed) == checked.match.play(card)
+    assert trusted.match.scores == checked.match.scores and trusted.match.events == checked.match.events
+    t = table()
+    assert t.match is not None
+    while t.match.turn != 0:
+        t.match.play(t.match.legal_moves[0])
+    t.match.play(t.match.legal_moves[0])
+    count = rules.verify_takeback(t, 0, 0)
+    assert count == 1
+    monkeypatch.setattr(Match, "takeback_run", lambda *_: pytest.fail("walked twice"))
+    monkeypatch.setattr(Round, "play", lambda *_: pytest.fail("checked twice"))
+    assert t.match.retract(0, count).seat == 0 and t.match.turn == 0
+    t.match.play_allowed(t.match.legal_moves[0])

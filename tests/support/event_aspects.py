@@ -18,8 +18,15 @@ from xeri.cards import Card
 from xeri.events import Captured, Event, PileUnclaimed, Played, ThresholdRaised, redact
 from xeri.match import Match
 from xeri.rules import Ruleset, find_ruleset
-from xeri.server.table.views import event_json
+from xeri.server.wire import messages
 from xeri.tui.narration import Seating, narrate
+from xeri.views import event_json
+
+
+def wire(event: Event) -> object:
+    """An event's EVENT object, checked against the schema's model (the server sends the core's as it is)."""
+    return msgspec.to_builtins(msgspec.convert(event_json(event), messages.GameEvent))
+
 
 #: (preset, options, seed): one round each, chosen so the logs hold a redeal, a slipped Jack, a cut card
 #: shown, face-down pile cards, and seats in partnership
@@ -63,7 +70,7 @@ def lines() -> Iterator[str]:
                 if type(event) is Played and plays > 2 * ruleset.players:
                     continue
                 text = narrate(event, seating)
-                yield json.dumps({"case": name, "viewer": viewer, "wire": msgspec.to_builtins(event_json(event)),
+                yield json.dumps({"case": name, "viewer": viewer, "wire": wire(event),
                                   "line": event_line(event, viewer), "narration": None if text is None else text.plain,
                                   "style": None if text is None else str(text.style),
                                   "spans": None if text is None else [str(s) for s in text.spans]},

@@ -266,7 +266,7 @@ class OfflineTable:
         card = rules.allowed(rules.verify_move(self, seat, str(card_text), version, auto=bot), OfflineError)
         assert seat is not None  # verify_move refuses a spectator
         number = len(m.rounds)
-        events = m.play(card, seat)
+        events = m.play_allowed(card)  # the rules checked it: once
         self.version += 1
         # The next round waits until the person has closed the round's summary (or a timeout), as on the server.
         self.pause.after(m, events, [self.me], time.monotonic())
@@ -293,8 +293,8 @@ class OfflineTable:
 
     def take_back(self, version: Any) -> list[dict[str, Any]]:
         """The person takes back their last card and the computer's after it, as the server does: a fresh sync."""
-        rules.allowed(rules.verify_takeback(self, self.me, version), OfflineError)
-        self.match.take_back(self.me)
+        count = rules.allowed(rules.verify_takeback(self, self.me, version), OfflineError)
+        self.match.retract(self.me, count)
         self.version += 1
         return [self.sync()]
 

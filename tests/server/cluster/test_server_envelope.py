@@ -58,14 +58,16 @@ def test_a_message_text_is_what_json_dumps_writes() -> None:
     from xeri.match import Match
     from xeri.rules import Ruleset
     from xeri.server.broker.envelope import to_text
-    from xeri.server.table.views import view_json
+    from xeri.server.wire.messages import View
+    from xeri.views import view_json
 
     match, rng = Match(Ruleset(), seed=5, names=["Άννα", 'Bo "B" \\ \x01']), random.Random(5)
     odd = {"type": "x", "n": [1, -2, 0.5, 1e-7, 123456789.25, None, True, False], "nested": {"a": [], "ü": "\u2028"}}
     assert json.loads(to_text(odd)) == odd
     messages: list[dict[str, object]] = [{**odd, "n": [1, -2, 0.5, 12.25, None, True, False], "t": "\t\n"}]
     while not match.is_over and len(messages) < 200:
-        messages += [{"type": "update", "view": msgspec.to_builtins(view_json(match.view(seat), match_over=False))}
+        messages += [{"type": "update", "view": msgspec.to_builtins(msgspec.convert(
+            view_json(match.view(seat), match_over=False), View))}
                      for seat in (0, 1, None)]
         match.play(rng.choice(match.legal_moves), match.turn)
     for message in messages:

@@ -58,13 +58,13 @@ def test_a_sync_flood_builds_one_sync_per_table_version(server: ThreadServer,
                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     table_id = finished_bots_match(server.base)
     built = []
-    real = views.wire_events
+    real = views.sync_parts
 
     def counted(*args: Any, **kwargs: Any) -> Any:
         built.append(1)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(views, "wire_events", counted)
+    monkeypatch.setattr(views, "sync_parts", counted)
     spectators = [Player(server.ws_base, table_id) for _ in range(4)]
     texts = set()
     for p in spectators:

@@ -1,6 +1,6 @@
-"""Each seat's update is built once and encoded once (server.table.views ``update_message``: the core's dicts, not
-converted into the schema's Structs on the way): every update of whole matches still fits the schema's models, and
-decoded into them and encoded again it is the same text."""
+"""Each seat's message is built once and encoded once (server.table.views: the core's dicts go into the messages as
+they are, not converted into the schema's Structs on the way): every update, sync and table message of whole
+matches still fits the schema's models, and decoded into them and encoded again it is the same text."""
 
 from __future__ import annotations
 
@@ -36,8 +36,11 @@ def test_every_update_of_a_match_fits_the_schema_as_it_is(players: int) -> None:
             for _ in range(3000):
                 if table.status == "finished":
                     break
+                if table.version >= 10 and not any(e.kind == "sync" for e in got):
+                    got.extend(table.sync_envelope_now(seat) for seat in (None, *range(players)))  # mid-match
                 await asyncio.sleep(0.01)  # the bots play on the event loop: let them
             assert table.status == "finished"
+            got.extend(table.sync_envelope_now(seat) for seat in (None, *range(players)))
         finally:
             lobby.stop()
             await store.close()
@@ -47,8 +50,11 @@ def test_every_update_of_a_match_fits_the_schema_as_it_is(players: int) -> None:
         got = asyncio.run(scenario(Path(tmp)))
     updates = [e.body for e in got if e.kind == "update"]
     assert len(updates) > 20 * (players + 1)
-    for text in updates:
-        decoded = msgspec.json.decode(text, type=messages.ServerMessage)
-        assert isinstance(decoded, messages.UpdateMessage)
-        assert to_text(decoded) == text
+    for envelope in got:
+        decoded = msgspec.json.decode(envelope.body, type=messages.ServerMessage)
+        kind = {"update": messages.UpdateMessage, "sync": messages.SyncMessage}.get(envelope.kind, messages.Message)
+        assert isinstance(decoded, kind)
+        assert to_text(decoded) == envelope.body
+    assert sum(e.kind == "sync" for e in got) == 2 * (players + 1)
+    assert any(isinstance(msgspec.json.decode(e.body, type=messages.ServerMessage), messages.TableMessage) for e in got)
     assert any('"round_end"' in text for text in updates) and any('"history"' in text for text in updates)

@@ -17,7 +17,6 @@ from .leases import Leases
 from .ratings import Ratings
 from .sqlite import OwnerLock
 from .tables import (
-    TAKEBACK,
     AccountRow,
     Finish,
     LeaderRow,
@@ -42,7 +41,6 @@ class Store(Games, History, Leases, Accounts, Ratings):
 
 
 __all__ = [
-    "TAKEBACK",
     "AccountRow", "DatabaseInUse", "DatabaseURLError", "Finish", "LeaderRow", "LoadedTable", "MatchRow", "MoveRow",
     "OwnerLock", "PlayerStats", "RatingPoint", "RatingRow", "ResultRow", "SeatRow", "SessionRow", "StaleMove", "Start",
     "Store", "StoreConflict", "StoreError", "StoreUnavailable", "TableRow", "display_url", "dumps", "normalize_url",

@@ -1,8 +1,8 @@
 """Every table action as one value: a ``Command``, which ``Table.handle`` serves under the table's one lock.
 
-A client's socket messages (server.wire.protocol's ``ClientMessage``: a move, a takeback, a hint, a sync, a
-ready, a rematch, table talk) are commands as they are decoded, once; the seat changes the HTTP routes ask for (a
-join, a leave, a claim at sign-in) are commands made here. All are tagged by ``type``, so a table owned by another
+A client's socket messages (server.wire.protocol's ``ClientMessage``: each game action, a sync, a ready, a
+rematch, table talk) are commands as they are decoded, once; the seat changes the HTTP routes ask for (a join, a
+leave, a claim at sign-in) are commands made here. All are tagged by ``type``, so a table owned by another
 process gets any of them as data in one request (server.cluster.rpc ``Forward``), with its ``Origin``, and
 answers with an ``Outcome``: the cluster knows no action by name. A new action is a new command, its case in
 ``Table.handle`` (and its rules), and the page's message.
@@ -15,7 +15,7 @@ from typing import get_args
 from msgspec import Struct
 
 from ..broker.envelope import Envelope
-from ..wire.protocol import ClientMessage, Hint, Move, Ping, Ready, Rematch, Say, Sync, Takeback
+from ..wire.protocol import ClientMessage
 
 
 class Join(Struct, frozen=True, kw_only=True, tag_field="type", tag="join"):
@@ -40,8 +40,9 @@ class Bind(Struct, frozen=True, kw_only=True, tag_field="type", tag="bind"):
     account: str
 
 
-Command = Move | Takeback | Hint | Sync | Ping | Ready | Rematch | Say | Join | Leave | Bind
-COMMANDS: tuple[type[Command], ...] = (*get_args(ClientMessage), Join, Leave, Bind)
+#: every table action: what a client sends (a new one there is a new command here too), and the seat changes
+Command = ClientMessage | Join | Leave | Bind
+COMMANDS: tuple[type[Command], ...] = get_args(Command)
 
 
 class Origin(Struct, frozen=True, kw_only=True):

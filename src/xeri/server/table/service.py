@@ -28,7 +28,7 @@ from .. import metrics
 from ..broker.envelope import Envelope, Kind, to_text
 from ..broker.pubsub import Broker, channel
 from ..rated.policy import check_hint, check_join
-from ..store import MoveRow, SeatRow, StaleMove, Start, Store, StoreError, StoreUnavailable, TableRow
+from ..store import Finish, MoveRow, SeatRow, StaleMove, Start, Store, StoreError, StoreUnavailable, TableRow
 from ..wire import messages
 from ..wire.protocol import Hint, Move, Ping, Ready, Rematch, Say, Sync, Takeback
 from ..wire.refusals import ProtocolError
@@ -117,16 +117,14 @@ class Table:
         """The protocol's TABLE object: public, the same for everyone."""
         return views.table_info(self.state)
 
-    def sync_message(self, seat: int | None) -> messages.SyncMessage:
-        return views.sync_message(self.state, seat)
-
-    def sync_envelope_now(self, seat: int | None) -> Envelope:
+    def sync_envelope_now(self, seat: int | None, info: messages.Table | None = None) -> Envelope:
         """``seat``'s sync, enveloped: built once per version and seat, and served as is while the table
         does not change, so a flood of ``sync`` requests (or of connections) costs no rebuild each.
 
         Out of play (waiting, finished, closed) nothing in a sync depends on the clock, and whatever changes the
         table's description is published (``epoch``): the whole envelope is reused until then. In play the
         timer counts down, so the envelope is rebuilt around the parts, which change only with the version.
+        ``info``: the TABLE, when the caller built it already (one for every seat's sync).
         """
         s = self.state
         m = s.match
@@ -139,7 +137,8 @@ class Table:
         else:
             parts = views.sync_parts(s, seat)
             self.sync_builds += 1
-        envelope = Envelope.sync(s.version, views.sync_from(s, seat, parts, self.info(), s.timer(), s.pause_state()))
+        envelope = Envelope.sync(s.version, views.sync_from(s, seat, parts, info or self.info(), s.timer(),
+                                                          s.pause_state()))
         self._syncs[seat] = (m, s.version, s.epoch, parts, envelope)
         return envelope
 
@@ -167,30 +166,40 @@ class Table:
     # --- sending --------------------------------------------------------------
 
     async def publish(self, build: Callable[[int | None], messages.Message], kind: Kind = "plain") -> None:
-        """Publish ``build(seat)`` to each seat's channel (and the spectators'), built per seat.
+        """Publish ``build(seat)`` to each seat's channel (and the spectators'), built and encoded once per seat.
 
         Each text goes out in an ``Envelope`` of ``kind`` at the table's version, which lets a
         connection drop an update it already has (a broker between processes may deliver one after a sync).
         """
+        version = None if kind == "plain" else self.state.version
+        await self._send(lambda seat: Envelope(kind, version, to_text(build(seat))))
+
+    async def publish_all(self, message: messages.Message) -> None:
+        """Publish one message that is the same for every seat and the spectators: encoded once, for all of them."""
+        envelope = Envelope.message(message)
+        await self._send(lambda _seat: envelope)
+
+    async def _send(self, envelope_for: Callable[[int | None], Envelope]) -> None:
+        """Hand each seat's channel (and the spectators') its envelope, made only for a channel someone hears."""
         s = self.state
         s.epoch += 1
-        version = None if kind == "plain" else s.version
         for seat in (None, *range(s.ruleset.players)):
             ch = channel(s.id, seat)
             if self.broker.interested(ch):
-                await self.broker.publish(ch, Envelope(kind, version, to_text(build(seat))))
+                await self.broker.publish(ch, envelope_for(seat))
 
     async def publish_notice(self, notice: messages.Notice) -> None:
         """A word to everyone at the table (messages.NoticeMessage; the page words it)."""
-        message = messages.NoticeMessage(notice=notice)
-        await self.publish(lambda _seat: message)
+        await self.publish_all(messages.NoticeMessage(notice=notice))
 
     async def publish_table(self) -> None:
-        text = views.table_message(self.state)
-        await self.publish(lambda _seat: text)
+        await self.publish_all(views.table_message(self.state))
 
     async def publish_sync(self) -> None:
-        await self.publish(self.sync_message, "sync")
+        """Every seat's own sync (a start, a takeback, a forfeit), each kept to answer its next ``sync`` request; the
+        TABLE in them is built once for all."""
+        info = self.info()
+        await self._send(lambda seat: self.sync_envelope_now(seat, info))
 
     # --- commands: every table action, one at a time ---------------------------------------------
 
@@ -240,7 +249,7 @@ class Table:
             case Say():
                 assert seat is not None
                 said = self.talk.said(seat, command, self.state.private)
-                await self.publish(lambda _seat: said)  # to everyone, stored nowhere
+                await self.publish_all(said)  # to everyone, stored nowhere
             case Ping(ref=ref):  # a socket answers its pings itself; a table asked answers the same
                 return Outcome(reply=Envelope.message(messages.PongMessage(ref=ref)))
         return NOTHING
@@ -455,15 +464,7 @@ class Table:
         # The move is applied, then stored with the match's end if it ends it (one transaction);
         # a failed write undoes it, so nobody ever hears of a move that is not stored.
         applied = self.state.apply(seat, card, auto)
-        try:
-            await self.store.add_move(applied.row, applied.finish)
-        except StoreError as exc:
-            self.state.undo()
-            if isinstance(exc, StaleMove):
-                # Another process stored this version's move first: ours is stale.
-                raise ProtocolError("stale", "another move was stored first", version=self.version) from None
-            log.error("cannot store a move of table %s: %s", self.id, exc)
-            raise unavailable(exc, "the move") from None
+        await self._store_move(applied.row, applied.finish, "move")
         self.state.commit(applied)
         if applied.finish is not None:
             await self.rate_finished()  # before the end is told, so the players' new ratings are there
@@ -477,20 +478,26 @@ class Table:
         undone if the write fails. The match is rebuilt from the stored moves with the retracted ones taken back;
         every connection then gets a fresh sync of its own seat's view, and the bots' plan starts again.
         """
-        self.state.verify_takeback(seat, version)
+        count = self.state.verify_takeback(seat, version)
         assert seat is not None  # verify_takeback refuses a spectator
-        done = self.state.apply_takeback(seat)
-        try:
-            await self.store.add_move(done.row)
-        except StoreError as exc:
-            self.state.undo()
-            if isinstance(exc, StaleMove):
-                raise ProtocolError("stale", "another move was stored first", version=self.version) from None
-            log.error("cannot store a takeback of table %s: %s", self.id, exc)
-            raise unavailable(exc, "the takeback") from None
+        done = self.state.apply_takeback(seat, count)
+        await self._store_move(done.row, None, "takeback")
         self.state.commit_takeback(done)
         await self.publish_sync()
         self.reschedule()
+
+    async def _store_move(self, row: MoveRow, finish: Finish | None, what: str) -> None:
+        """Store a ``what`` (a move, a takeback) applied on the match, with the match's end if it ended it (one
+        transaction); a failed write undoes it and refuses, so nobody ever hears of one that is not stored."""
+        try:
+            await self.store.add_move(row, finish)
+        except StoreError as exc:
+            self.state.undo()
+            if isinstance(exc, StaleMove):
+                # Another process stored this version's move first: ours is stale.
+                raise ProtocolError("stale", "another move was stored first", version=self.version) from None
+            log.error("cannot store a %s of table %s: %s", what, self.id, exc)
+            raise unavailable(exc, f"the {what}") from None
 
     async def rate_finished(self) -> None:
         """A finished rated match moves its accounts' ratings (once: server.store.ratings). A database that

@@ -30,7 +30,8 @@ from ...rules import Ruleset
 from ...table_rules import ROUND_PAUSE, RoundPause
 from ...views import Commitments, match_record
 from ..rated.policy import forfeits
-from ..store import TAKEBACK, Finish, MoveRow, ResultRow, SeatRow, Start, TableRow, dumps
+from ..store import Finish, MoveRow, ResultRow, SeatRow, Start, TableRow, dumps
+from ..store.tables import TAKEBACK
 from ..wire import messages
 from ..wire.refusals import ProtocolError
 from .seats import Seat
@@ -68,10 +69,10 @@ class TakenBack:
     taken: Takeback
 
 
-def takeback_allowed(seats: Sequence[Seat]) -> bool:
+def takeback_allowed(seats: Sequence[Seat], rated: str | None) -> bool:
     """The one rule of which tables allow takebacks (docs/play.md#takebacks): a casual game of one person against
-    the computer, every other seat a bot. Never with friends: a second person's seat rules it out."""
-    return sum(1 for s in seats if s.human) == 1
+    the computer, every other seat a bot. Never with friends (a second person's seat rules it out), never rated."""
+    return sum(1 for s in seats if s.human) == 1 and rated is None
 
 
 class TableState:
@@ -238,11 +239,12 @@ class TableState:
         return rules.allowed(rules.verify_move(self, seat, card_text, version, auto=auto is not None), ProtocolError)
 
     def apply(self, seat: int, card: Card, auto: str | None = None) -> Applied:
-        """Play a verified move on the match; the table's version moves only with ``commit``."""
+        """Play a move ``verify_move`` allowed on the match, trusted (the rules check a move once); the table's
+        version moves only with ``commit``."""
         m = self.match
         assert m is not None
         number = len(m.rounds)
-        events = m.play(card, seat)
+        events = m.play_allowed(card)
         finish = self.finish_row(time.time()) if m.is_over else None
         row = MoveRow(self.id, self.version, seat, card.code, auto, time.time())
         return Applied(seat, card, auto, events, number, row, finish)
@@ -269,8 +271,8 @@ class TableState:
     # --- takebacks ------------------------------------------------------------------
 
     def takeback_allowed(self) -> bool:
-        """Whether this table allows takebacks at all (``takeback_allowed``): never at a rated table."""
-        return takeback_allowed(self.seats) and self.rated is None
+        """Whether this table allows takebacks at all (``takeback_allowed``)."""
+        return takeback_allowed(self.seats, self.rated)
 
     def verify_takeback(self, seat: int | None, version: int) -> int:
         """The number of moves ``seat``'s takeback at ``version`` retracts, or the refusal (nothing changes)."""
@@ -280,11 +282,12 @@ class TableState:
         """Whether ``seat`` may take back a card now (what the page's button shows); a predicate: never raises."""
         return rules.can_take_back(self, seat)
 
-    def apply_takeback(self, seat: int) -> TakenBack:
-        """Take back on the match a verified takeback; the table's version moves only with ``commit_takeback``."""
+    def apply_takeback(self, seat: int, count: int) -> TakenBack:
+        """Take back on the match the ``count`` moves ``verify_takeback`` allowed, trusted (not walked again); the
+        table's version moves only with ``commit_takeback``."""
         m = self.match
         assert m is not None
-        taken = m.take_back(seat)
+        taken = m.retract(seat, count)
         row = MoveRow(self.id, self.version, seat, taken.cards[0].code, TAKEBACK, time.time())
         return TakenBack(seat, row, taken)
 

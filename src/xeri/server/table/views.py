@@ -1,12 +1,14 @@
 """The protocol's messages (docs/protocol.md): views, events, and each table message as one seat may see it,
 typed as the schema's models (server.wire.messages).
 
-Their content is built in the core (``xeri.views``), which the offline engine in the browser shares, so the
-server and the offline engine send the same messages; here those dicts become the models' Structs
-(``msgspec.convert``), which also checks them against the schema. Every event goes through ``redact`` for the
-receiving seat there, before its EVENT object is built, so nothing hidden can reach the output. A table's
-messages are built from its state alone (server.table.state): nothing here calls back into the service or the
-scheduler.
+Their content is built in the core (``xeri.views``, ``xeri.table_rules``), which the offline engine in the browser
+shares, so the server and the offline engine send the same messages. Here the core's dicts go into the models'
+Structs as they are, in the schema's shape: a message is built once and encoded once per seat, never converted
+into Structs first (``msgspec.convert`` would check again what the server itself just built; a test decodes whole
+matches' messages into the models instead: tests/server/table/test_server_updates.py). Every event goes through
+``redact`` for the receiving seat there, before its EVENT object is built, so nothing hidden can reach the output.
+A table's messages are built from its state alone (server.table.state): nothing here calls back into the service
+or the scheduler.
 """
 
 from __future__ import annotations
@@ -19,7 +21,6 @@ import msgspec
 
 from ... import table_rules as rules
 from ... import views as core
-from ...engine import SeatView
 from ...events import Event
 from ...rules import Ruleset
 from ..store import SeatRow, TableRow
@@ -34,20 +35,9 @@ _EVENTS = list[m.GameEvent]
 _ROUNDS = list[m.Round]
 
 
-def view_json(view: SeatView, *, winner: int | None = None, match_over: bool = False) -> m.View:
-    """A seat's view as the protocol's VIEW object."""
-    return msgspec.convert(core.view_json(view, winner=winner, match_over=match_over), m.View)
-
-
-def event_json(event: Event) -> m.GameEvent:
-    """One (already redacted) engine event as the protocol's EVENT object."""
-    shown: m.GameEvent = msgspec.convert(core.event_json(event), m.GameEvent)
-    return shown
-
-
 def rounds(table: TableState) -> list[m.Round]:
-    """Every finished round (ROUND): breakdown, totals, and the revealed seed and salt."""
-    return msgspec.convert(table.commitments.history(table.match), _ROUNDS)
+    """Every finished round (ROUND): breakdown, totals, and the revealed seed and salt (the core's, as they are)."""
+    return cast(_ROUNDS, table.commitments.history(table.match))
 
 
 def fairness_report(table: TableState) -> m.Fairness:
@@ -74,9 +64,8 @@ def table_info(table: TableState) -> m.Table:
                              away=s.human and not s.left and s.name is not None and s.connections == 0)
              for s in table.seats]
     rematch = {"seats": sorted(table.rematch), "table_id": table.rematch_table} if table.rematch else None
-    return msgspec.convert(rules.table_info(table, seats, ruleset=ruleset_of(table), rematch=rematch,
-                                            rated=table.rated, winner=table.winner(),
-                                            end="forfeit" if table.forfeit is not None else None), m.Table)
+    return m.Table(**rules.table_info(table, seats, ruleset=ruleset_of(table), rematch=rematch, rated=table.rated,
+                                      winner=table.winner(), end="forfeit" if table.forfeit is not None else None))
 
 
 def listed_info(row: TableRow, seats: list[SeatRow], rated: str | None = None) -> m.Table:
@@ -100,7 +89,7 @@ def listed_info(row: TableRow, seats: list[SeatRow], rated: str | None = None) -
         private=bool(row.private), version=0, created_at=core.iso_time(row.created_at),
         finished_at=core.iso_time(row.finished_at),
         invite=f"/#/t/{row.id}", scores=[0] * ruleset.sides, winner=None, pause=None, rematch=None, rated=rated,
-        takebacks=takeback_allowed(places) and rated is None,
+        takebacks=takeback_allowed(places, rated),
     )
 
 
@@ -109,31 +98,17 @@ def table_message(table: TableState) -> m.TableMessage:
     return m.TableMessage(table=table_info(table), timer=table.timer())
 
 
-def wire_events(table: TableState, events: Sequence[Event], seat: int | None,
-                round_number: int) -> list[m.GameEvent]:
-    """Events as ``seat`` may see them, with the commitment after each round start and the reveal
-    after each round's score. ``round_number`` is the round the first event belongs to."""
-    match = table.match
-    assert match is not None
-    return msgspec.convert(core.wire_events(match, table.commitments, events, seat, round_number), _EVENTS)
-
-
-def seat_view(table: TableState, seat: int | None) -> m.View | None:
-    shown = core.match_view(table.match, seat)
-    return None if shown is None else msgspec.convert(shown, m.View)
-
-
 def sync_parts(table: TableState, seat: int | None) -> dict[str, Any]:
     """The costly part of ``seat``'s sync, which changes only with the table's version (its match state):
     the view, the current round's events since its start (or since the last round's score) and the
     finished rounds. ``Table.sync_envelope_now`` (server.table.service) builds it once per version and seat."""
     match = table.match
-    events: list[m.GameEvent] = []
+    events: list[Any] = []
     if match is not None:
         begin, number = core.sync_window(match)
-        events = wire_events(table, match.events[begin:], seat, number)
-    return {"view": seat_view(table, seat), "events": events, "history": rounds(table),
-            "fairness": m.SyncFairness(match_commitment=table.commitments.of_match(match))}
+        events = core.wire_events(match, table.commitments, match.events[begin:], seat, number)
+    return {"view": cast(m.View | None, core.match_view(match, seat)), "events": cast(_EVENTS, events),
+            "history": rounds(table), "fairness": m.SyncFairness(match_commitment=table.commitments.of_match(match))}
 
 
 def sync_from(table: TableState, seat: int | None, parts: dict[str, Any], info: m.Table,
@@ -143,21 +118,12 @@ def sync_from(table: TableState, seat: int | None, parts: dict[str, Any], info: 
                          takeback=table.can_take_back(seat))
 
 
-def sync_message(table: TableState, seat: int | None) -> m.SyncMessage:
-    """Everything ``seat`` may know of the table now: the current round's events since its start (or since
-    the last round's score), the finished rounds, the match commitment and the timer."""
-    return sync_from(table, seat, sync_parts(table, seat), table_info(table), table.timer(), table.pause_state())
-
-
 def update_message(table: TableState, seat: int | None, events: Sequence[Event], round_number: int, *,
                    auto: tuple[int, str] | None, timer: m.Timer | None,
                    history: list[m.Round] | None) -> m.UpdateMessage:
     """The update after one move, as ``seat`` may see it (``auto``: the seat a bot played for, and why).
 
-    Every move builds one per seat, so it is built once and encoded once: the core's events and views go in as the
-    dicts they are, in the schema's shape, not converted into its Structs first (checking what the server itself
-    just built cost more than building it). tests/server/table/test_server_updates.py decodes every update of
-    whole matches into the schema's models and finds the same text.
+    Every move builds one per seat: the core's events and views go in as the dicts they are (see above).
     """
     match = table.match
     assert match is not None  # a move was made: the match is on
