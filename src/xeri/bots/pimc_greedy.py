@@ -9,8 +9,8 @@ not the expert's, which is why it sits in the master's opponent pool
 (``registry.POOL``, issue 43): a strong bot whose style the master was not
 tuned on. Written afresh for this project's simulator:
 
-* the rollout policy (``greedy_card``): the capture worth most now (the pile's
-  points, the card's own, a xeri), a rank match before a Jack at equal worth;
+* the rollout policy (``greedy_card``): the capture that takes most now (the
+  pile's points and a xeri), a rank match before a Jack at equal worth;
   else the discard of fewest points, a non-Jack before a Jack, the lowest rank
   first. It plays the same for every seat and sees the sampled world's hands;
 * the evaluation (``evaluate_state``): the own side's round margin (card
@@ -61,7 +61,7 @@ def greedy_card(st: SimState) -> int:
             r = c % 13
             if r != top and r != JACK:
                 continue
-            worth = st.pile_val + values[c]
+            worth = st.pile_val
             if lone and (r == top or rules.jack_xeri_any) and (rules.last_card_xeri or more):
                 worth += rules.jack_xeri_points if r == JACK and top == JACK else rules.xeri_points
             key = (worth, r != JACK, -c)
