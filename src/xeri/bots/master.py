@@ -198,7 +198,7 @@ class MasterBot:
         self.iterations, self.seconds = config.iterations, config.seconds
         self.play_out, self.smart = rollout_playout(config.pimc_rollout)
         # The rollouts play each other seat as the policy its finished deals fit (``opponent_model``).
-        models = WIDE_MODELS if config.playout_style else MODELS
+        models = WIDE_MODELS if config.wide_styles else MODELS
         self.model = OpponentModel(models) if config.opponent_model else None
         self._outcome_key: tuple[object, ...] | None = None
         self._outcome: list[list[float]] | None = None

@@ -17,10 +17,12 @@ it can take, and rolling one out as random misjudges every pile left to it
 (OpenSpiel's ISMCTS and our search bots were taken for random when there was).
 A play with one card in hand says nothing and is skipped.
 
-``WIDE_MODELS`` adds a fourth style, ``playout`` (the search playout's rules: take by rank, a Jack only for a pile
-worth ``ismcts.JACK_MIN``, discard the non-Jack of the rank best accounted for), the style of the opponent pool's
-cautious counter (issue 43); the master fits it with ``pstyle=1`` (measured, not the default:
-docs/reference/bots-measurements.md, "The opponent pool").
+``WIDE_MODELS`` adds two styles for the opponent pool (issue 43); the master fits them with ``wide=1`` (measured,
+not the default: docs/reference/bots-measurements.md, "The opponent pool"). ``playout``: the search playout's rules
+(take by rank, a Jack only for a pile worth ``ismcts.JACK_MIN``, discard the non-Jack of the rank best accounted
+for), a cautious counter's. ``loose-greedy``: greedy's best cards with a quarter of noise, rolled out as greedy: a
+searching player (the pool's PIMC with greedy rollouts plays greedy's best card in about 9 plays of 10, the
+expert's in 6), which the three models above take for ``own`` and roll out as the expert.
 """
 
 from __future__ import annotations
@@ -55,8 +57,9 @@ MODELS: dict[str, Model] = {
     "greedy": Model("greedy", 0.05, "greedy", 0.0),
     "own": Model("expert", 0.5, "expert", 0.0),
 }
-#: ``MODELS`` and the playout's style (``OpponentModel(WIDE_MODELS)``, the master's ``pstyle=1``)
-WIDE_MODELS: dict[str, Model] = {**MODELS, "playout": Model("playout", 0.05, "playout", 0.0)}
+#: ``MODELS`` and the pool's styles (``OpponentModel(WIDE_MODELS)``, the master's ``wide=1``)
+WIDE_MODELS: dict[str, Model] = {**MODELS, "playout": Model("playout", 0.05, "playout", 0.0),
+                                "loose-greedy": Model("greedy", 0.25, "greedy", 0.0)}
 #: the expert whose card scores the models read (``score`` draws nothing: the seed is never used)
 _EXPERT = ExpertBot(0)
 #: the noise of the expert and greedy models (the share of plays off their best cards they allow)
