@@ -3,6 +3,7 @@
     nice -n 15 python benchmarks/bots_pool.py run [--table classic.2p] [--deals 100] [--seed 2026] [--jobs 2]
         [--master SPEC --tag .candidate] [--members NAME...]
     python benchmarks/bots_pool.py table [--table classic.2p] [--tag .candidate]
+    python benchmarks/bots_pool.py compare --tag .candidate [--table classic.2p]
 
 ``run`` plays, over the same duplicate deals (one seed: the same deals in every pair), the master against the
 expert, each pool member (``xeri.bots.registry.POOL``) against the expert, and the master against each member,
@@ -15,7 +16,9 @@ seed and deals is read back, not played again. Then, per member ``m``, the short
 with its 95% interval over the deals (each deal's three margins combined, so the deal's luck cancels in part),
 into ``pool_shortfall.<table><tag>.json``. The target: a shortfall of at least 0 within the interval (the master
 beats each member by at least as much as the margins over the expert add up to). ``table`` prints the Markdown
-table of docs/reference/bots-measurements.md, each figure tagged for ``benchmarks/figures.py``.
+table of docs/reference/bots-measurements.md, each figure tagged for ``benchmarks/figures.py``. ``compare`` sets a
+candidate master (its files' ``tag``) beside the master on the same deals: per pair it played, the candidate's margin
+minus the master's, deal by deal, with its 95% interval, into ``pool_compare.<table><tag>.json``.
 """
 
 from __future__ import annotations
@@ -126,6 +129,28 @@ def print_table(table: str, out: Path, tag: str) -> None:
               f"{ci(at + '.master_vs_member', row['master_vs_member'])} | {ci(at + '.shortfall', row['shortfall'])} |")
 
 
+def compare(table: str, out: Path, tag: str) -> None:
+    """The candidate's margins minus the master's on the same deals, for every pair the candidate played."""
+    rows = {}
+    for path in sorted(out.glob(f"pool_master_vs_*.{table}{tag}.json")):
+        base = out / path.name.replace(f"{table}{tag}.json", f"{table}.json")
+        if not base.exists():
+            continue
+        new, old = json.loads(path.read_text()), json.loads(base.read_text())
+        if (new["seed"], new["deals"]) != (old["seed"], old["deals"]):
+            continue
+        diff = mean_ci([a - b for a, b in zip(new["deal_margins"], old["deal_margins"], strict=True)]).to_dict()
+        rows[new["b"]] = {"candidate": new["margin"], "master": old["margin"], "difference": diff,
+                          "deals": new["deals"]}
+        d = diff
+        print(f"{new['a']} vs {new['b']}: {d['mean']:+.2f} [{d['ci95'][0]:+.2f}, {d['ci95'][1]:+.2f}] "
+              f"over the master's {old['margin']['mean']:+.2f}")
+    expert = out / f"pool_master_vs_expert.{table}{tag}.json"
+    candidate = json.loads(expert.read_text())["a"] if expert.exists() else None
+    (out / f"pool_compare.{table}{tag}.json").write_text(json.dumps(
+        {"table": table, "candidate": candidate, "pairs": rows}, indent=2) + "\n")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="what", required=True)
@@ -136,7 +161,8 @@ def main() -> None:
     go.add_argument("--master", default="master", help="the master's spec (a candidate: with --tag)")
     go.add_argument("--members", nargs="+", default=list(POOL), help="pool members to play (default: the pool)")
     show = sub.add_parser("table")
-    for p in (go, show):
+    against = sub.add_parser("compare")
+    for p in (go, show, against):
         p.add_argument("--table", choices=sorted(TABLES), default="classic.2p")
         p.add_argument("--tag", default="", help="added to the master's files (candidates: .candidate)")
         p.add_argument("--out", default=str(OUT))
@@ -145,6 +171,8 @@ def main() -> None:
     out.mkdir(parents=True, exist_ok=True)
     if args.what == "run":
         run(args.table, args.deals, args.seed, args.jobs, out, args.master, args.tag, args.members)
+    elif args.what == "compare":
+        compare(args.table, out, args.tag)
     else:
         print_table(args.table, out, args.tag)
 
