@@ -105,9 +105,10 @@ def run(table: str, deals: int, seed: int, jobs: int, out: Path, master: str, ta
         })
         s = rows[-1]["shortfall"]
         print(f"shortfall({m}) = {s['mean']:+.2f} [{s['ci95'][0]:+.2f}, {s['ci95'][1]:+.2f}]", flush=True)
-    data = {"table": table, "master": master, "deals": deals, "seed": seed, "master_vs_expert": base["margin"],
-            "members": rows, **run_meta(seed)}
-    (out / f"pool_shortfall.{table}{tag}.json").write_text(json.dumps(data, indent=2) + "\n")
+        # Written after each member: a long run stopped part way keeps the members it finished.
+        data = {"table": table, "master": master, "deals": deals, "seed": seed, "master_vs_expert": base["margin"],
+                "members": rows, **run_meta(seed)}
+        (out / f"pool_shortfall.{table}{tag}.json").write_text(json.dumps(data, indent=2) + "\n")
 
 
 def print_table(table: str, out: Path, tag: str) -> None:
