@@ -202,7 +202,7 @@ MASTER_SPECS = ["master", "master:iterations=40,early=pimc", "master:worlds=3,en
                 "master:early=expert", "master:sampler=python,rworlds=20", "master:rworlds=200,rdeals=2",
                 "master:rworlds=200,model=1,weigh=0.1", "master:sampler=python,rworlds=20,model=1",
                 "master:rworlds=200,partner=master", "master:rworlds=200,endworlds=uniform,downplays=0",
-                "master:rworlds=200,match=0", "master:rworlds=200,wide=1", "learned"]
+                "master:rworlds=200,match=0", "learned"]
 #: specs also asked in a match at stake (the match scores and rounds won in the view: ``match_value``)
 MATCH_SPECS = ["master", "master:rworlds=200,sampler=python", "master:rworlds=200,partner=master"]
 
