@@ -19,6 +19,7 @@ from xeri.rules import Ruleset
 BOT_SPECS = [
     "random", "greedy", "learned", "expert", "playout", "ismcts:iterations=60", "ismcts:iterations=30,rollout=fast",
     "ismcts:iterations=30,opponents=policy", "pimc:iterations=60", "master", "master:early=pimc,iterations=40",
+    "pimc-greedy:samples=6", "pimc-greedy:samples=4,plies=6", "cautious", "master:rworlds=200,wide=1",
 ]
 CASES = [
     ("classic", 2, {}),

@@ -64,7 +64,7 @@ from .inference import lacked_indices, lacked_ranks, sample_consistent
 from .ismcts import SearchStats, rollout_playout
 from .master_config import Early, EndgameWorlds, MasterConfig, Partner, Sampler, SearchOpponents
 from .match_value import at_stake, outcome_table
-from .opponent_model import MODELS, Decision, OpponentModel, deal_decisions
+from .opponent_model import MODELS, WIDE_MODELS, Decision, OpponentModel, deal_decisions
 from .playouts import offered_playout
 from .sim import SimState, new_state
 
@@ -198,7 +198,8 @@ class MasterBot:
         self.iterations, self.seconds = config.iterations, config.seconds
         self.play_out, self.smart = rollout_playout(config.pimc_rollout)
         # The rollouts play each other seat as the policy its finished deals fit (``opponent_model``).
-        self.model = OpponentModel() if config.opponent_model else None
+        models = WIDE_MODELS if config.wide_styles else MODELS
+        self.model = OpponentModel(models) if config.opponent_model else None
         self._outcome_key: tuple[object, ...] | None = None
         self._outcome: list[list[float]] | None = None
         # The compiled rollouts come from the ``fast`` extra; without it the counting rules play early.
@@ -505,7 +506,7 @@ class MasterBot:
         eps = [self.config.off_style_weight] * n
         finished, current = deal_decisions(history, n, face_down=self.config.weigh_face_down_plays)
         if self.model is not None:
-            fits = [MODELS[name] for name in self.model.policies(view, finished)]
+            fits = [self.model.models[name] for name in self.model.policies(view, finished)]
             policy = [m.rollout for m in fits]
             policy[det.seat] = self.config.rollout_policy.value
             # Each seat's plays weigh with the looser of ``weigh`` and its model's noise (``own``: a half).

@@ -109,6 +109,9 @@ class MasterConfig:
     #: Roll each other seat out as the style its finished deals fit (spec ``model``; ``opponent_model``), not as
     #: ``rollout_policy``.
     opponent_model: bool = True
+    #: The model may also fit the opponent pool's styles (spec ``wide``; ``opponent_model.WIDE_MODELS``): the search
+    #: playout's, a cautious counter's, and a loose greedy, a searching player's.
+    wide_styles: bool = False
     #: Weigh each world by how likely it makes the deal's plays so far (spec ``weigh``): a play off the seat's
     #: style keeps this much of its weight; 0: not weighted (the kernel sampler only). PIMC with inference.
     off_style_weight: float = 0.1
@@ -181,7 +184,8 @@ SPEC_KEYS: dict[str, str] = {
     "iterations": "iterations", "seconds": "seconds", "early": "early", "infer": "inference",
     "jack_keep": "jack_keep", "xeri_weight": "xeri_weight", "rworlds": "rollout_worlds", "rdeals": "rollout_deals",
     "rpolicy": "rollout_policy", "close": "rollout_when_within", "mix": "counting_mix", "sampler": "sampler",
-    "model": "opponent_model", "weigh": "off_style_weight", "downplays": "weigh_face_down_plays",
+    "model": "opponent_model", "wide": "wide_styles", "weigh": "off_style_weight",
+    "downplays": "weigh_face_down_plays",
     "partner": "partner", "rollout": "pimc_rollout", "endgame": "endgame_cards", "worlds": "exact_worlds",
     "endworlds": "endgame_worlds", "maxn": "each_for_itself", "match": "play_for_match", "search": "search_cards",
     "opponents": "search_opponents",
@@ -191,7 +195,8 @@ _CHOICES: dict[str, type[StrEnum]] = {
     "early": Early, "rollout_policy": RolloutPolicy, "sampler": Sampler, "partner": Partner,
     "endgame_worlds": EndgameWorlds, "search_opponents": SearchOpponents,
 }
-_FLAGS = frozenset({"inference", "opponent_model", "weigh_face_down_plays", "each_for_itself", "play_for_match"})
+_FLAGS = frozenset({"inference", "opponent_model", "wide_styles", "weigh_face_down_plays", "each_for_itself",
+                    "play_for_match"})
 _NUMBERS = frozenset({"jack_keep", "xeri_weight", "rollout_when_within", "counting_mix", "off_style_weight"})
 
 

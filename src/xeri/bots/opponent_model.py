@@ -16,6 +16,13 @@ its plays loosely. There is no random style: no real opponent passes up what
 it can take, and rolling one out as random misjudges every pile left to it
 (OpenSpiel's ISMCTS and our search bots were taken for random when there was).
 A play with one card in hand says nothing and is skipped.
+
+``WIDE_MODELS`` adds two styles for the opponent pool (issue 43); the master fits them with ``wide=1`` (measured,
+not the default: docs/reference/bots-measurements.md, "The opponent pool"). ``playout``: the search playout's rules
+(take by rank, a Jack only for a pile worth ``ismcts.JACK_MIN``, discard the non-Jack of the rank best accounted
+for), a cautious counter's. ``loose-greedy``: greedy's best cards with a quarter of noise, rolled out as greedy: a
+searching player (the pool's PIMC with greedy rollouts plays greedy's best card in about 9 plays of 10, the
+expert's in 6), which the three models above take for ``own`` and roll out as the expert.
 """
 
 from __future__ import annotations
@@ -24,12 +31,13 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..cards import Card
+from ..cards import Card, Rank
 from ..engine import SeatView
 from ..events import BottomExposed, Dealt, Event, Played
 from ..rules import takes
 from .expert import ExpertBot
-from .gain import captures, immediate_gain
+from .gain import captures, immediate_gain, pile_points, values_of
+from .ismcts import JACK_MIN
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +57,9 @@ MODELS: dict[str, Model] = {
     "greedy": Model("greedy", 0.05, "greedy", 0.0),
     "own": Model("expert", 0.5, "expert", 0.0),
 }
+#: ``MODELS`` and the pool's styles (``OpponentModel(WIDE_MODELS)``, the master's ``wide=1``)
+WIDE_MODELS: dict[str, Model] = {**MODELS, "playout": Model("playout", 0.05, "playout", 0.0),
+                                "loose-greedy": Model("greedy", 0.25, "greedy", 0.0)}
 #: the expert whose card scores the models read (``score`` draws nothing: the seed is never used)
 _EXPERT = ExpertBot(0)
 #: the noise of the expert and greedy models (the share of plays off their best cards they allow)
@@ -151,14 +162,43 @@ def _view(d: Decision, like: SeatView) -> SeatView:
 
 
 def _argmax_sets(view: SeatView) -> dict[str, set[Card]]:
-    """Each bot's best cards in the view, ties included, as ``ExpertBot.choose`` and ``GreedyBot.choose`` find them."""
+    """Each bot's best cards in the view, ties included, as ``ExpertBot.choose`` and ``GreedyBot.choose`` find them,
+    and the playout's (``ismcts.policy_card``: its discard's random start makes its ties uniform)."""
     scores = [_EXPERT.score(view, c) for c in view.hand]
     size = len(view.pile)
     gains = [(immediate_gain(view, c), size + 1 if captures(view, c) else 0) for c in view.hand]
     return {
         "expert": {c for c, x in zip(view.hand, scores, strict=True) if x >= max(scores) - 1e-9},
         "greedy": {c for c, g in zip(view.hand, gains, strict=True) if g == max(gains)},
+        "playout": _playout_set(view),
     }
+
+
+def _playout_set(view: SeatView) -> set[Card]:
+    """The cards the search playout may play in the view: a rank match; a Jack on a pile worth ``JACK_MIN`` with it;
+    else the non-Jacks of the rank the seat best accounts for (shown, or in its hand), fewer points first."""
+    hand = view.hand
+    top = view.top
+    values = values_of(view)
+    if top is not None:
+        matches = {c for c in hand if c.rank is top.rank}
+        if matches:
+            return matches
+        jacks = {c for c in hand if c.rank is Rank.JACK}
+        if jacks and len(hand) > 1 and pile_points(view) + values[next(iter(jacks)).index] >= JACK_MIN:
+            return jacks
+    plain = [c for c in hand if c.rank is not Rank.JACK]
+    if len(hand) == 1 or not plain:
+        return set(hand)
+    shown = [0] * 15
+    for c in view.gone:
+        shown[c.rank] += 1
+
+    def key(card: Card) -> int:
+        return (shown[card.rank] + sum(1 for d in hand if d.rank is card.rank)) * 8 - values[card.index]
+
+    best = max(key(c) for c in plain)
+    return {c for c in plain if key(c) == best}
 
 
 def likelihood(model: Model, best: set[Card], played: Card, hand: int) -> float:
@@ -167,38 +207,40 @@ def likelihood(model: Model, best: set[Card], played: Card, hand: int) -> float:
     return (1 - model.noise) * (1 / len(best) if played in best else 0.0) + model.noise / hand
 
 
-def log_likelihoods(decisions: Sequence[Decision], like: SeatView, players: int) -> list[dict[str, float]]:
+def log_likelihoods(decisions: Sequence[Decision], like: SeatView, players: int,
+                    models: dict[str, Model] = MODELS) -> list[dict[str, float]]:
     """Per seat, each model's log-likelihood of that seat's decisions (0 for a seat with none)."""
-    out = [dict.fromkeys(MODELS, 0.0) for _ in range(players)]
+    out = [dict.fromkeys(models, 0.0) for _ in range(players)]
     for d in decisions:
         k = len(d.hand)
         if k < 2:
             continue
         sets = _argmax_sets(_view(d, like))
-        for name, model in MODELS.items():
+        for name, model in models.items():
             out[d.seat][name] += math.log(likelihood(model, sets[model.best], d.played, k))
     return out
 
 
-def _likeliest(fit: dict[str, float]) -> str:
-    return max(MODELS, key=lambda name: fit[name] + MODELS[name].prior)
+def _likeliest(fit: dict[str, float], models: dict[str, Model] = MODELS) -> str:
+    return max(models, key=lambda name: fit[name] + models[name].prior)
 
 
 class OpponentModel:
     """The likeliest model of each seat, kept between decisions: the fit changes only when a deal ends."""
 
-    def __init__(self) -> None:
+    def __init__(self, models: dict[str, Model] = MODELS) -> None:
+        self.models = models
         self._key: tuple[tuple[int, Card], ...] | None = None
         self._fit: list[str] = []
 
     def policies(self, view: SeatView, decisions: Sequence[Decision]) -> list[str]:
-        """Per seat, the name of its likeliest model of ``MODELS`` (``expert`` for this seat, and without evidence),
-        from the finished deals' plays (``deal_decisions``' first list)."""
+        """Per seat, the name of its likeliest model of ``self.models`` (``expert`` for this seat, and without
+        evidence), from the finished deals' plays (``deal_decisions``' first list)."""
         assert view.seat is not None
         players = view.ruleset.players
         key = tuple((d.seat, d.played) for d in decisions)
         if key != self._key:
-            self._fit = [_likeliest(f) for f in log_likelihoods(decisions, view, players)]
+            self._fit = [_likeliest(f, self.models) for f in log_likelihoods(decisions, view, players, self.models)]
             self._key = key
         fit = self._fit[:]
         fit[view.seat] = "expert"

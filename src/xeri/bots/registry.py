@@ -8,6 +8,7 @@ from typing import Any
 
 from ..errors import XeriError
 from .base import Bot
+from .cautious import CautiousBot
 from .expert import ExpertBot
 from .greedy import GreedyBot
 from .ismcts import IsmctsBot, PlayoutBot
@@ -15,6 +16,7 @@ from .master import MasterBot
 from .master_config import MasterConfig
 from .oracle import OracleCheater, PeekingMaster
 from .pimc import PimcBot
+from .pimc_greedy import PimcGreedyBot
 from .random_bot import RandomBot
 
 
@@ -52,10 +54,17 @@ BOTS: dict[str, BotFactory] = {
     "ismcts": IsmctsBot,
     "pimc": PimcBot,
     "master": _master,
+    "pimc-greedy": PimcGreedyBot,
+    "cautious": CautiousBot,
 }
 
+#: The master's opponent pool (issue 43): bots of styles other than the expert's, each as the arena plays it
+#: (reproducible budgets). The master's margin over each should be at least its margin over the expert minus that
+#: bot's own margin over the expert (``benchmarks/bots_pool.py``, docs/reference/bots-measurements.md).
+POOL: tuple[str, ...] = ("pimc-greedy", "ismcts:iterations=500", "learned", "cautious")
+
 #: Bots whose budget may carry a wall-clock cap (``seconds=``; the learned bot passes it to its fallback masters).
-SEARCH_BOTS = frozenset({"ismcts", "pimc", "master", "learned"})
+SEARCH_BOTS = frozenset({"ismcts", "pimc", "master", "learned", "pimc-greedy"})
 
 #: Bots that read hidden cards: never in ``BOTS`` or ``LEVELS``; only ``make_cheater`` builds them.
 CHEATERS: dict[str, Callable[..., Bot]] = {
