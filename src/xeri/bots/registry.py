@@ -32,6 +32,13 @@ def _learned(seed: int | None = None, **params: Any) -> Bot:
     return LearnedBot(seed=seed, **params)
 
 
+def _distilled(seed: int | None = None, **params: Any) -> Bot:
+    """The distilled master (``xeri.bots.learned.DistilledBot``), imported on demand: it needs numpy."""
+    from .learned import DistilledBot
+
+    return DistilledBot(seed=seed, **params)
+
+
 def _master(seed: int | None = None, **params: Any) -> Bot:
     """The master of a spec's parameters, by their short keys (``master:early=expert,rworlds=256``)."""
     return MasterBot(MasterConfig.from_spec(params), seed=seed)
@@ -52,10 +59,11 @@ BOTS: dict[str, BotFactory] = {
     "ismcts": IsmctsBot,
     "pimc": PimcBot,
     "master": _master,
+    "distilled": _distilled,
 }
 
 #: Bots whose budget may carry a wall-clock cap (``seconds=``; the learned bot passes it to its fallback masters).
-SEARCH_BOTS = frozenset({"ismcts", "pimc", "master", "learned"})
+SEARCH_BOTS = frozenset({"ismcts", "pimc", "master", "learned", "distilled"})
 
 #: Bots that read hidden cards: never in ``BOTS`` or ``LEVELS``; only ``make_cheater`` builds them.
 CHEATERS: dict[str, Callable[..., Bot]] = {
@@ -130,6 +138,7 @@ def level_table_lines() -> list[str]:
 #: install, a server does not offer the level, and choosing it is a one-line error.
 BOT_NEEDS: dict[str, tuple[str, str]] = {
     "learned": ("numpy", "learned"),
+    "distilled": ("numpy", "learned"),
 }
 
 
