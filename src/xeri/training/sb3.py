@@ -136,6 +136,14 @@ def load_actor(model: Any, policy: NumpyPolicy) -> None:
             m.bias.copy_(torch.tensor(b.copy()))
 
 
+def actor_trainable(model: Any, trainable: bool) -> None:
+    """Let PPO's updates move the actor or not (the critic always learns): a warm-started actor waits while a cold
+    critic learns the values of its play, so that the first updates do not follow noise."""
+    for module in (model.policy.mlp_extractor.policy_net, model.policy.action_net):
+        for param in module.parameters():
+            param.requires_grad_(trainable)
+
+
 def curve_callback(venv: Any, rows: list[tuple[int, float]], *, curve_path: Path | None = None,
                    checkpoint: Callable[[], None] | None = None, minutes: float | None = None,
                    on_rollout: Callable[[], None] | None = None) -> Any:
