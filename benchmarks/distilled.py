@@ -2,13 +2,15 @@
 
     nice -n 15 python benchmarks/distilled.py speed [--moves 2000]
     nice -n 15 python benchmarks/distilled.py strength --deals 400 --master-deals 100 [--seed 2026]
+    nice -n 15 python benchmarks/distilled.py epochs --run runs/distill --epochs 1 3 6 --deals 200 --seed 1
 
 ``speed`` times ``DistilledBot.choose`` (observation encoding and the network, NumPy) on the positions of rounds
 against the expert, in CPU time, and writes ``benchmarks/results/distilled_speed.json``. ``strength`` plays
 ``distilled`` against ``expert`` (``--deals``) and ``master`` against ``distilled`` (``--master-deals``: the master
 is slow) in 2-player classic on the arena's duplicate deals and writes ``benchmarks/results/distilled_strength.json``
 with each pair's margin, its 95% interval and its CPU time. The weights come from ``python -m xeri.distill``
-(its ``fit.json`` and ``collect-*.json`` say how many of the master's moves they were fitted to).
+(its ``fit.json`` and ``collect-*.json`` say how many of the master's moves they were fitted to). ``epochs`` refits
+the collected moves for a few epoch counts and plays each fit against the expert (``distilled_epochs.json``).
 """
 
 from __future__ import annotations
@@ -72,15 +74,41 @@ def strength(deals: int, master_deals: int, seed: int) -> dict[str, object]:
     return out
 
 
+def epochs(run: Path, counts: list[int], deals: int, seed: int) -> dict[str, object]:
+    """Fits of the collected moves for a few epoch counts, each played against the expert (a selection run)."""
+    from xeri.bots.learned import default_policy
+    from xeri.distill import fit, load
+
+    x, m, y = load(run)
+    rs = find_ruleset("classic", players=2)
+    out: dict[str, object] = {"deals": deals, "run": str(run), "fits": []}
+    for count in counts:
+        policy, stats = fit(x, m, y, 0, count, default_policy())
+        path = RESULTS.parent / f".distilled-{count}.npz"
+        policy.save(path)
+        s = summarize(run_deals(f"distilled:weights={path}", "expert", rs, deals, seed))
+        path.unlink()
+        out["fits"].append({"epochs": count, "holdout_agreement": stats["holdout_agreement"],  # type: ignore[attr-defined]
+                            "margin_vs_expert": s.margin.to_dict()})
+        print(out["fits"][-1], flush=True)  # type: ignore[index]
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("what", choices=("speed", "strength"))
+    parser.add_argument("what", choices=("speed", "strength", "epochs"))
+    parser.add_argument("--run", type=Path, default=Path("runs/distill"), help="epochs: the collection's folder")
+    parser.add_argument("--epochs", type=int, nargs="+", default=[1, 3, 6])
     parser.add_argument("--moves", type=int, default=2000)
     parser.add_argument("--deals", type=int, default=400)
     parser.add_argument("--master-deals", type=int, default=100)
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args()
-    data = speed(args.moves, args.seed) if args.what == "speed" else strength(args.deals, args.master_deals, args.seed)
+    if args.what == "epochs":
+        data = epochs(args.run, args.epochs, args.deals, args.seed)
+    else:
+        data = speed(args.moves, args.seed) if args.what == "speed" else strength(args.deals, args.master_deals,
+                                                                                   args.seed)
     data.update(run_meta(args.seed))
     path = RESULTS / f"distilled_{args.what}.json"
     path.write_text(json.dumps(data, indent=2) + "\n")
