@@ -123,7 +123,7 @@ fi
 # The service-backed tests fail, rather than skip, when a service is missing here.
 export XERI_REQUIRE_SERVICES=1
 
-"$PY" -m pip install --quiet --disable-pip-version-check -e '.[test,server,web-test,rl,openspiel,fast,ray,plot]'
+"$PY" -m pip install --quiet --disable-pip-version-check -e '.[test,server,web-test,rl,openspiel,fast,ray,plot,train]'
 # The suite runs on every core (pytest-xdist), one test file per worker at a time: a file's tests share its
 # fixtures (a server, a browser, a compiled kernel). Pass `-n 0` to run it in one process.
 "$PY" -m pytest -n auto --dist loadfile "$@"

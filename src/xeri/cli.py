@@ -23,6 +23,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "admin": ("xeri.commands.admin", "act on running servers: list or close tables, bar addresses, export, stats"),
     "verify": ("xeri.commands.verify", "check a match's fair shuffle: commitments, seeds and deals"),
     "arena": ("xeri.commands.arena", "pit bots against each other over duplicate deals, or rate a ladder"),
+    "exploit": ("xeri.commands.exploit", "train a best response to a bot (MaskablePPO): how much can it be beaten by?"),
 }
 DEFAULT_COMMAND = "play"
 
@@ -33,6 +34,7 @@ _EXTRA_OF = {
     "alembic": "server", "prometheus_client": "server",
     "numba": "fast", "numpy": "fast", "pyspiel": "openspiel", "gymnasium": "rl", "pettingzoo": "rl",
     "ray": "ray", "matplotlib": "plot",
+    "torch": "train", "sb3_contrib": "train", "stable_baselines3": "train",
 }
 
 

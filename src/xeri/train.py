@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import csv
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -24,80 +23,9 @@ import numpy as np
 from .bots.learned import NumpyPolicy, scale_vector
 from .errors import XeriError
 from .fast.vecenv import XeriVectorEnv
+from .training.sb3 import REWARD_SCALE, curve_callback, deps, export, make_sb3_env, new_model
 
-#: rewards are divided by this for PPO (points of a round margin are tens)
-REWARD_SCALE = 20.0
-
-
-def _deps() -> tuple[Any, Any, Any]:
-    try:
-        import torch
-        from sb3_contrib import MaskablePPO
-        from stable_baselines3.common.vec_env import VecEnv
-    except ImportError as exc:
-        raise XeriError(f"training needs the 'train' extra: pip install 'xeri[train]' ({exc})") from None
-    return torch, MaskablePPO, VecEnv
-
-
-def make_sb3_env(env: XeriVectorEnv) -> Any:
-    """An adapter presenting the Gymnasium vector env to stable-baselines3 (its own VecEnv API)."""
-    _, _, VecEnv = _deps()
-    scale = scale_vector(env.ruleset.players, env.ruleset.sides)
-
-    class XeriSB3VecEnv(VecEnv):  # type: ignore[misc, valid-type]
-        def __init__(self) -> None:
-            super().__init__(env.num_envs, env.single_observation_space, env.single_action_space)
-            self.env = env
-            self.seed_value = 0
-            self._actions: Any = None
-            self.episode_rewards: list[float] = []
-
-        def reset(self) -> Any:
-            obs, _ = env.reset(seed=self.seed_value)
-            return obs * scale
-
-        def step_async(self, actions: Any) -> None:
-            self._actions = actions
-
-        def step_wait(self) -> Any:
-            obs, rewards, dones, _trunc, _info = env.step(self._actions)
-            if dones.any():
-                self.episode_rewards.extend(rewards[dones].tolist())
-            infos: list[dict[str, Any]] = [{} for _ in range(env.num_envs)]
-            return obs * scale, rewards / REWARD_SCALE, dones, infos
-
-        def env_method(self, method_name: str, *args: Any, indices: Any = None, **kwargs: Any) -> list[Any]:
-            if method_name == "action_masks":
-                return list(env.action_masks().astype(bool))
-            raise AttributeError(method_name)
-
-        def get_attr(self, attr_name: str, indices: Any = None) -> list[Any]:
-            return [getattr(env, attr_name)] * env.num_envs
-
-        def set_attr(self, attr_name: str, value: Any, indices: Any = None) -> None:
-            setattr(env, attr_name, value)
-
-        def env_is_wrapped(self, wrapper_class: Any, indices: Any = None) -> list[bool]:
-            return [False] * env.num_envs
-
-        def seed(self, seed: int | None = None) -> list[Any]:
-            self.seed_value = int(seed or 0)
-            return [seed] * env.num_envs
-
-        def close(self) -> None:
-            pass
-
-    return XeriSB3VecEnv()
-
-
-def export(model: Any, ruleset_players: int, sides: int) -> NumpyPolicy:
-    """The PPO actor as a NumPy policy (the scale folded in as the first step)."""
-    net = model.policy
-    layers = []
-    for module in [*net.mlp_extractor.policy_net, net.action_net]:
-        if hasattr(module, "weight"):
-            layers.append((module.weight.detach().cpu().numpy().T.copy(), module.bias.detach().cpu().numpy().copy()))
-    return NumpyPolicy(layers, scale_vector(ruleset_players, sides))
+_deps = deps  # the name this module used before the shared plumbing moved to xeri.training.sb3
 
 
 def imitate(model: Any, env: XeriVectorEnv, samples: int, epochs: int, seed: int) -> float:
@@ -183,7 +111,6 @@ def plot_curve(rows: list[tuple[int, float]], path: Path) -> None:
 def train(out: Path, steps: int, seed: int, opponent: str, envs: int, resume: bool, progress: bool,
           minutes: float | None = None, imitation: int = 0) -> NumpyPolicy:
     torch, MaskablePPO, _ = _deps()
-    from stable_baselines3.common.callbacks import BaseCallback
 
     torch.set_num_threads(1)
     out.mkdir(parents=True, exist_ok=True)
@@ -200,39 +127,19 @@ def train(out: Path, steps: int, seed: int, opponent: str, envs: int, resume: bo
                 rows = [(int(a), float(b)) for a, b in csv.reader(f)]
         venv.seed_value = seed + model.num_timesteps  # new deals, still from the seed
     else:
-        model = MaskablePPO(
-            "MlpPolicy", venv, n_steps=64, batch_size=4096, n_epochs=4, learning_rate=3e-4, gamma=0.995,
-            gae_lambda=0.95, ent_coef=0.01, clip_range=0.2, seed=seed, device="cpu", verbose=0,
-            policy_kwargs={"net_arch": {"pi": [128, 128], "vf": [128, 128]}},
-        )
+        model = new_model(venv, seed)
         if imitation:
             agree = imitate(model, env, imitation, 3, seed)
             print(f"imitation: {imitation:,} expert moves, the actor's best card agrees on {agree:.1%}")
             model.save(ckpt)
 
-    class Curve(BaseCallback):
-        def __init__(self) -> None:
-            super().__init__()
-            self.last_save = time.monotonic()
-            self.deadline = None if minutes is None else time.monotonic() + 60 * minutes
-
-        def _on_step(self) -> bool:
-            return self.deadline is None or time.monotonic() < self.deadline
-
-        def _on_rollout_end(self) -> None:
-            got = venv.episode_rewards
-            if got:
-                rows.append((int(self.num_timesteps), float(np.mean(got))))
-                venv.episode_rewards = []
-                with curve_path.open("a") as f:
-                    f.write(f"{rows[-1][0]},{rows[-1][1]:.4f}\n")
-            if time.monotonic() - self.last_save > 60:
-                self.model.save(ckpt)
-                self.last_save = time.monotonic()
+    def checkpoint() -> None:
+        model.save(ckpt)
 
     left = max(0, steps - model.num_timesteps)
     if left:
-        model.learn(total_timesteps=left, callback=Curve(), progress_bar=progress, reset_num_timesteps=False)
+        callback = curve_callback(venv, rows, curve_path=curve_path, checkpoint=checkpoint, minutes=minutes)
+        model.learn(total_timesteps=left, callback=callback, progress_bar=progress, reset_num_timesteps=False)
     model.save(ckpt)
     policy = export(model, 2, 2)
     policy.save(out / "learned.npz")

@@ -34,6 +34,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     # The observation tensors (bots/encoding.py) read the core only: the learned bot and the integrations share them.
     ("bots", ("xeri.bots",)),
     ("tools", ("xeri.arena", "xeri.integrations", "xeri.fast", "xeri.review", "xeri.bench", "xeri.train",
+               "xeri.training", "xeri.distill",
                "xeri.offline", "xeri.ratings")),
     ("frontends", ("xeri.server", "xeri.tui", "xeri.paths")),
     ("commands", ("xeri.commands",)),

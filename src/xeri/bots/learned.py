@@ -60,11 +60,12 @@ class NumpyPolicy:
         self.scale = np.asarray(scale, np.float32)
 
     @classmethod
-    def load(cls, path: str | Path | None = None) -> NumpyPolicy:
+    def load(cls, path: str | Path | None = None, shipped: str = WEIGHTS) -> NumpyPolicy:
+        """The weights at ``path``, or the package's file ``shipped`` (in ``xeri/data``)."""
         np = _np()
         try:
             if path is None:
-                with resources.files("xeri").joinpath("data", WEIGHTS).open("rb") as f:
+                with resources.files("xeri").joinpath("data", shipped).open("rb") as f:
                     data = dict(np.load(f))
             else:
                 data = dict(np.load(path))
@@ -99,8 +100,8 @@ class NumpyPolicy:
 
 
 @functools.cache
-def default_policy() -> NumpyPolicy:
-    return NumpyPolicy.load()
+def default_policy(shipped: str = WEIGHTS) -> NumpyPolicy:
+    return NumpyPolicy.load(shipped=shipped)
 
 
 class LearnedBot:
@@ -112,18 +113,23 @@ class LearnedBot:
     exact endgame)."""
 
     name = "learned"
+    #: the package's weights file (``xeri/data``) when no ``weights`` is given
+    shipped = WEIGHTS
 
     def __init__(self, seed: int | None = None, weights: str | None = None, fallback: str = "table",
                  rworlds: int = 256, seconds: float | None = None) -> None:
-        self.policy = default_policy() if weights is None else NumpyPolicy.load(weights)
-        if fallback not in ("table", "counting", "expert"):
-            raise ValueError("fallback must be table (by the table), counting (the counting master) or expert")
+        self.policy = default_policy(self.shipped) if weights is None else NumpyPolicy.load(weights)
+        if fallback not in ("table", "counting", "expert", "none"):
+            raise ValueError("fallback must be table (by the table), counting (the counting master), expert, or none "
+                             "(the network at every table its input fits: an exploiter's weights)")
+        #: ``none``: the network plays every table (``xeri exploit`` trains such weights for 4 players too)
+        self._network_everywhere = fallback == "none"
         if not isinstance(rworlds, int) or rworlds < 1:
             raise ValueError("rworlds must be a positive integer")
         # ``expert``: the fallback as it was before issue 28 (a level no stronger than hard at those tables);
         # ``counting``: the counting master at every table (issue 28's first fallback).
         # ``seconds``: the wall-clock cap of interactive play (``make_bot(..., interactive=True)``), for the masters.
-        self._fallback: MasterBot | ExpertBot = (ExpertBot(seed=seed) if fallback == "expert"
+        self._fallback: MasterBot | ExpertBot = (ExpertBot(seed=seed) if fallback in ("expert", "none")
                                                  else MasterBot(MasterConfig(early=Early.EXPERT, seconds=seconds),
                                                                 seed=seed))
         #: with 3 players (``table``): the master's rollouts on few worlds, made at the first 3-player view (a
@@ -152,6 +158,8 @@ class LearnedBot:
         self._last_at3 = view.ruleset.players == 3
         if len(legal) == 1:
             return legal[0]
+        if self._network_everywhere:
+            return self._network(view)
         if view.ruleset.players == 3:
             if self._fallback3 is None:
                 self._fallback3 = MasterBot(MasterConfig(rollout_worlds=self._rworlds, seconds=self._seconds),
@@ -161,7 +169,23 @@ class LearnedBot:
             return self._fallback_pisti4.choose(view, history)
         if view.ruleset.players != 2 or any(c is None for c in view.pile):
             return self._fallback.choose(view, history)
+        return self._network(view)
+
+    def _network(self, view: SeatView) -> Card:
+        """The policy's best legal card (its input must fit the table's observation)."""
         from . import encoding
 
-        mask = encoding.action_mask(view)
-        return DECK[int(self.policy.act(encoding.vector(view, ()), mask))]
+        obs = encoding.vector(view, ())
+        if obs.shape[0] != self.policy.layers[0][0].shape[0]:
+            raise LearnedPolicyError(f"these weights take {self.policy.layers[0][0].shape[0]} inputs, not the "
+                                     f"{obs.shape[0]} of a {view.ruleset.players}-player table")
+        return DECK[int(self.policy.act(obs, encoding.action_mask(view)))]
+
+
+class DistilledBot(LearnedBot):
+    """The distilled master (``python -m xeri.distill``): a small network fitted to the master's own moves in
+    2-player classic, the master's fast stand-in (for ``xeri exploit``). Elsewhere it plays as the learned bot does
+    (its fallbacks), since its network saw only that table."""
+
+    name = "distilled"
+    shipped = "distilled.npz"

@@ -34,6 +34,13 @@ def _learned(seed: int | None = None, **params: Any) -> Bot:
     return LearnedBot(seed=seed, **params)
 
 
+def _distilled(seed: int | None = None, **params: Any) -> Bot:
+    """The distilled master (``xeri.bots.learned.DistilledBot``), imported on demand: it needs numpy."""
+    from .learned import DistilledBot
+
+    return DistilledBot(seed=seed, **params)
+
+
 def _master(seed: int | None = None, **params: Any) -> Bot:
     """The master of a spec's parameters, by their short keys (``master:early=expert,rworlds=256``)."""
     return MasterBot(MasterConfig.from_spec(params), seed=seed)
@@ -56,6 +63,7 @@ BOTS: dict[str, BotFactory] = {
     "master": _master,
     "pimc-greedy": PimcGreedyBot,
     "cautious": CautiousBot,
+    "distilled": _distilled,
 }
 
 #: The master's opponent pool (issue 43): bots of styles other than the expert's, each as the arena plays it
@@ -64,7 +72,7 @@ BOTS: dict[str, BotFactory] = {
 POOL: tuple[str, ...] = ("pimc-greedy", "ismcts:iterations=500", "learned", "cautious")
 
 #: Bots whose budget may carry a wall-clock cap (``seconds=``; the learned bot passes it to its fallback masters).
-SEARCH_BOTS = frozenset({"ismcts", "pimc", "master", "learned", "pimc-greedy"})
+SEARCH_BOTS = frozenset({"ismcts", "pimc", "master", "learned", "pimc-greedy", "distilled"})
 
 #: Bots that read hidden cards: never in ``BOTS`` or ``LEVELS``; only ``make_cheater`` builds them.
 CHEATERS: dict[str, Callable[..., Bot]] = {
@@ -139,6 +147,7 @@ def level_table_lines() -> list[str]:
 #: install, a server does not offer the level, and choosing it is a one-line error.
 BOT_NEEDS: dict[str, tuple[str, str]] = {
     "learned": ("numpy", "learned"),
+    "distilled": ("numpy", "learned"),
 }
 
 

@@ -1,0 +1,1 @@
+"""Training on Xeri: ``xeri exploit`` (a best response to a bot) and the distilled master."""
