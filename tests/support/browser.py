@@ -167,6 +167,26 @@ def new_page(browser: Browser, contexts: list[BrowserContext], console: Console,
     return console.watch(ctx.new_page())
 
 
+def open_with_storage(page: Page, url: str, items: dict[str, Any]) -> None:
+    """Open ``url`` in ``page`` with ``items`` (JSON-encoded) already in its localStorage: one page load.
+
+    A fresh page gets them from an init script that runs once per tab (a reload keeps what the page has since
+    written), so the app boots with them; loading another of its pages first only to write them costed a second
+    load, and Chromium's CPU is most of the suite's. A page already on the app writes them and reloads."""
+    pairs = [[k, json.dumps(v)] for k, v in items.items()]
+    if page.url.startswith(url.split("#")[0].rstrip("/")):
+        page.evaluate("pairs => { for (const [k, v] of pairs) localStorage.setItem(k, v); }", pairs)
+        page.goto(url)
+        page.reload()
+        return
+    page.add_init_script(script="(() => { try {"
+                         " if (sessionStorage.getItem('xeri.test.storage')) return;"
+                         f" for (const [k, v] of {json.dumps(pairs)}) localStorage.setItem(k, v);"
+                         " sessionStorage.setItem('xeri.test.storage', '1');"
+                         " } catch (e) { /* about:blank has no storage */ } })();")
+    page.goto(url)
+
+
 def record_frames(page: Page, into: list[str]) -> Page:
     """Keep the text of every WebSocket message the page receives."""
     page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: into.append(str(payload))))

@@ -10,7 +10,7 @@ from typing import Any
 
 from playwright.sync_api import Browser, BrowserContext, Page, WebSocketRoute
 
-from support.browser import Console, Server, new_page
+from support.browser import Console, Server, new_page, open_with_storage
 
 SIZES = {"1280x800": (1280, 800), "1920x1080": (1920, 1080), "390x844": (390, 844), "844x390": (844, 390)}
 TABLE_ID = "felt0001"
@@ -78,13 +78,10 @@ class Scripted:
 def open_table(page: Page, server: Server, first: dict[str, Any] | None, *, prefs: dict[str, Any] | None = None
                ) -> Scripted:
     script = Scripted(page, first)
-    page.goto(server.url + "/#/cards")
-    page.evaluate("([id, prefs]) => { localStorage.setItem('xeri.seats',"
-                  " JSON.stringify({[id]: {seat: 0, token: 't'}}));"
-                  " if (prefs) localStorage.setItem('xeri.prefs', JSON.stringify(prefs)); }", [TABLE_ID, prefs])
-    page.goto(f"{server.url}/#/t/{TABLE_ID}")
+    items: dict[str, Any] = {"xeri.seats": {TABLE_ID: {"seat": 0, "token": "t"}}}
     if prefs:
-        page.reload()  # the settings are read when the page loads: a hash change keeps the old ones
+        items["xeri.prefs"] = prefs  # read when the page loads
+    open_with_storage(page, f"{server.url}/#/t/{TABLE_ID}", items)
     if first and first.get("view"):
         page.wait_for_selector(".board")
     return script

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page
 
-from support.browser import Server
+from support.browser import Server, open_with_storage
 
 
 def stub_player_matches(page: Page, name: str) -> None:
@@ -81,8 +81,5 @@ def friends_table(server: Server, players: int = 2, **extra: Any) -> tuple[str, 
 
 
 def seat_page(page: Page, server: Server, table_id: str, seat: int, token: str) -> Page:
-    page.goto(server.url + "/#/cards")
-    page.evaluate("([id, seat, token]) => localStorage.setItem('xeri.seats', JSON.stringify({[id]: {seat, token}}))",
-                  [table_id, seat, token])
-    page.goto(f"{server.url}/#/t/{table_id}")
+    open_with_storage(page, f"{server.url}/#/t/{table_id}", {"xeri.seats": {table_id: {"seat": seat, "token": token}}})
     return page
