@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+from support.bot_play import play_out
 from xeri import PRESETS, Match, find_ruleset
 from xeri.bots import BOTS, LEVELS, Bot, BotSpecError, bot_card, make_bot, make_cheater, parse_spec
 from xeri.bots.expert import p_holds
@@ -25,12 +26,7 @@ def test_bots_finish_rounds_with_legal_moves(preset: str, players: int) -> None:
     for k, spec in enumerate(SPECS):
         rnd = Round.new(ruleset, k % players, 17 + k)
         bots = [make_bot(spec, s) for s in range(players)]
-        while not rnd.is_over:
-            seat = rnd.turn
-            assert seat is not None
-            card = bots[seat].choose(rnd.view(seat), rnd.log_for(seat))
-            assert card in rnd.legal_moves
-            rnd.play(card, seat)
+        play_out(rnd, bots)
 
 
 def test_oracle_plays_through_a_match() -> None:

@@ -11,6 +11,7 @@ import math
 
 import pytest
 
+from support.bot_play import play_out
 from xeri import find_ruleset
 from xeri.bots import BOTS, make_bot
 from xeri.bots.pimc_greedy import evaluate_state, greedy_card, roll_out
@@ -58,12 +59,7 @@ def test_pool_members_finish_a_round_with_legal_moves_and_the_same_seed_plays_th
         for _ in range(2):
             rnd = Round.new(ruleset, 0, 5)
             bots = [make_bot(spec, 40 + s) for s in range(players)]
-            while not rnd.is_over:
-                seat = rnd.turn
-                assert seat is not None
-                card = bots[seat].choose(rnd.view(seat), rnd.log_for(seat))
-                assert card in rnd.legal_moves
-                rnd.play(card, seat)
+            play_out(rnd, bots)
             games.append(rnd.moves)
         assert games[0] == games[1], spec
 

@@ -1,11 +1,12 @@
-"""Bots playing for the tests: a match played by one chooser per seat, a round played to its last cards, and a
-finished match replayed to see how often a bot makes a seat's moves."""
+"""Bots playing for the tests: a match played by one chooser per seat, a round played to its end or to its last
+cards, and a finished match replayed to see how often a bot makes a seat's moves."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from xeri.bots import bot_card, make_bot
+from xeri.bots.base import Bot
 from xeri.cards import Card
 from xeri.engine import Round
 from xeri.match import Match
@@ -55,3 +56,13 @@ def last_cards(preset: str, players: int, left: int, seed: int) -> Round:
         assert seat is not None
         rnd.play(bots[seat].choose(rnd.view(seat), rnd.log_for(seat)), seat)
     return rnd
+
+
+def play_out(rnd: Round, bots: Sequence[Bot]) -> None:
+    """Each seat's bot plays from its own view until the round is over; every card it picks must be legal."""
+    while not rnd.is_over:
+        seat = rnd.turn
+        assert seat is not None
+        card = bots[seat].choose(rnd.view(seat), rnd.log_for(seat))
+        assert card in rnd.legal_moves
+        rnd.play(card, seat)
