@@ -120,6 +120,9 @@ def playwright() -> Iterator[Playwright]:
 def browser(playwright: Playwright) -> Iterator[Browser]:
     b = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
     yield b
+    pool = _POOLS.pop(id(b), None)
+    if pool is not None:
+        pool.close()
     b.close()
 
 
@@ -147,21 +150,104 @@ def console() -> Iterator[Console]:
     assert c.errors == [], "console errors in the page"
 
 
+class ContextPool:
+    """Browser contexts kept between a file's tests, each emptied before it is lent again.
+
+    A new context costs Chromium about 2 CPU-s more than a new page in a used one that still has a page open (its
+    renderer processes, and the page's modules fetched and compiled cold), and the browser tests make hundreds:
+    Chromium is most of the suite's CPU. So each context keeps a blank page of its own that no test sees. A
+    context comes back with no other page, and no cookie, route, permission or site data (local and session
+    storage, IndexedDB, Cache Storage, service workers) for any origin its pages opened; only the HTTP cache
+    (revalidated: the server's files are ``no-cache``) and the compiled code stay. A test that measures a cold
+    first visit asks ``new_page`` for ``fresh=True``."""
+
+    def __init__(self) -> None:
+        self.idle: dict[str, list[BrowserContext]] = {}
+        self.kept: dict[int, tuple[str, Page, set[str]]] = {}
+
+    def take(self, browser: Browser, key: str, options: dict[str, Any]) -> BrowserContext:
+        idle = self.idle.get(key)
+        if idle:
+            return idle.pop()
+        ctx = browser.new_context(**options)
+        seen: set[str] = set()
+        ctx.on("page", lambda page: self._follow(page, seen))
+        self.kept[id(ctx)] = (key, ctx.new_page(), seen)
+        return ctx
+
+    @staticmethod
+    def _follow(page: Page, seen: set[str]) -> None:
+        def on_navigated(frame: Any) -> None:
+            url = urllib.parse.urlsplit(frame.url)
+            if url.scheme in ("http", "https"):
+                seen.add(f"{url.scheme}://{url.netloc}")
+
+        page.on("framenavigated", on_navigated)
+
+    def give_back(self, ctx: BrowserContext) -> None:
+        """Empty ``ctx`` and keep it for the next test; close it if it cannot be emptied (the test closed it)."""
+        kept = self.kept.get(id(ctx))
+        if kept is None:
+            ctx.close()
+            return
+        key, blank, seen = kept
+        try:
+            for page in ctx.pages:
+                if page is not blank:
+                    page.close()
+            cdp = ctx.new_cdp_session(blank)
+            for origin in sorted(seen):
+                cdp.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"})
+            cdp.detach()
+            seen.clear()
+            ctx.unroute_all(behavior="ignoreErrors")
+            ctx.clear_cookies()
+            ctx.clear_permissions()
+            ctx.set_offline(False)
+            ctx.set_extra_http_headers({})
+        except Exception:
+            del self.kept[id(ctx)]
+            ctx.close()
+            return
+        self.idle.setdefault(key, []).append(ctx)
+
+    def close(self) -> None:
+        for idle in self.idle.values():
+            for ctx in idle:
+                ctx.close()
+        self.idle.clear()
+        self.kept.clear()
+
+
+#: one pool per browser (the browser fixture is per test file)
+_POOLS: dict[int, ContextPool] = {}
+
+
 @pytest.fixture
 def contexts(browser: Browser) -> Iterator[list[BrowserContext]]:
     made: list[BrowserContext] = []
     yield made
+    pool = _POOLS.get(id(browser))
     for ctx in made:
-        ctx.close()
+        if pool is None:
+            ctx.close()
+        else:
+            pool.give_back(ctx)
 
 
 def new_page(browser: Browser, contexts: list[BrowserContext], console: Console, *, motion: bool = False,
-             locale: str = "en-GB", **options: Any) -> Page:
-    """A page in a fresh context (its own localStorage: a separate player)."""
+             locale: str = "en-GB", fresh: bool = False, **options: Any) -> Page:
+    """A page in a context of its own (its own localStorage: a separate player), emptied if a test before used it;
+    ``fresh``: a new context, for a test of what a first visit costs."""
     options.setdefault("viewport", DESKTOP)
     # Playwright evaluates a string predicate (wait_for_function) with eval, which the page's own CSP forbids.
     options.setdefault("bypass_csp", True)
-    ctx = browser.new_context(locale=locale, reduced_motion="no-preference" if motion else "reduce", **options)
+    options = {"locale": locale, "reduced_motion": "no-preference" if motion else "reduce", **options}
+    if fresh:
+        ctx = browser.new_context(**options)
+    else:
+        key = json.dumps(options, sort_keys=True, default=repr)
+        ctx = _POOLS.setdefault(id(browser), ContextPool()).take(browser, key, options)
     ctx.set_default_timeout(15_000)
     contexts.append(ctx)
     return console.watch(ctx.new_page())
