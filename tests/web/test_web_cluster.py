@@ -131,7 +131,7 @@ def test_play_online_pairs_two_browsers_across_the_processes_and_their_table_tal
         balancer: Balancer, browser: Browser, contexts: list[BrowserContext], console: Console) -> None:
     """Issue 41 in the cluster: the pools are shared through Redis, so two browsers whose requests the balancer
     spreads over the processes meet at one table; a preset said by one reaches the other; a friends' table is
-    private by default and no process lists it."""
+    private by default: no process lists it, nor does a stranger's lobby."""
     TALLY["tried"] += 1
     pages = [new_page(browser, contexts, console), new_page(browser, contexts, console, locale="el-GR")]
     for page in pages:
@@ -155,6 +155,12 @@ def test_play_online_pairs_two_browsers_across_the_processes_and_their_table_tal
     for node in balancer.cluster.nodes:
         listed = httpx.get(f"{node.base}/api/tables?status=all", timeout=10).json()["tables"]
         assert made["table_id"] not in {t["id"] for t in listed}, node.base
+    # A stranger's lobby (the second page, back from its table) lists a public table made at the same moment, and
+    # not the friends' one.
+    public = balancer.post("/api/tables", {"ruleset": "classic", "players": 2, "name": "Ben", "seat": 0})
+    pages[1].goto(balancer.url + "/")
+    pages[1].wait_for_selector(f".open-tables li[data-table='{public['table_id']}']")
+    assert pages[1].locator(f".open-tables li[data-table='{made['table_id']}']").count() == 0
 
 
 def test_a_kill_9_of_an_owner_during_play_every_page_resumes_within_10_s(

@@ -1,20 +1,22 @@
 """Accounts through the deployment docs/scaling.md describes, in real Chromium (issue 29): the page behind
 deploy/haproxy.cfg in front of three ``xeri serve`` processes on PostgreSQL and Redis (test_web_cluster's
-cluster). A guest's finished match, then sign-up (the match is claimed), a casual table against the computer with
-a few cards played and one taken back; a second browser context signed in to the same account sees the same
-history, finds the open table in the lobby, resumes it without any token of its own, plays, and leaves it.
+cluster). A guest's finished match, then sign-up (the match is claimed), a one-round rated table refused (issue
+41: the form moves Rated to 51 points, and the processes refuse a request for one round), a casual table against the
+computer with a few cards played and one taken back; a second browser context signed in to the same account sees
+the same history, finds the open table in the lobby, resumes it without any token of its own, plays, and leaves it.
 
 scripts/test.sh starts PostgreSQL and Redis and sets XERI_REQUIRE_SERVICES: there a missing one fails this test.
 """
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext
+from playwright.sync_api import Browser, BrowserContext, Route
 
 from support.accounts_page import profile_matches, sign_in, sign_up
 from support.browser import Console, hand, new_page, play_and_take_back, play_until
@@ -49,6 +51,28 @@ def test_an_account_s_history_and_open_table_follow_it_to_a_second_browser_throu
     first.wait_for_selector(".play-now")
     sign_up(first, "Zoe")
     first.wait_for_function("() => document.getElementById('live').textContent.includes(\"match is now your\")")
+    # A one-round rated table is refused (issue 41): the processes' meta says 51 or 101, so ticking Rated moves the
+    # page's one-round target to 51; a request for one round anyway (as a page of before the rule would send) is
+    # refused by whichever process takes it, the lobby says why, and no table is made.
+    first.wait_for_selector("#vs-rated:not([disabled])")
+    first.select_option(".vs-ruleset", "classic")
+    first.select_option(".vs-players", "2")
+    first.select_option(".vs-target", "r1")
+    first.check("#vs-rated")
+    assert first.input_value(".vs-target") == "p51"
+
+    def one_round(route: Route) -> None:
+        body = route.request.post_data_json
+        assert body["rated"] is True and body.pop("target") == 51
+        route.continue_(post_data=json.dumps({**body, "options": {"match_end": "rounds", "rounds": 1}}))
+
+    console.allowed = ("status of 400",)  # Chromium logs the refused request's 400 itself
+    tables = len(balancer.get("/api/tables?status=all")["tables"])
+    first.route("**/api/tables", one_round)
+    first.click(".start-vs")
+    first.wait_for_selector(".play-now-panel .error-text:text('a rated match is played to 51 or 101 points')")
+    first.unroute("**/api/tables")
+    assert "#/t/" not in first.url and len(balancer.get("/api/tables?status=all")["tables"]) == tables
     # Signed in: a casual table against the computer, a card taken back (the U key), a few cards played.
     table_id = vs_computer(first, balancer, "typed anything", target="r5")
     described = balancer.get(f"/api/tables/{table_id}")

@@ -2,13 +2,15 @@
 match's end, and the end, the profile (its rating, deviation and SVG chart) and the leaderboard show the rating the
 model gives for that result (computed here with xeri.ratings from the level's anchor); hiding leaves the
 leaderboard; a 4-player match with the computer as partner moves the classic-4p rating alone; a guest gets no Rated
-box, and a format that is not rated says why.
+box, and a format that is not rated says why; a player who leaves a rated match against a person forfeits it, and the
+other's page says the match is won by forfeit, with its rating change (issue 41's abandon rule).
 
 The server lists a player on a leaderboard after 2 rated matches with a deviation of at most 500
 (``xeri serve --leaderboard-games 2 --leaderboard-deviation 500``), so two one-round matches qualify."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 import pytest
@@ -149,7 +151,7 @@ def test_a_rated_game_against_the_computer_moves_the_rating_the_model_says(
     assert [row[1] for row in leaderboard(page, server)] == ["Ioanna"]
 
 
-def test_a_guest_gets_no_rated_box_and_a_format_that_is_not_rated_says_why(
+def test_a_guest_gets_no_rated_box_a_format_that_is_not_rated_says_why_and_who_leaves_a_rated_match_forfeits(
         server: Server, browser: Browser, contexts: list[BrowserContext], console: Console) -> None:
     page = new_page(browser, contexts, console)
     page.goto(server.url + "/")
@@ -179,6 +181,28 @@ def test_a_guest_gets_no_rated_box_and_a_format_that_is_not_rated_says_why(
     guest.fill(".join-name", "Guest")
     guest.click(".join-btn")
     guest.wait_for_selector(".join-form .error-text:text('This table is rated: sign in to sit at it.')")
+    # Signed in, the stranger sits, and Pelagia leaves after the start (issue 41's abandon rule, as issue 42 made
+    # it): her page warns that she forfeits, and the stranger's page ends the match at once, won by forfeit, with
+    # the rating the model gives for that win (the result counts; the computer never plays her seat).
+    sign_up(guest, "Stavros")
+    guest.click(".join-btn")
+    for p in (page, guest):
+        p.wait_for_selector(".hand .card-btn")
+    page.click(".leave-btn")
+    assert page.text_content("#leave-dialog p") == ("Leave this rated match? You forfeit it: it counts as a loss "
+                                                     "for your rating.")
+    page.click("#leave-dialog .leave-confirm")
+    page.wait_for_selector(".play-now")
+    headline = guest.wait_for_selector("#match-dialog h2")
+    assert re.fullmatch(r"You won the match, \d+–\d+ \(by forfeit\)", headline.text_content() or "")
+    mine = guest.evaluate(f"JSON.parse(localStorage.getItem('xeri.seats'))['{table_id}'].seat")
+    table = server.get(f"/api/tables/{table_id}")
+    assert (table["status"], table["end"], table["winner"]) == ("finished", "forfeit", mine)
+    assert not any(seat["bot"] for seat in table["seats"])
+    expected = rate(FORMAT, [[initial()], [initial()]], mine)[mine][0]
+    change = guest.wait_for_selector("#match-dialog .rating-change[data-after]")
+    assert (change.get_attribute("data-before"), change.get_attribute("data-after")) == (
+        str(initial().display), str(expected.display))
 
 
 def test_rated_ticks_a_standard_end(server: Server, browser: Browser, contexts: list[BrowserContext],
