@@ -40,18 +40,42 @@ addresses (127.0.0.2, 127.0.0.3, ...), in a process of its own, runs one of:
   127.0.0.1``), the victim too, and one client at 150 requests a second through
   the balancer; the victim's failed table creations or socket opens are its
   ``victim_errors`` (issue 42.3).
+- ``signup_flood``: 32 clients signing up new names, each attempt from an address
+  of its own (a botnet: no per-address limit applies), one argon2id hash each
+  (issue 42.4);
+- ``password_flood``: 64 accounts signed up first (before the victim starts), then
+  32 clients each changing the password of two of them in turn, the current one
+  right: two argon2id hashes a change, under the per-name count (issue 42.4).
 
 Beside the victim, a bystander asks ``GET /api/tables`` four times a second, each on
-a new connection, and counts its answers (``bystander``: none should fail).
+a new connection, and counts its answers (``bystander``; ``bystander_failed``: every
+answer but a 2xx, and every dropped request: none should fail).
 
-It prints the victim's p50/p99 per scenario as a table and writes them as JSON, with the run's record
+``--processes 1,3`` runs the scenarios on one process (SQLite, as above) and then on
+three: ``xeri serve`` x 3 on a fresh PostgreSQL database (a copy of the seeded one)
+and Redis, behind deploy/haproxy.cfg with ``--trusted-proxy 127.0.0.1``, every
+client (the victim and the bystander too) through the balancer. PostgreSQL and
+Redis are ``--pg``/``--redis`` (default ``$XERI_TEST_PG_URL``/``$XERI_TEST_REDIS_URL``)
+or, when neither is given, throwaway ones this script starts and removes
+(benchmarks/services.py). ``--scenarios issue42`` is issue 42's set: none, the
+sign-in, password-change and sign-up floods, the proxy flood, the pack downloads
+and the hint flood.
+
+It prints the availability table (per process count and scenario: the victim's p50/p99, the
+bystander's failed requests, the victim's own failed requests, the load average at the window's end,
+the servers' CPU-seconds in the window) and writes the results as JSON, with the run's record
 (``benchmarks/run_meta.py``: command, commit, date, load, seed), to
 ``benchmarks/results/abuse_server.TAG.json`` (``--tag``, default ``default_server``; name a run with
-``--server-arg`` or another checkout for what it measures) or to ``--json PATH``.
-Bounded: ``--seconds`` measured per scenario (after
+``--server-arg`` or another checkout for what it measures) or to ``--json PATH``, and the table as
+markdown beside it (``.md``). Bounded: ``--seconds`` measured per scenario (after
 ``--warmup``), loopback only.
 
     python benchmarks/abuse_server.py            # benchmarks/results/abuse_server.default_server.json
+
+Issue 42's availability table, on one process and on three (about 7 minutes on a quiet
+2-core machine)::
+
+    python benchmarks/abuse_server.py --scenarios issue42 --processes 1,3 --tag issue42_table
 
 Measure another checkout (e.g. today's main, before a change) the same way::
 
@@ -87,7 +111,9 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import WebSocketException
 
 SCENARIOS = ("none", "replay", "hint", "master", "sync", "finished_get", "ws_churn", "rematch", "signin_flood",
-             "pack_download", "proxy_flood")
+             "pack_download", "proxy_flood", "signup_flood", "password_flood")
+#: issue 42's availability table: alone, then beside each abuse the issue names (findings 3, 4, 5 and 12)
+ISSUE42 = ("none", "signin_flood", "password_flood", "signup_flood", "proxy_flood", "pack_download", "hint")
 ROOT = Path(__file__).resolve().parents[1]
 PYODIDE = Path(os.environ.get("XERI_TEST_PYODIDE") or ROOT / ".cache" / "pyodide-314.0.8" / "node_modules" / "pyodide")
 #: the running server's process id (its RSS goes in the results)
@@ -96,6 +122,8 @@ SERVER_PID: list[int] = []
 BIG_MATCH = ("sync", "finished_get", "ws_churn")
 VICTIM_ADDRESS = "127.0.0.1"
 THINK = 0.06
+#: seconds without a message, while the victim awaits one, that count as a stall
+STALL = 5.0
 
 
 def run_meta(seed: int | None) -> dict[str, Any]:
@@ -152,29 +180,118 @@ def server(db: str, extra: list[str]) -> Iterator[str]:
 
 
 @contextlib.contextmanager
-def balancer(node: str) -> Iterator[str]:
-    """HAProxy with deploy/haproxy.cfg in front of ``node`` (its three servers all that one process)."""
+def balancer(nodes: list[str]) -> Iterator[str]:
+    """HAProxy with deploy/haproxy.cfg in front of ``nodes`` (one node: its three slots all that one process)."""
     port = free_port()
+    slots = [nodes[i % len(nodes)] for i in range(3)]
     env = {**os.environ, "XERI_LISTEN": f"127.0.0.1:{port}",
-           **{f"XERI_NODE_{i}": node.removeprefix("http://") for i in (1, 2, 3)}}
+           **{f"XERI_NODE_{i + 1}": node.removeprefix("http://") for i, node in enumerate(slots)}}
     proc = subprocess.Popen([shutil.which("haproxy") or "/usr/sbin/haproxy", "-f", str(ROOT / "deploy" / "haproxy.cfg"),
                              "-db"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 30
-        while True:
+        deadline = time.monotonic() + 60
+        seen: set[str] = set()
+        while len(seen) < len(nodes):  # every process in rotation (its node id in /readyz), not just the first
             try:
-                if httpx.get(f"{base}/readyz", timeout=1).status_code == 200:
-                    break
-            except httpx.TransportError:
+                r = httpx.get(f"{base}/readyz", timeout=5)
+                if r.status_code == 200:
+                    seen.add(str(r.json().get("node", len(seen))) if len(nodes) > 1 else "one")
+            except (httpx.TransportError, ValueError):
                 pass
             if time.monotonic() > deadline or proc.poll() is not None:
-                raise SystemExit("haproxy did not start")
+                raise SystemExit("haproxy did not start, or did not see every process ready")
             time.sleep(0.05)  # polling a starting process
         yield base
     finally:
         proc.terminate()
         proc.wait(timeout=30)
+
+
+def database(pg: str, name: str, template: str | None = None, drop: bool = False) -> str:
+    """Make (or with ``drop``, drop) the database ``name`` on the PostgreSQL server ``pg``, a copy of ``template``
+    when named (CREATE DATABASE ... TEMPLATE: the seeded matches without replaying them); its URL."""
+    import asyncpg
+
+    async def run() -> None:
+        conn = await asyncpg.connect(pg.replace("postgresql://", "postgres://", 1))
+        try:
+            if drop:
+                await conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+            else:
+                await conn.execute(f'CREATE DATABASE "{name}"' + (f' TEMPLATE "{template}"' if template else ""))
+        finally:
+            await conn.close()
+
+    asyncio.run(run())
+    return pg.rsplit("/", 1)[0] + "/" + name
+
+
+@contextlib.contextmanager
+def cluster(pg: str, redis: str, name: str, template: str | None, extra: list[str], n: int = 3) -> Iterator[str]:
+    """``n`` ``xeri serve`` processes on a fresh PostgreSQL database (a copy of ``template``) and ``redis``, behind
+    deploy/haproxy.cfg (``--trusted-proxy 127.0.0.1``: each client counts by its own address); yields the balancer's
+    base URL. Every client of the scenario, the victim too, goes through the balancer."""
+    db = database(pg, name, template)
+    ports = [free_port() for _ in range(n)]
+    procs = [subprocess.Popen([sys.executable, "-m", "xeri", "serve", "--host", "127.0.0.1", "--port", str(port),
+                               "--db", db, "--redis", redis, "--bot-delay", "0", "--log-level", "error",
+                               "--trusted-proxy", "127.0.0.1", *extra]) for port in ports]
+    SERVER_PID[:] = [p.pid for p in procs]
+    try:
+        for port, proc in zip(ports, procs, strict=True):
+            deadline = time.monotonic() + 120  # three processes importing at once on a busy machine
+            while True:
+                try:
+                    if httpx.get(f"http://127.0.0.1:{port}/readyz", timeout=2).status_code == 200:
+                        break
+                except httpx.TransportError:
+                    pass
+                if time.monotonic() > deadline or proc.poll() is not None:
+                    raise SystemExit(f"a cluster process did not get ready (port {port})")
+                time.sleep(0.1)  # polling a starting process
+        with balancer([f"http://127.0.0.1:{port}" for port in ports]) as base:
+            yield base
+    finally:
+        for proc in procs:
+            proc.terminate()
+        for proc in procs:
+            try:
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+        database(pg, name, drop=True)
+
+
+def _stat(pid: int) -> list[str]:
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+
+
+def process_tree(pids: list[int]) -> list[int]:
+    """``pids`` and their descendants (the servers' worker pools)."""
+    parents: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            with contextlib.suppress(OSError, IndexError, ValueError):
+                parents[int(entry)] = int(_stat(int(entry))[1])
+    tree, grew = set(pids), True
+    while grew:
+        more = {pid for pid, parent in parents.items() if parent in tree} - tree
+        tree |= more
+        grew = bool(more)
+    return sorted(tree)
+
+
+def cpu_s(pids: list[int]) -> float:
+    """User + system seconds the processes have spent."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for pid in pids:
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            fields = _stat(pid)
+            total += (int(fields[11]) + int(fields[12])) / ticks
+    return total
 
 
 def rss_mib(pid: int) -> float | None:
@@ -246,12 +363,20 @@ class Victim:
             waiting_since: float | None = None  # our move is stored and it is the bot's turn
             waiting_since_version = -1
             sent_at_version: int | None = None
+            heard = time.perf_counter()
             while not stop.is_set():
                 try:
                     text = await asyncio.wait_for(ws.recv(), timeout=0.5)
                 except TimeoutError:
+                    if (sent_at_version is not None or waiting_since is not None) and \
+                            time.perf_counter() - heard > STALL:
+                        # Nothing for STALL seconds while a move is owed to us: a lost update (or a starved
+                        # machine). Counted as the victim's error, then recovered as the page does, with a sync.
+                        await self.fail("stalled")
+                        heard, sent_at_version, waiting_since = time.perf_counter(), None, None
+                        await ws.send('{"type":"sync"}')
                     continue
-                now = time.perf_counter()
+                now = heard = time.perf_counter()
                 msg = json.loads(text)
                 if msg["type"] == "error":
                     self.errors[msg["code"]] = self.errors.get(msg["code"], 0) + 1
@@ -500,6 +625,91 @@ async def abuse_signin(base: str, stop: asyncio.Event, abuse: Abuse, clients: in
             await http.aclose()
 
 
+def spread_address(i: int) -> str:
+    """The ``i``-th of some 12 million loopback addresses outside 127.0.0.x (where the victim and the other abusers
+    are): a botnet's addresses, each used once, so that no per-address limit ever applies."""
+    return f"127.{1 + (i // 62500) % 250}.{(i // 250) % 250}.{1 + i % 250}"
+
+
+def _letters(rng: random.Random, n: int) -> str:
+    return "".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(n))
+
+
+async def abuse_signup(base: str, stop: asyncio.Event, abuse: Abuse, clients: int = 32) -> None:
+    """Sign-ups with new names and strong passwords, each from an address of its own (the per-address sign-up
+    limit never applies): one argon2id hash each, answered 201 or, with the hash pool full, 429."""
+    rng = random.Random(43)
+    turn = iter(range(1 << 30))
+
+    async def loop() -> None:
+        while not stop.is_set():
+            i = next(turn)
+            try:
+                async with http_client(base, spread_address(i)) as http:  # a fresh client: no cookie carried
+                    r = await http.post("/api/account/signup", json={
+                        "name": "Su" + _letters(rng, 12), "password": f"pw-{rng.random()}-{i}"})
+                abuse.count(f"http_{r.status_code}")
+                if r.status_code == 429:
+                    await asyncio.sleep(0.05)  # the abuser backs off as little as it must
+            except httpx.HTTPError:
+                abuse.count("failed")
+
+    await asyncio.gather(*(loop() for _ in range(clients)))
+
+
+async def abuse_password(base: str, stop: asyncio.Event, abuse: Abuse, prepared: asyncio.Event,
+                         clients: int = 32, accounts_each: int = 2) -> None:
+    """Signed-in sessions changing their password, the current one right, again and again (two argon2id hashes
+    each: the check and the new hash). First (before the victim starts) ``clients * accounts_each`` accounts sign up,
+    each from its own address; then each of ``clients`` loops over its accounts in turn, so the per-name count (10
+    in 10 minutes) lasts the run."""
+    rng = random.Random(44)
+    gate = asyncio.Semaphore(4)  # sign-ups a few at a time: the hash pool's queue holds 16
+
+    async def sign_up(i: int) -> tuple[httpx.AsyncClient, str, list[str]]:
+        http = http_client(base, spread_address(100_000 + i))
+        passwords = [f"pw-{rng.random()}-a", f"pw-{rng.random()}-b"]
+        for _ in range(200):
+            async with gate:
+                r = await http.post("/api/account/signup", json={"name": "Pw" + _letters(rng, 12),
+                                                                 "password": passwords[0]})
+            if r.status_code == 201:
+                return http, str(r.json()["csrf"]), passwords
+            if r.status_code not in (409, 429):
+                raise SystemExit(f"the password flood's sign-up was refused: {r.status_code} {r.text}")
+            await asyncio.sleep(0.2)  # the hash pool is full (or the name was taken): try again
+        raise SystemExit("the password flood's accounts could not sign up")
+
+    sessions = await asyncio.gather(*(sign_up(i) for i in range(clients * accounts_each)))
+    abuse.counts["accounts"] = len(sessions)
+    prepared.set()
+
+    async def loop(mine: list[tuple[httpx.AsyncClient, str, list[str]]]) -> None:
+        changes = [0] * len(mine)
+        k = 0
+        while not stop.is_set():
+            j = k % len(mine)
+            k += 1
+            http, csrf, passwords = mine[j]
+            old, new = passwords[changes[j] % 2], passwords[(changes[j] + 1) % 2]
+            try:
+                r = await http.post("/api/account/password", json={"password": old, "new_password": new},
+                                    headers={"X-CSRF-Token": csrf})
+                abuse.count(f"http_{r.status_code}")
+                if r.status_code == 200:
+                    changes[j] += 1
+                elif r.status_code == 429:
+                    await asyncio.sleep(0.05)
+            except httpx.HTTPError:
+                abuse.count("failed")
+
+    try:
+        await asyncio.gather(*(loop(sessions[c::clients]) for c in range(clients)))
+    finally:
+        for http, _csrf, _passwords in sessions:
+            await http.aclose()
+
+
 async def abuse_pack(base: str, stop: asyncio.Event, abuse: Abuse, downloaders: int = 4, stalled: int = 24) -> None:
     path = "/offline/pyodide/pyodide.asm.wasm"
     host, port = base.removeprefix("http://").rsplit(":", 1)
@@ -551,9 +761,12 @@ def quantile(values: list[float], p: float) -> float | None:
     return round(1000 * ordered[min(len(ordered) - 1, int(p * len(ordered)))], 2)
 
 
-async def abuser(base: str, name: str, match_id: str | None, duration: float) -> dict[str, int]:
-    """Run one abuse for ``duration`` seconds; its counts."""
+async def abuser(base: str, name: str, match_id: str | None, duration: float,
+                 ready: Any = None) -> dict[str, int]:
+    """Run one abuse for ``duration`` seconds after its preparation (the password flood's accounts); its counts.
+    ``ready`` (a multiprocessing Event) is set when the preparation is done."""
     stop = asyncio.Event()
+    prepared = asyncio.Event()
     abuse = Abuse()
     if name == "replay":
         assert match_id is not None
@@ -568,12 +781,23 @@ async def abuser(base: str, name: str, match_id: str | None, duration: float) ->
         task = asyncio.create_task(abuse_rematch(base, stop, abuse))
     elif name == "signin_flood":
         task = asyncio.create_task(abuse_signin(base, stop, abuse))
+    elif name == "signup_flood":
+        task = asyncio.create_task(abuse_signup(base, stop, abuse))
+    elif name == "password_flood":
+        task = asyncio.create_task(abuse_password(base, stop, abuse, prepared))
     elif name == "pack_download":
         task = asyncio.create_task(abuse_pack(base, stop, abuse))
     elif name == "proxy_flood":
         task = asyncio.create_task(abuse_proxy(base, stop, abuse))
     else:
         task = asyncio.create_task(abuse_master(base, stop, abuse))
+    if name != "password_flood":
+        prepared.set()
+    await asyncio.wait([task, asyncio.create_task(prepared.wait())], return_when=asyncio.FIRST_COMPLETED)
+    if task.done() and not prepared.is_set():
+        task.result()  # the preparation failed: its error
+    if ready is not None:
+        ready.set()
     await asyncio.sleep(duration)  # the abuse lasts this long
     stop.set()
     await asyncio.wait([task], timeout=30)
@@ -581,23 +805,30 @@ async def abuser(base: str, name: str, match_id: str | None, duration: float) ->
     return abuse.counts
 
 
-def abuser_process(base: str, name: str, match_id: str | None, duration: float, out: Any) -> None:
+def abuser_process(base: str, name: str, match_id: str | None, duration: float, out: Any, ready: Any) -> None:
     """The abuser in its own process, so its own CPU does not slow the victim's client."""
-    out.put(_run(abuser(base, name, match_id, duration)))
+    out.put(_run(abuser(base, name, match_id, duration, ready)))
 
 
 async def scenario(base: str, name: str, match_id: str | None, seconds: float, warmup: float,
                    seed: int) -> dict[str, Any]:
     stop = asyncio.Event()
     victim = Victim(base, seed)
-    tasks = [asyncio.create_task(victim.run(stop))]
     process = None
-    counts: Any = multiprocessing.get_context("spawn").Queue()
+    spawn = multiprocessing.get_context("spawn")
+    counts: Any = spawn.Queue()
+    ready = spawn.Event()
     if name != "none":
-        process = multiprocessing.get_context("spawn").Process(
-            target=abuser_process, args=(base, name, match_id, warmup + seconds + 1, counts))
+        process = spawn.Process(target=abuser_process,
+                                args=(base, name, match_id, warmup + seconds + 1, counts, ready))
         process.start()
+        if not await asyncio.to_thread(ready.wait, 300):  # its preparation (the password flood's accounts)
+            process.terminate()
+            raise SystemExit(f"the {name} abuser did not get ready")
+    tasks = [asyncio.create_task(victim.run(stop))]
     await asyncio.sleep(warmup)  # the measured window starts after the warm-up
+    servers = process_tree(SERVER_PID)
+    cpu_before = cpu_s(servers)
     victim.recording = True
     started = time.perf_counter()
     probing = asyncio.create_task(bystander(base, started + seconds))
@@ -605,6 +836,8 @@ async def scenario(base: str, name: str, match_id: str | None, seconds: float, w
     victim.recording = False
     asked = await probing
     elapsed = time.perf_counter() - started
+    server_cpu = cpu_s(servers) - cpu_before
+    load = [round(x, 2) for x in os.getloadavg()]
     stop.set()
     done, pending = await asyncio.wait(tasks, timeout=30)
     for t in pending:
@@ -615,11 +848,13 @@ async def scenario(base: str, name: str, match_id: str | None, seconds: float, w
         abused = await asyncio.to_thread(counts.get, True, 60)
         process.join(30)
     lat = victim.latencies
-    rss = rss_mib(SERVER_PID[0]) if SERVER_PID else None
-    return {"server_rss_mib": rss, "scenario": name, "seconds": round(elapsed, 1), "replies": len(lat),
-            "p50_ms": quantile(lat, 0.50), "p99_ms": quantile(lat, 0.99), "max_ms": quantile(lat, 1.0),
-            "victim_tables": victim.tables, "victim_moves": victim.moves, "victim_errors": victim.errors,
-            "bystander": asked, "abuse": abused, "failures": failures}
+    rss = [r for r in (rss_mib(pid) for pid in SERVER_PID) if r is not None]
+    failed = sum(n for what, n in asked.items() if not what.startswith("http_2"))
+    return {"server_rss_mib": round(sum(rss), 1) if rss else None, "scenario": name, "seconds": round(elapsed, 1),
+            "replies": len(lat), "p50_ms": quantile(lat, 0.50), "p99_ms": quantile(lat, 0.99),
+            "max_ms": quantile(lat, 1.0), "victim_tables": victim.tables, "victim_moves": victim.moves,
+            "victim_errors": victim.errors, "bystander": asked, "bystander_failed": failed,
+            "load_average": load, "server_cpu_s": round(server_cpu, 2), "abuse": abused, "failures": failures}
 
 
 async def bystander(base: str, until: float, every: float = 0.25) -> dict[str, int]:
@@ -645,59 +880,140 @@ def _run(coro: Any) -> Any:
     return uvloop.run(coro)
 
 
+def markdown(results: list[dict[str, Any]]) -> str:
+    """The availability table (issue 42's "Done means"): per process count and abuse, the victim's p50 and p99,
+    the bystander's failed requests, the victim's own failed requests, and the load average at the window's end."""
+    lines = ["| processes | abuse | victim p50 ms | victim p99 ms | replies | bystander failed / asked | "
+             "victim errors | load 1/5/15 min | servers' CPU-s | goal (p99 < 100 ms, nothing failed) |",
+             "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+    for r in results:
+        asked = sum(r["bystander"].values())
+        errors = sum(r["victim_errors"].values())
+        met = (r["p99_ms"] is not None and r["p99_ms"] < 100 and not r["bystander_failed"] and not errors
+               and not r["failures"])
+        lines.append(f"| {r.get('processes', 1)} | {r['scenario']} | {r['p50_ms'] or '–'} | {r['p99_ms'] or '–'} | "
+                     f"{r['replies']} | "
+                     f"{r['bystander_failed']} / {asked} | {errors or 0}"
+                     f"{' ' + json.dumps(r['victim_errors']) if errors else ''} | "
+                     f"{' / '.join(f'{x:.1f}' for x in r['load_average'])} | {r['server_cpu_s']} | "
+                     f"{'yes' if met else '**no**'} |")
+    return "\n".join(lines) + "\n"
+
+
+def run_scenarios(args: argparse.Namespace, names: list[str], processes: int, tmp: str, pg: str | None,
+                  redis: str | None) -> list[dict[str, Any]]:
+    """Each scenario on a fresh server: one ``xeri serve`` on SQLite, or ``processes`` of them on a fresh PostgreSQL
+    database with Redis behind HAProxy."""
+    results: list[dict[str, Any]] = []
+    tag = f"{os.getpid()}_{processes}"
+    seed_db = os.path.join(tmp, f"seed{processes}.sqlite3")
+    template: str | None = None
+    long_id = big_id = None
+    if "replay" in names or set(names) & set(BIG_MATCH):
+        raise_cap = ["--max-rounds", "99"] if "--max-rounds" in serve_options() else []
+        if processes > 1:
+            assert pg is not None
+            template = f"xeri_abuse_seed_{tag}"
+            seed_db = database(pg, template)
+        with server(seed_db, raise_cap) as base:
+            if "replay" in names:
+                long_id = _run(build_long_match(base))
+            if set(names) & set(BIG_MATCH):
+                big_id = _run(build_long_match(base, rounds=30))
+    try:
+        for i, name in enumerate(names):
+            match_id = long_id if name == "replay" else big_id
+            extra = [*args.server_arg, *(["--playing-per-address", "2"] if name == "rematch" else []),
+                     *(["--offline-pack", str(PYODIDE)] if name == "pack_download" else [])]
+            if processes > 1:
+                assert pg is not None and redis is not None
+                front = cluster(pg, redis, f"xeri_abuse_{tag}_{i}", template, extra, processes)
+            else:
+                db = os.path.join(tmp, f"{name}.sqlite3")
+                if os.path.exists(seed_db):
+                    shutil.copy(seed_db, db)
+                front = one_process(db, extra, behind_proxy=name == "proxy_flood")
+            with front as base:
+                out = {"processes": processes,
+                       **_run(scenario(base, name, match_id, args.seconds, args.warmup, args.seed + i))}
+            results.append(out)
+            print(json.dumps(out), file=sys.stderr, flush=True)
+    finally:
+        if template is not None and pg is not None:
+            database(pg, template, drop=True)
+    return results
+
+
+@contextlib.contextmanager
+def one_process(db: str, extra: list[str], behind_proxy: bool) -> Iterator[str]:
+    """One ``xeri serve`` on SQLite; ``behind_proxy`` (the proxy flood): behind deploy/haproxy.cfg, whose three
+    slots are all that process, with ``--trusted-proxy 127.0.0.1``."""
+    if not behind_proxy:
+        with server(db, extra) as base:
+            yield base
+        return
+    with server(db, [*extra, "--trusted-proxy", "127.0.0.1"]) as base, balancer([base]) as front:
+        yield front
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--scenarios", default=",".join(SCENARIOS), help=f"comma-separated: {', '.join(SCENARIOS)}")
+    ap.add_argument("--scenarios", default=",".join(SCENARIOS),
+                    help=f"comma-separated: {', '.join(SCENARIOS)}; or issue42: {','.join(ISSUE42)}")
+    ap.add_argument("--processes", default="1",
+                    help="comma-separated process counts: 1 is one xeri serve on SQLite; N > 1 is N processes on "
+                         "PostgreSQL and Redis behind deploy/haproxy.cfg (e.g. 1,3)")
+    ap.add_argument("--pg", default=os.environ.get("XERI_TEST_PG_URL"),
+                    help="PostgreSQL server URL for N > 1 (default $XERI_TEST_PG_URL; neither: a throwaway one is "
+                         "started, benchmarks/services.py)")
+    ap.add_argument("--redis", default=os.environ.get("XERI_TEST_REDIS_URL"),
+                    help="Redis URL for N > 1 (default $XERI_TEST_REDIS_URL; neither: a throwaway one is started)")
     ap.add_argument("--seconds", type=float, default=15.0, help="measured seconds per scenario")
     ap.add_argument("--warmup", type=float, default=3.0)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--server-arg", action="append", default=[], help="an extra option for every xeri serve")
-    ap.add_argument("--json", help="write the results here (default: benchmarks/results/abuse_server.TAG.json)")
+    ap.add_argument("--json", help="write the results here (default: benchmarks/results/abuse_server.TAG.json); "
+                                   "the markdown table goes beside it (.md)")
     ap.add_argument("--tag", default="default_server", help="what this run measures, in the default file name")
     args = ap.parse_args()
-    names = [s.strip() for s in args.scenarios.split(",") if s.strip()]
+    names = [n for s in args.scenarios.split(",") if s.strip()
+             for n in (ISSUE42 if s.strip() == "issue42" else (s.strip(),))]
     unknown = sorted(set(names) - set(SCENARIOS))
-    if unknown or not 1 <= args.seconds <= 300:
-        ap.error(f"unknown scenario(s) {unknown}" if unknown else "--seconds must be 1..300")
+    try:
+        counts = [int(x) for x in args.processes.split(",") if x.strip()]
+    except ValueError:
+        counts = []
+    if unknown or not 1 <= args.seconds <= 300 or not counts or not all(1 <= n <= 3 for n in counts):
+        ap.error(f"unknown scenario(s) {unknown}" if unknown else "--seconds must be 1..300" if counts
+                 and all(1 <= n <= 3 for n in counts) else "--processes takes counts from 1 to 3, e.g. 1,3")
     import xeri
 
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import services
+
     results: list[dict[str, Any]] = []
-    with tempfile.TemporaryDirectory() as tmp:
-        seed_db = os.path.join(tmp, "seed.sqlite3")
-        long_id = big_id = None
-        if "replay" in names or set(names) & set(BIG_MATCH):
-            raise_cap = ["--max-rounds", "99"] if "--max-rounds" in serve_options() else []
-            with server(seed_db, raise_cap) as base:
-                if "replay" in names:
-                    long_id = _run(build_long_match(base))
-                if set(names) & set(BIG_MATCH):
-                    big_id = _run(build_long_match(base, rounds=30))
-        for i, name in enumerate(names):
-            db = os.path.join(tmp, f"{name}.sqlite3")
-            if os.path.exists(seed_db):
-                shutil.copy(seed_db, db)
-            match_id = long_id if name == "replay" else big_id
-            extra = [*args.server_arg, *(["--playing-per-address", "2"] if name == "rematch" else []),
-                     *(["--offline-pack", str(PYODIDE)] if name == "pack_download" else []),
-                     *(["--trusted-proxy", "127.0.0.1"] if name == "proxy_flood" else [])]
-            with server(db, extra) as base, (balancer(base) if name == "proxy_flood"
-                                             else contextlib.nullcontext(base)) as front:
-                out = _run(scenario(front, name, match_id, args.seconds, args.warmup, args.seed + i))
-            results.append(out)
-            print(json.dumps(out), file=sys.stderr, flush=True)
-    print(f"{'scenario':<12} {'replies':>7} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8}  bystander; abuse")
-    for r in results:
-        print(f"{r['scenario']:<12} {r['replies']:>7} {r['p50_ms']!s:>8} {r['p99_ms']!s:>8} {r['max_ms']!s:>8}  "
-              f"{json.dumps(r['bystander'])}; {json.dumps(r['abuse'])}")
+    started = time.monotonic()
+    with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as stack:
+        pg, redis = args.pg, args.redis
+        if any(n > 1 for n in counts):
+            pg = pg or stack.enter_context(services.postgres())
+            redis = redis or stack.enter_context(services.redis())
+        for n in counts:
+            results += run_scenarios(args, names, n, tmp, pg, redis)
+    table = markdown(results)
+    print(table)
     meta = {**run_meta(args.seed), "xeri": os.path.dirname(xeri.__file__), "cpus": os.cpu_count(),
-            "python": sys.version.split()[0],
+            "python": sys.version.split()[0], "nice": os.nice(0),
             "load_average": os.getloadavg(), "at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-            "server_args": args.server_arg, "seconds": args.seconds, "warmup": args.warmup}
+            "server_args": args.server_arg, "seconds": args.seconds, "warmup": args.warmup,
+            "processes": counts, "wall_s": round(time.monotonic() - started, 1)}
     path = args.json or str(Path(__file__).resolve().parent / "results" / f"abuse_server.{args.tag}.json")
     os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
     with open(path, "w") as f:
         json.dump({"meta": meta, "results": results}, f, indent=1)
         f.write("\n")
+    with open(os.path.splitext(path)[0] + ".md", "w") as f:
+        f.write(table)
     return 0
 
 
