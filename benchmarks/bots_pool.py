@@ -9,7 +9,8 @@
 expert, each pool member (``xeri.bots.registry.POOL``) against the expert, and the master against each member,
 and writes each pair to ``benchmarks/results/pool_<a>_vs_<b>.<table><tag>.json`` (the ``xeri arena --json``
 object, the seed, the deals, every deal's margin, wall and CPU seconds); a pair already there with the same specs,
-seed and deals is read back, not played again. Then, per member ``m``, the shortfall
+seed and deals is read back, not played again, and one of more deals gives its first ``deals`` (``deal_seeds`` is
+a prefix of itself: the same deals). Then, per member ``m``, the shortfall
 
     shortfall(m) = margin(master, m) - [margin(master, expert) - margin(m, expert)]
 
@@ -66,6 +67,8 @@ def pair(a: str, b: str, table: str, deals: int, seed: int, jobs: int, out: Path
         if (old["a"], old["b"], old["seed"], old["deals"]) == (a, b, seed, deals):
             print(f"{path.name}: kept", flush=True)
             return dict(old)
+        if (old["a"], old["b"], old["seed"]) == (a, b, seed) and old["deals"] > deals:
+            return prefix(old, deals, path.name)
     preset, players = TABLES[table]
     ruleset = find_ruleset(preset, players=players)
     start, cpu = time.perf_counter(), _cpu()
@@ -79,6 +82,15 @@ def pair(a: str, b: str, table: str, deals: int, seed: int, jobs: int, out: Path
     print(f"{path.name}: {m['mean']:+.2f} [{m['ci95'][0]:+.2f}, {m['ci95'][1]:+.2f}] over {deals} deals "
           f"({data['wall_seconds']:.0f} s wall, {data['cpu_seconds']:.0f} s CPU)", flush=True)
     return data
+
+
+def prefix(old: dict[str, Any], deals: int, name: str) -> dict[str, Any]:
+    """A longer run's first ``deals`` deals (the same deals: ``deal_seeds`` is a prefix of itself), its margin
+    over those alone and its CPU seconds in proportion; its other figures are the whole run's, and say so."""
+    print(f"{name}: its first {deals} of {old['deals']} deals", flush=True)
+    margins = old["deal_margins"][:deals]
+    return {**old, "deals": deals, "deal_margins": margins, "margin": mean_ci(margins).to_dict(),
+            "cpu_seconds": old["cpu_seconds"] * deals / old["deals"], "prefix_of": old["deals"]}
 
 
 def shortfall(over_expert: list[float], member_vs_expert: list[float], over_member: list[float]) -> dict[str, Any]:

@@ -67,6 +67,7 @@ from .match_value import at_stake, outcome_table
 from .opponent_model import MODELS, WIDE_MODELS, Decision, OpponentModel, deal_decisions
 from .playouts import offered_playout
 from .sim import SimState, new_state
+from .style_fit import StyleFit
 
 #: The exact search starts when at most this many cards are left in the hands (and the talon is empty).
 ENDGAME_CARDS = 12
@@ -200,6 +201,8 @@ class MasterBot:
         # The rollouts play each other seat as the policy its finished deals fit (``opponent_model``).
         models = WIDE_MODELS if config.wide_styles else MODELS
         self.model = OpponentModel(models) if config.opponent_model else None
+        #: ``fit``: each seat's style and noise inferred by Bayes (``style_fit``), in place of ``model``'s reading
+        self.style_fit = StyleFit() if config.style_fit else None
         self._outcome_key: tuple[object, ...] | None = None
         self._outcome: list[list[float]] | None = None
         # The compiled rollouts come from the ``fast`` extra; without it the counting rules play early.
@@ -505,16 +508,22 @@ class MasterBot:
         policy: str | list[str] = self.config.rollout_policy.value
         eps = [self.config.off_style_weight] * n
         finished, current = deal_decisions(history, n, face_down=self.config.weigh_face_down_plays)
-        if self.model is not None:
+        if self.style_fit is not None:
+            readings = self.style_fit.readings(view, finished)
+            policy = [r.rollout for r in readings]
+            policy[det.seat] = self.config.rollout_policy.value
+            # Each seat's plays weigh with the looser of ``weigh`` and its posterior mean noise.
+            eps = [max(self.config.off_style_weight, r.noise) for r in readings]
+        elif self.model is not None:
             fits = [self.model.models[name] for name in self.model.policies(view, finished)]
             policy = [m.rollout for m in fits]
             policy[det.seat] = self.config.rollout_policy.value
             # Each seat's plays weigh with the looser of ``weigh`` and its model's noise (``own``: a half).
             eps = [max(self.config.off_style_weight, m.noise) for m in fits]
-            if self.config.partner is Partner.MASTER and n == 4:
-                mate = (det.seat + 2) % n
-                policy[mate] = self.config.rollout_policy.value
-                eps[mate] = max(self.config.off_style_weight, MODELS["own"].noise)
+        if isinstance(policy, list) and self.config.partner is Partner.MASTER and n == 4:
+            mate = (det.seat + 2) % n
+            policy[mate] = self.config.rollout_policy.value
+            eps[mate] = max(self.config.off_style_weight, MODELS["own"].noise)
         observed = [d for d in current if d.seat != det.seat] if self.config.off_style_weight else []
         return policy, eps, observed
 

@@ -112,6 +112,11 @@ class MasterConfig:
     #: The model may also fit the opponent pool's styles (spec ``wide``; ``opponent_model.WIDE_MODELS``): the search
     #: playout's, a cautious counter's, and a loose greedy, a searching player's.
     wide_styles: bool = False
+    #: Infer each other seat's style and noise by Bayes from its finished deals' plays (spec ``fit``;
+    #: ``style_fit``): its worlds' weights are tempered by how often it plays off its style's best cards, not
+    #: weighed as the expert's. Replaces the likeliest-model reading; measured, not the default
+    #: (docs/reference/bots-measurements.md, "The opponent pool").
+    style_fit: bool = False
     #: Weigh each world by how likely it makes the deal's plays so far (spec ``weigh``): a play off the seat's
     #: style keeps this much of its weight; 0: not weighted (the kernel sampler only). PIMC with inference.
     off_style_weight: float = 0.1
@@ -166,6 +171,9 @@ class MasterConfig:
         if not 0.0 <= self.off_style_weight <= 1.0:
             raise ValueError(f"{_label('off_style_weight')} must be between 0 (off) and 1, not "
                              f"{self.off_style_weight}")
+        if self.style_fit and (not self.opponent_model or self.wide_styles):
+            raise ValueError(f"{_label('style_fit')} reads the styles itself: it needs {_label('opponent_model')} on "
+                             f"and {_label('wide_styles')} off")
         if self.rollout_when_within < 0:
             raise ValueError(f"{_label('rollout_when_within')} must be 0 (always roll out) or a positive number of "
                              f"points, not {self.rollout_when_within}")
@@ -184,7 +192,7 @@ SPEC_KEYS: dict[str, str] = {
     "iterations": "iterations", "seconds": "seconds", "early": "early", "infer": "inference",
     "jack_keep": "jack_keep", "xeri_weight": "xeri_weight", "rworlds": "rollout_worlds", "rdeals": "rollout_deals",
     "rpolicy": "rollout_policy", "close": "rollout_when_within", "mix": "counting_mix", "sampler": "sampler",
-    "model": "opponent_model", "wide": "wide_styles", "weigh": "off_style_weight",
+    "model": "opponent_model", "wide": "wide_styles", "fit": "style_fit", "weigh": "off_style_weight",
     "downplays": "weigh_face_down_plays",
     "partner": "partner", "rollout": "pimc_rollout", "endgame": "endgame_cards", "worlds": "exact_worlds",
     "endworlds": "endgame_worlds", "maxn": "each_for_itself", "match": "play_for_match", "search": "search_cards",
@@ -195,8 +203,8 @@ _CHOICES: dict[str, type[StrEnum]] = {
     "early": Early, "rollout_policy": RolloutPolicy, "sampler": Sampler, "partner": Partner,
     "endgame_worlds": EndgameWorlds, "search_opponents": SearchOpponents,
 }
-_FLAGS = frozenset({"inference", "opponent_model", "wide_styles", "weigh_face_down_plays", "each_for_itself",
-                    "play_for_match"})
+_FLAGS = frozenset({"inference", "opponent_model", "wide_styles", "style_fit", "weigh_face_down_plays",
+                    "each_for_itself", "play_for_match"})
 _NUMBERS = frozenset({"jack_keep", "xeri_weight", "rollout_when_within", "counting_mix", "off_style_weight"})
 
 
