@@ -2,7 +2,7 @@
 the TypeScript declarations made from it to src/xeri/web/js/protocol.d.ts, which the page's modules import (tsc checks
 them against it). ``--check`` changes nothing and fails if either file differs from what would be written;
 with neither option the schema is printed. The declarations come from json-schema-to-typescript (package.json;
-``npm ci`` installs it). tests/server/messages/test_server_protocol.py runs ``--check``."""
+``npm ci`` installs it). tests/server/wire/test_server_protocol.py runs ``--check``."""
 
 from __future__ import annotations
 

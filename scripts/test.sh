@@ -90,7 +90,7 @@ if [ "$(id -u)" = 0 ] && [ -z "${XERI_TEST_PG_URL:-}" ]; then
   export XERI_TEST_PG_URL="postgresql://postgres@127.0.0.1:$PG_PORT/postgres"
 fi
 
-# --- Redis for the server's pub/sub tests (tests/server/cluster/test_server_redis.py) ------------
+# --- Redis for the server's pub/sub tests (tests/server/broker/test_server_redis.py) ------------
 # Debian's redis-server on a free loopback port, no persistence, stopped at exit.
 if [ -z "${XERI_TEST_REDIS_URL:-}" ]; then
   if ! command -v redis-server >/dev/null && [ "$(id -u)" = 0 ]; then
@@ -113,7 +113,7 @@ if ! command -v haproxy >/dev/null && [ ! -x /usr/sbin/haproxy ] && [ "$(id -u)"
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq haproxy >/dev/null
 fi
 
-# --- systemd's checker for the units of deploy/systemd (tests/server/operations/test_server_operations.py runs systemd-analyze) ---
+# --- systemd's checker for the units of deploy/systemd (tests/server/ops/test_server_operations.py runs systemd-analyze) ---
 # Nothing is started by systemd here: the test only verifies the unit files.
 if ! command -v systemd-analyze >/dev/null && [ "$(id -u)" = 0 ]; then
   apt-get update -qq

@@ -10,7 +10,7 @@ strongly connected group of its import graph is named, with no exceptions.
 The server lives in named rooms (``SERVER_ROOMS``, one folder per concern, issue 40), with at most
 ``SERVER_TOP_MOST`` modules at its top, and no two rooms import each other in a circle either.
 The tests share their helpers through tests/support and each folder's conftest.py: no test module imports another,
-and pytest's ``pythonpath`` is ``tests`` alone (issue 40).
+and pytest's ``pythonpath`` is ``tests`` alone; tests/server has one folder per room it tests (issue 40).
 """
 
 from __future__ import annotations
@@ -250,6 +250,16 @@ def test_the_server_lives_in_its_named_rooms() -> None:
                                           f"gone: {sorted(set(SERVER_ROOMS) - folders)}")
     top = sorted(p.name for p in server.glob("*.py") if p.name != "__init__.py")
     assert len(top) <= SERVER_TOP_MOST, f"{len(top)} modules at server/'s top (at most {SERVER_TOP_MOST}): {top}"
+
+
+def test_the_server_tests_mirror_the_rooms() -> None:
+    """Each folder of tests/server is a room's (tests/server/store/migrations, the store's revisions, below its room):
+    a feature's tests are found where its code is."""
+    tests = SRC.parents[1] / "tests" / "server"
+    folders = {p.parent.relative_to(tests).as_posix() for p in tests.rglob("test_*.py")} - {"."}
+    assert {f.split("/")[0] for f in folders} <= set(SERVER_ROOMS), sorted(folders)
+    assert all((SRC / "server" / f).is_dir() for f in folders), sorted(f for f in folders
+                                                                       if not (SRC / "server" / f).is_dir())
 
 
 def test_no_import_circle_between_the_servers_rooms() -> None:

@@ -34,7 +34,7 @@ from xeri.server.socket.ws_protocol import QuietWebSocketProtocol
 
 READY_TIMEOUT = 20.0
 #: The per-address caps lifted, as the message rates are, for tests about other things
-#: (tests/server/security/test_server_limits.py checks the caps themselves).
+#: (tests/server/limits/test_server_limits.py checks the caps themselves).
 LIFTED = Limits(waiting_per_address=10_000, playing_per_address=10_000, ws_per_address=10_000, ws_per_seat=1000,
                 ws_opens_per_second=10_000, hint_cooldown=0.0, lobby_per_address=10_000, max_rounds=99,
                 max_target=10_000)

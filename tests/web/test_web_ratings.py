@@ -28,7 +28,7 @@ LEVEL = "easy"
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     srv = Server(tmp_path_factory.mktemp("web-ratings"))
     # One-round rated matches (a server that allows any end) keep these tests short; the default, 51 or 101, is
-    # tests/server/app/test_server_ratings.py's, and the page's side of it test_rated_ticks_a_standard_end's.
+    # tests/server/rated/test_server_ratings.py's, and the page's side of it test_rated_ticks_a_standard_end's.
     srv.extra = ["--leaderboard-games", "2", "--leaderboard-deviation", "500", "--rated-targets", "any"]
     srv.start()
     yield srv
@@ -209,7 +209,7 @@ def test_rated_ticks_a_standard_end(server: Server, browser: Browser, contexts: 
                                     console: Console) -> None:
     """Issue 41: a server's rated matches are played to 51 or 101 (its meta says which; this one allows any end, so
     the meta is answered as a default server's): ticking Rated moves a one-round target to 51, and choosing one
-    round again unticks Rated. The server's own refusal is tests/server/app/test_server_ratings.py's."""
+    round again unticks Rated. The server's own refusal is tests/server/rated/test_server_ratings.py's."""
     page = new_page(browser, contexts, console, service_workers="block")  # the page's own fetch, routed here
 
     def default_meta(route: Route) -> None:

@@ -14,111 +14,12 @@ class ServeError(XeriError):
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    parser.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
-    parser.add_argument("--db", default=None, metavar="URL",
-                        help="database: sqlite:///PATH, a file path, or postgresql://user:pass@host/db "
-                             "(default: SQLite in the data directory)")
+    """Every setting's option, from its one declaration (server.config ``OPTIONS``), and ``--data-dir``."""
+    from ..server.config import add_options  # the server's own extra: only ``xeri serve`` needs it
+
     parser.add_argument("--data-dir", help="where the default SQLite database lives "
                         "(default: the user data folder, or $XERI_DATA_DIR)")
-    parser.add_argument("--bot-delay", type=float, default=0.4, metavar="SECONDS",
-                        help="pause before a server bot moves, so people can follow (default 0.4)")
-    parser.add_argument("--redis", default=None, metavar="URL",
-                        help="share table messages between server processes through Redis pub/sub "
-                             "(redis://host:6379/0; see docs/scaling.md)")
-    parser.add_argument("--lease", type=float, default=None, metavar="SECONDS",
-                        help="with --redis on PostgreSQL: how long a process owns a table unless it renews it, "
-                             "so a dead process's tables move after this (default 5; docs/scaling.md)")
-    parser.add_argument("--rate", type=float, default=20.0, metavar="N",
-                        help="messages a second each connection may send (default 20; bursts of twice that)")
-    parser.add_argument("--http-rate", type=float, default=50.0, metavar="N",
-                        help="API requests a second from one client address (default 50; bursts of four times that)")
-    parser.add_argument("--offline-pack", default=None, metavar="DIR",
-                        help="serve the offline pack, so the page plays the computer with no network: DIR is "
-                             "Pyodide's folder, npm's pyodide package (npm install pyodide@314.0.8, then "
-                             "node_modules/pyodide; default $XERI_OFFLINE_PACK; docs/web.md#offline)")
-    parser.add_argument("--log-level", default="warning", choices=["critical", "error", "warning", "info", "debug"])
-    ops = parser.add_argument_group("operations (docs/operations.md)")
-    ops.add_argument("--log-format", default="text", choices=["text", "json"],
-                     help="text lines, or one JSON object a line (time, level, event, table; docs/operations.md)")
-    ops.add_argument("--auto-migrate", action=argparse.BooleanOptionalAction, default=None,
-                     help="upgrade an older database schema on start (default: yes on SQLite, which one process "
-                          "owns; no on PostgreSQL, where `xeri db upgrade` does it once for every process)")
-    ops.add_argument("--metrics-port", type=int, default=None, metavar="PORT",
-                     help="serve Prometheus metrics at /metrics on this port (default: no metrics); never on the "
-                          "public port, since they count addresses")
-    ops.add_argument("--metrics-host", default="127.0.0.1", metavar="HOST",
-                     help="the address of the metrics port (default 127.0.0.1)")
-    ops.add_argument("--admin-poll", type=float, default=2.0, metavar="SECONDS",
-                     help="how often this process reads the operator's bars and requests (`xeri admin`; default 2)")
-    edges = parser.add_argument_group("edges (docs/security.md)")
-    edges.add_argument("--allow-host", action="append", default=[], metavar="NAME",
-                       help="a host name the server answers to (xeri.example.org, *.example.org for its "
-                            "subdomains, '*' for any); repeat for several. Default: localhost and loopback "
-                            "addresses, and any IP address when --host is not loopback; others get 421")
-    edges.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
-                       help="a page origin (https://example.org) whose browsers may open the WebSocket, besides "
-                            "the server's own; repeat for several, '*' for any (default: the server's own only)")
-    edges.add_argument("--trusted-proxy", action="append", default=[], metavar="ADDRESS",
-                       help="a reverse proxy's address or network (10.0.0.0/8) whose X-Forwarded-For names the "
-                            "client; repeat for several (default: none, the peer's address is the client's)")
-    caps = parser.add_argument_group("limits (one client cannot slow every table; docs/security.md)")
-    caps.add_argument("--workers", type=int, default=None, metavar="N",
-                      help="processes for search bots, hints and replays (default: one per core less one)")
-    caps.add_argument("--bot-queue", type=int, default=None, metavar="N",
-                      help="jobs that may wait for a worker, in turn; beyond, a search bot's move is played by "
-                           "the expert bot and a hint or replay gets busy (default 64)")
-    caps.add_argument("--bot-seconds", type=float, default=1.0, metavar="S",
-                      help="the most a search bot thinks per move, whatever its level asks (default 1.0)")
-    caps.add_argument("--bot-iterations", type=int, default=2000, metavar="N",
-                      help="the most playouts a search bot runs per move (default 2000)")
-    caps.add_argument("--waiting-per-address", type=int, default=10, metavar="N",
-                      help="tables waiting for players that one address may create (default 10)")
-    caps.add_argument("--playing-per-address", type=int, default=16, metavar="N",
-                      help="tables in play that one address may have created (default 16)")
-    caps.add_argument("--ws-per-address", type=int, default=64, metavar="N",
-                      help="WebSocket connections at once from one address (default 64)")
-    caps.add_argument("--ws-opens", type=float, default=50.0, metavar="N",
-                      help="WebSocket connections one address may open a second (default 50; bursts of four times "
-                           "that)")
-    caps.add_argument("--ws-per-seat", type=int, default=4, metavar="N",
-                      help="WebSocket connections at once on one seat (default 4)")
-    caps.add_argument("--hint-cooldown", type=float, default=2.0, metavar="S",
-                      help="seconds between two hints for one seat (default 2)")
-    caps.add_argument("--waiting-ttl", type=float, default=1800.0, metavar="S",
-                      help="seconds a table may wait for players before it is closed (default 1800)")
-    caps.add_argument("--lobby-per-address", type=int, default=3, metavar="N",
-                      help="tables of one creating address that the lobby lists, the newest (default 3)")
-    caps.add_argument("--max-rounds", type=int, default=30, metavar="N",
-                      help="rounds a match may have (default 30)")
-    caps.add_argument("--max-target", type=int, default=301, metavar="N",
-                      help="the highest target score of a match (default 301)")
-    caps.add_argument("--max-replay-mb", type=float, default=8.0, metavar="MB",
-                      help="the largest replay served; a longer match offers its record only (default 8)")
-    caps.add_argument("--request-timeout", type=float, default=10.0, metavar="S",
-                      help="seconds to receive a whole HTTP request, or the connection closes (default 10)")
-    caps.add_argument("--connection-rate", type=float, default=20.0, metavar="N",
-                      help="TCP connections one address may open a second, bursts of four times that; beyond, "
-                           "each is answered 429 and closed; through a --trusted-proxy, the requests of the "
-                           "address its X-Forwarded-For names are counted instead, ten for one (default 20)")
-    caps.add_argument("--keep-alive", type=float, default=5.0, metavar="S",
-                      help="seconds an idle HTTP connection stays open (default 5)")
-    accounts = parser.add_argument_group("sign-in limits (docs/accounts.md); RATE is the limits library's "
-                                         "notation: 5/minute, 30 per 10 minutes, 100/day")
-    accounts.add_argument("--signin-limit", default="30 per 10 minutes", metavar="RATE",
-                          help="sign-in attempts from one address (default '30 per 10 minutes')")
-    accounts.add_argument("--signin-name-limit", default="10 per 10 minutes", metavar="RATE",
-                          help="sign-in attempts for one account name, from anywhere (default '10 per 10 minutes')")
-    accounts.add_argument("--signup-limit", default="5 per 10 minutes", metavar="RATE",
-                          help="accounts one address may make (default '5 per 10 minutes')")
-    boards = parser.add_argument_group("leaderboards (docs/ratings.md)")
-    boards.add_argument("--leaderboard-games", type=int, default=None, metavar="N",
-                        help="rated matches a player needs in a format to be on its leaderboard (default 10)")
-    boards.add_argument("--leaderboard-deviation", type=float, default=None, metavar="D",
-                        help="the largest deviation a leaderboard lists (default 300)")
-    boards.add_argument("--rated-targets", default="51,101", metavar="LIST",
-                        help="the scores a rated match may be played to, comma-separated, or 'any' for any match "
-                             "end, one round too (default 51,101)")
+    add_options(parser)
 
 
 def _check_address(host: str, port: int) -> None:

@@ -1,6 +1,8 @@
 """``ServerConfig``: every setting of one server process, read once (from ``xeri serve``'s options or a test's
 keywords) and checked once, so ``create_app`` and ``serve`` only read it.
 
+``xeri serve``'s options are made from ``OPTIONS``: each names the settings it sets, its help and how it reads,
+once; its default is the setting's own default, here, so a new setting is its field and one ``Option``.
 A bad value is a ``ConfigError`` naming its ``xeri serve`` option, which the command line prints as one line.
 """
 
@@ -9,8 +11,9 @@ from __future__ import annotations
 import argparse
 import ipaddress
 import re
-from dataclasses import dataclass, field
-from typing import Literal
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal, get_args
 
 from ..errors import XeriError
 from .accounts.passwords import Passwords
@@ -200,75 +203,236 @@ class ServerConfig:
 
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> ServerConfig:
-        """The config of ``xeri serve``'s parsed options (commands/serve.py ``configure``); ConfigError if bad."""
-        if not 0 <= args.bot_delay <= 10:  # a player's pause before a bot's card; a test's server may wait longer
+        """The config of ``xeri serve``'s parsed options (``add_options``): each option given replaces its settings
+        in the default config; ConfigError, naming the option, if one is bad."""
+        if args.bot_delay is not None and not 0 <= args.bot_delay <= 10:  # a player's pause; a test's may be longer
             raise ConfigError("--bot-delay must be 0..10 seconds")
-        return cls(
-            storage=Storage(db=args.db, auto_migrate=args.auto_migrate, redis=args.redis, lease=args.lease),
-            listening=Listening(host=args.host, port=args.port, metrics_port=args.metrics_port,
-                                metrics_host=args.metrics_host, request_timeout=args.request_timeout,
-                                keep_alive=args.keep_alive, connection_rate=args.connection_rate),
-            edges=Edges(allow_hosts=tuple(args.allow_host), allow_origins=tuple(args.allow_origin),
-                        trusted_proxies=tuple(args.trusted_proxy)),
-            rates=Rates(message_rate=args.rate, message_burst=2 * args.rate, http_rate=args.http_rate,
-                        http_burst=4 * args.http_rate),
-            bots=Bots(delay=args.bot_delay, workers=args.workers, queue=args.bot_queue, budget=_budget(args)),
-            limits=_limits(args),
-            leaderboard=_leaderboard(args.leaderboard_games, args.leaderboard_deviation),
-            rated_targets=_rated_targets(args.rated_targets),
-            admin_every=args.admin_poll,
-            offline_pack=args.offline_pack,
-            logging=Logging(level=args.log_level, format=args.log_format),
-        )
+        given: dict[str, Any] = {}
+        for option in OPTIONS:
+            value = getattr(args, option.dest)
+            if value is not None and value != []:
+                given.update(zip(option.sets, option.read(tuple(value) if option.many else value), strict=True))
+        config: ServerConfig = _replaced(cls(), given)
+        return config
 
 
-def _rated_targets(text: str) -> tuple[int, ...] | None:
+def _replaced(value: Any, settings: dict[str, Any]) -> Any:
+    """``value`` (a frozen dataclass) with ``settings`` ({"bots.delay": 1.0, ...}) replaced, each part made (and
+    checked) once; a part's own refusal (Limits, BotBudget) is a ConfigError."""
+    own: dict[str, Any] = {}
+    parts: dict[str, dict[str, Any]] = {}
+    for path, setting in settings.items():
+        head, _, rest = path.partition(".")
+        if rest:
+            parts.setdefault(head, {})[rest] = setting
+        else:
+            own[head] = setting
+    try:
+        for head, inner in parts.items():
+            own[head] = _replaced(getattr(value, head), inner)
+        return replace(value, **own) if own else value
+    except ConfigError:
+        raise
+    except ValueError as exc:
+        raise ConfigError(f"bad limit: {exc}") from None
+
+
+# --- xeri serve's options: each one's settings, help and reading, once; its default is the setting's own ----------
+
+
+def _shown(*values: Any) -> str:
+    value = values[0]
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+@dataclass(frozen=True)
+class Option:
+    """One ``xeri serve`` option: the settings it sets (paths into ServerConfig) and how it reads.
+
+    Its default is no value: an option not given leaves its settings at ServerConfig()'s, which ``--help`` shows
+    (``shown``; None where the help says it in words)."""
+
+    flag: str
+    sets: tuple[str, ...]
+    help: str
+    #: the ``--help`` group (GROUPS), or "" for the first
+    group: str = ""
+    metavar: str | None = None
+    #: argparse's type (a value it cannot read is argparse's own one-line error)
+    kind: Callable[[str], Any] | None = None
+    #: the value given (after ``kind``) as the values of ``sets``; ConfigError, naming the option, if bad
+    reads: Callable[[Any], tuple[Any, ...]] | None = None
+    shown: Callable[..., str] | None = _shown
+    choices: tuple[str, ...] | None = None
+    #: repeated, each value kept (a tuple)
+    many: bool = False
+    #: a switch: --NAME and --no-NAME
+    switch: bool = False
+
+    @property
+    def dest(self) -> str:
+        return self.flag.removeprefix("--").replace("-", "_")
+
+    def read(self, value: Any) -> tuple[Any, ...]:
+        return self.reads(value) if self.reads is not None else (value,)
+
+    def add_to(self, parser: argparse.ArgumentParser | argparse._ArgumentGroup, defaults: ServerConfig) -> None:
+        text = self.help
+        if self.shown is not None:
+            text += f" (default {self.shown(*(_setting(defaults, path) for path in self.sets))})"
+        extra: dict[str, Any] = {"action": "append"} if self.many else {"type": self.kind} if self.kind else {}
+        if self.switch:
+            extra = {"action": argparse.BooleanOptionalAction}
+        if self.metavar is not None:
+            extra["metavar"] = self.metavar
+        if self.choices is not None:
+            extra["choices"] = self.choices
+        parser.add_argument(self.flag, default=None, help=text, **extra)
+
+
+def _setting(config: Any, path: str) -> Any:
+    for name in path.split("."):
+        config = getattr(config, name)
+    return config
+
+
+def _sign_in_rate(flag: str) -> Callable[[str], tuple[int, float]]:
+    def read(text: str) -> tuple[int, float]:
+        try:
+            return parse_rate(text)
+        except ValueError as exc:
+            raise ConfigError(f"{flag}: {exc}") from None
+    return read
+
+
+def _rate_shown(hits: int, seconds: float) -> str:
+    return f"'{hits} per {seconds / 60:g} minutes'"
+
+
+def _rated_targets(text: str) -> tuple[tuple[int, ...] | None]:
     """--rated-targets: 'any', or target scores such as 51,101."""
     if text.strip().lower() == "any":
-        return None
+        return (None,)
     try:
-        return tuple(int(part) for part in text.split(","))
+        return (tuple(int(part) for part in text.split(",")),)
     except ValueError:
         raise ConfigError(f"--rated-targets must be 'any' or scores such as 51,101, not {text[:40]!r}") from None
 
 
-def _leaderboard(games: int | None, deviation: float | None) -> LeaderboardRules:
-    """Who the leaderboards list: the defaults of server.rated.policy, or the operator's own thresholds."""
-    rules = LeaderboardRules()
-    return LeaderboardRules(min_games=rules.min_games if games is None else games,
-                            max_deviation=rules.max_deviation if deviation is None else deviation, size=rules.size)
+#: the ``--help`` groups of the options, in order (the first, "", is argparse's own)
+GROUPS = {
+    "ops": "operations (docs/operations.md)",
+    "edges": "edges (docs/security.md)",
+    "caps": "limits (one client cannot slow every table; docs/security.md)",
+    "accounts": "sign-in limits (docs/accounts.md); RATE is the limits library's notation: 5/minute, "
+                "30 per 10 minutes, 100/day",
+    "boards": "leaderboards (docs/ratings.md)",
+}
+
+#: every ``xeri serve`` option but ``--data-dir`` (the command's own: where the default database lives)
+OPTIONS: tuple[Option, ...] = (
+    Option("--host", ("listening.host",), "address to listen on"),
+    Option("--port", ("listening.port",), "port to listen on", kind=int),
+    Option("--db", ("storage.db",), "database: sqlite:///PATH, a file path, or postgresql://user:pass@host/db "
+           "(default: SQLite in the data directory)", metavar="URL", shown=None),
+    Option("--bot-delay", ("bots.delay",), "pause before a server bot moves, so people can follow",
+           metavar="SECONDS", kind=float),
+    Option("--redis", ("storage.redis",), "share table messages between server processes through Redis pub/sub "
+           "(redis://host:6379/0; see docs/scaling.md)", metavar="URL", shown=None),
+    Option("--lease", ("storage.lease",), "with --redis on PostgreSQL: how long a process owns a table unless it "
+           "renews it, so a dead process's tables move after this (default 5; docs/scaling.md)", metavar="SECONDS",
+           kind=float, shown=None),
+    Option("--rate", ("rates.message_rate", "rates.message_burst"), "messages a second each connection may send, "
+           "bursts of twice that", metavar="N", kind=float, reads=lambda rate: (rate, 2 * rate)),
+    Option("--http-rate", ("rates.http_rate", "rates.http_burst"), "API requests a second from one client address, "
+           "bursts of four times that", metavar="N", kind=float, reads=lambda rate: (rate, 4 * rate)),
+    Option("--offline-pack", ("offline_pack",), "serve the offline pack, so the page plays the computer with no "
+           "network: DIR is Pyodide's folder, npm's pyodide package (npm install pyodide@314.0.8, then "
+           "node_modules/pyodide; default $XERI_OFFLINE_PACK; docs/web.md#offline)", metavar="DIR", shown=None),
+    Option("--log-level", ("logging.level",), "what the log keeps", choices=get_args(LogLevel)),
+    Option("--log-format", ("logging.format",), "text lines, or one JSON object a line (time, level, event, table; "
+           "docs/operations.md)", "ops", choices=get_args(LogFormat)),
+    Option("--auto-migrate", ("storage.auto_migrate",), "upgrade an older database schema on start (default: yes "
+           "on SQLite, which one process owns; no on PostgreSQL, where `xeri db upgrade` does it once for every "
+           "process)", "ops", switch=True, shown=None),
+    Option("--metrics-port", ("listening.metrics_port",), "serve Prometheus metrics at /metrics on this port "
+           "(default: no metrics); never on the public port, since they count addresses", "ops", metavar="PORT",
+           kind=int, shown=None),
+    Option("--metrics-host", ("listening.metrics_host",), "the address of the metrics port", "ops",
+           metavar="HOST"),
+    Option("--admin-poll", ("admin_every",), "how often this process reads the operator's bars and requests "
+           "(`xeri admin`)", "ops", metavar="SECONDS", kind=float),
+    Option("--allow-host", ("edges.allow_hosts",), "a host name the server answers to (xeri.example.org, "
+           "*.example.org for its subdomains, '*' for any); repeat for several. Default: localhost and loopback "
+           "addresses, and any IP address when --host is not loopback; others get 421", "edges", metavar="NAME",
+           many=True, shown=None),
+    Option("--allow-origin", ("edges.allow_origins",), "a page origin (https://example.org) whose browsers may "
+           "open the WebSocket, besides the server's own; repeat for several, '*' for any (default: the server's "
+           "own only)", "edges", metavar="ORIGIN", many=True, shown=None),
+    Option("--trusted-proxy", ("edges.trusted_proxies",), "a reverse proxy's address or network (10.0.0.0/8) whose "
+           "X-Forwarded-For names the client; repeat for several (default: none, the peer's address is the "
+           "client's)", "edges", metavar="ADDRESS", many=True, shown=None),
+    Option("--workers", ("bots.workers",), "processes for search bots, hints and replays (default: one per core "
+           "less one)", "caps", metavar="N", kind=int, shown=None),
+    Option("--bot-queue", ("bots.queue",), "jobs that may wait for a worker, in turn; beyond, a search bot's move "
+           "is played by the expert bot and a hint or replay gets busy (default 64)", "caps", metavar="N", kind=int,
+           shown=None),
+    Option("--bot-seconds", ("bots.budget.seconds",), "the most a search bot thinks per move, whatever its level "
+           "asks", "caps", metavar="S", kind=float),
+    Option("--bot-iterations", ("bots.budget.iterations",), "the most playouts a search bot runs per move", "caps",
+           metavar="N", kind=int),
+    Option("--waiting-per-address", ("limits.waiting_per_address",), "tables waiting for players that one address "
+           "may create", "caps", metavar="N", kind=int),
+    Option("--playing-per-address", ("limits.playing_per_address",), "tables in play that one address may have "
+           "created", "caps", metavar="N", kind=int),
+    Option("--ws-per-address", ("limits.ws_per_address",), "WebSocket connections at once from one address", "caps",
+           metavar="N", kind=int),
+    Option("--ws-opens", ("limits.ws_opens_per_second",), "WebSocket connections one address may open a second, "
+           "bursts of four times that", "caps", metavar="N", kind=float),
+    Option("--ws-per-seat", ("limits.ws_per_seat",), "WebSocket connections at once on one seat", "caps",
+           metavar="N", kind=int),
+    Option("--hint-cooldown", ("limits.hint_cooldown",), "seconds between two hints for one seat", "caps",
+           metavar="S", kind=float),
+    Option("--waiting-ttl", ("limits.waiting_ttl",), "seconds a table may wait for players before it is closed",
+           "caps", metavar="S", kind=float),
+    Option("--lobby-per-address", ("limits.lobby_per_address",), "tables of one creating address that the lobby "
+           "lists, the newest", "caps", metavar="N", kind=int),
+    Option("--max-rounds", ("limits.max_rounds",), "rounds a match may have", "caps", metavar="N", kind=int),
+    Option("--max-target", ("limits.max_target",), "the highest target score of a match", "caps", metavar="N",
+           kind=int),
+    Option("--max-replay-mb", ("limits.max_replay_bytes",), "the largest replay served; a longer match offers its "
+           "record only", "caps", metavar="MB", kind=float, reads=lambda mb: (int(mb * (1 << 20)),),
+           shown=lambda size: f"{size / (1 << 20):g}"),
+    Option("--request-timeout", ("listening.request_timeout",), "seconds to receive a whole HTTP request, or the "
+           "connection closes", "caps", metavar="S", kind=float),
+    Option("--connection-rate", ("listening.connection_rate",), "TCP connections one address may open a second, "
+           "bursts of four times that; beyond, each is answered 429 and closed; through a --trusted-proxy, the "
+           "requests of the address its X-Forwarded-For names are counted instead, ten for one", "caps",
+           metavar="N", kind=float),
+    Option("--keep-alive", ("listening.keep_alive",), "seconds an idle HTTP connection stays open", "caps",
+           metavar="S", kind=float),
+    Option("--signin-limit", ("limits.signins_per_address", "limits.signin_address_window"), "sign-in attempts "
+           "from one address", "accounts", metavar="RATE", reads=_sign_in_rate("--signin-limit"), shown=_rate_shown),
+    Option("--signin-name-limit", ("limits.signins_per_name", "limits.signin_name_window"), "sign-in attempts for "
+           "one account name, from anywhere", "accounts", metavar="RATE", reads=_sign_in_rate("--signin-name-limit"),
+           shown=_rate_shown),
+    Option("--signup-limit", ("limits.signups_per_address", "limits.signup_window"), "accounts one address may "
+           "make", "accounts", metavar="RATE", reads=_sign_in_rate("--signup-limit"), shown=_rate_shown),
+    Option("--leaderboard-games", ("leaderboard.min_games",), "rated matches a player needs in a format to be on "
+           "its leaderboard", "boards", metavar="N", kind=int),
+    Option("--leaderboard-deviation", ("leaderboard.max_deviation",), "the largest deviation a leaderboard lists",
+           "boards", metavar="D", kind=float),
+    Option("--rated-targets", ("rated_targets",), "the scores a rated match may be played to, comma-separated, or "
+           "'any' for any match end, one round too", "boards", metavar="LIST", reads=_rated_targets,
+           shown=lambda targets: "any" if targets is None else ",".join(map(str, targets))),
+)
 
 
-def _sign_in_rates(args: argparse.Namespace) -> dict[str, tuple[int, float]]:
-    """``--signin-limit``, ``--signin-name-limit`` and ``--signup-limit`` as (hits, seconds)."""
-    rates = {}
-    for flag in ("signin_limit", "signin_name_limit", "signup_limit"):
-        try:
-            rates[flag] = parse_rate(getattr(args, flag))
-        except ValueError as exc:
-            raise ConfigError(f"--{flag.replace('_', '-')}: {exc}") from None
-    return rates
-
-
-def _limits(args: argparse.Namespace) -> Limits:
-    rates = _sign_in_rates(args)
-    try:
-        return Limits(waiting_per_address=args.waiting_per_address, playing_per_address=args.playing_per_address,
-                      ws_per_address=args.ws_per_address, ws_per_seat=args.ws_per_seat,
-                      ws_opens_per_second=args.ws_opens,
-                      hint_cooldown=args.hint_cooldown, waiting_ttl=args.waiting_ttl,
-                      lobby_per_address=args.lobby_per_address, max_rounds=args.max_rounds,
-                      max_target=args.max_target, max_replay_bytes=int(args.max_replay_mb * (1 << 20)),
-                      signins_per_address=rates["signin_limit"][0], signin_address_window=rates["signin_limit"][1],
-                      signins_per_name=rates["signin_name_limit"][0],
-                      signin_name_window=rates["signin_name_limit"][1],
-                      signups_per_address=rates["signup_limit"][0], signup_window=rates["signup_limit"][1])
-    except ValueError as exc:
-        raise ConfigError(f"bad limit: {exc}") from None
-
-
-def _budget(args: argparse.Namespace) -> BotBudget:
-    try:
-        return BotBudget(seconds=args.bot_seconds, iterations=args.bot_iterations)
-    except ValueError as exc:
-        raise ConfigError(f"bad limit: {exc}") from None
+def add_options(parser: argparse.ArgumentParser) -> None:
+    """``xeri serve``'s options, made from ``OPTIONS``: their defaults are ServerConfig()'s, shown by ``--help``."""
+    defaults = ServerConfig()
+    groups: dict[str, argparse.ArgumentParser | argparse._ArgumentGroup] = {"": parser}
+    for option in OPTIONS:
+        if option.group not in groups:
+            groups[option.group] = parser.add_argument_group(GROUPS[option.group])
+        option.add_to(groups[option.group], defaults)

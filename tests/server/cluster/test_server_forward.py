@@ -146,7 +146,7 @@ def test_a_table_played_through_the_forwarder_answers_as_its_owner_does(store: S
             assert got["timer"] and want["timer"]  # both seats are away: the takeover's timer runs
             assert abs(got["timer"].pop("remaining") - want["timer"].pop("remaining")) < 5
             assert got == want
-            assert sync.body.encode() in loop.frames[-1]  # the seat's JSON itself, not a string escaping it
+            assert sync.body in loop.frames[-1]  # the seat's JSON itself, not a string escaping it
             assert json.loads(sync.body)["view"]["hand"]
 
             match = owner.state.match
@@ -163,3 +163,22 @@ def test_a_table_played_through_the_forwarder_answers_as_its_owner_does(store: S
             await store.close()
 
     asyncio.run(scenario())
+
+
+def test_a_seat_s_bytes_cross_the_forwarder_as_the_owner_wrote_them() -> None:
+    """The owner's body reaches the asking process as the very bytes the owner wrote, in the reply's frame and on the
+    relay: never decoded to text and encoded again, nor escaped, nor normalised (its own JSON spelling, spaces and an
+    escape beside the letter itself, survives byte for byte)."""
+    written = '{"type":"sync", "said":"\\u039e Ξ \\"q\\" ✓"}'.encode()
+
+    class Owner:
+        async def handle(self, command: Command, origin: Origin) -> Outcome:
+            return Outcome(reply=Envelope("sync", 3, written))
+
+    loop = Loopback(Owner())
+    answer = asyncio.run(loop.call("t1", rpc.Forward(command=Sync(), origin=Origin(seat=0)), rpc.Answer))
+    reply = answer.outcome().reply
+    assert reply is not None and type(reply.body) is bytes and reply.body == written
+    assert written in loop.frames[-1]  # inside the reply's frame as it is
+    relayed = Frame.decode(Frame("owner", Envelope("update", 4, written)).encode_bytes()).envelope
+    assert type(relayed.body) is bytes and relayed.body == written

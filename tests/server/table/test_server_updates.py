@@ -12,7 +12,7 @@ import msgspec
 import pytest
 
 from support.server import db_url
-from xeri.server.broker.envelope import Envelope, to_text
+from xeri.server.broker.envelope import Envelope, to_json
 from xeri.server.broker.pubsub import InProcessBroker, channel
 from xeri.server.lobby.lobby import Lobby
 from xeri.server.store import Store
@@ -54,7 +54,7 @@ def test_every_update_of_a_match_fits_the_schema_as_it_is(players: int) -> None:
         decoded = msgspec.json.decode(envelope.body, type=messages.ServerMessage)
         kind = {"update": messages.UpdateMessage, "sync": messages.SyncMessage}.get(envelope.kind, messages.Message)
         assert isinstance(decoded, kind)
-        assert to_text(decoded) == envelope.body
+        assert to_json(decoded) == envelope.body
     assert sum(e.kind == "sync" for e in got) == 2 * (players + 1)
     assert any(isinstance(msgspec.json.decode(e.body, type=messages.ServerMessage), messages.TableMessage) for e in got)
-    assert any('"round_end"' in text for text in updates) and any('"history"' in text for text in updates)
+    assert any(b'"round_end"' in body for body in updates) and any(b'"history"' in body for body in updates)

@@ -1,7 +1,7 @@
 """The broker envelope: a message on its way from a table to the connections that show it.
 
-A table publishes, per seat, the JSON text that seat's clients receive, wrapped
-in an ``Envelope`` that says what it is: a ``sync`` at version *v* (everything
+A table publishes, per seat, the JSON that seat's clients receive (UTF-8 bytes, as the
+encoder wrote them), wrapped in an ``Envelope`` that says what it is: a ``sync`` at version *v* (everything
 the seat may know), the ``update`` to version *v*, or a ``plain`` message
 (a table change, an error, a reply) delivered as is. A connection keeps the
 last version it has and drops an update it already holds (a broker between
@@ -10,11 +10,12 @@ processes may deliver one after the sync that included it).
 Between processes (the Redis relay, the requests to a table's owner) an
 envelope travels as a ``Frame``: the sending process's id and the envelope,
 encoded here and nowhere else (msgspec, JSON: ``["node",["update",7,{...}]]``).
-The seat's text goes in as the JSON it already is, not as a string: it is
-written once, when the table builds it, and no hop escapes it again (a reply
-that carries a sync inside a request's reply inside a frame would escape it
-three times). A body that is not a JSON object or array (a test's plain word)
-travels as a JSON string.
+The seat's JSON goes in as the bytes it already is, not as a string: it is
+written once, when the table builds it, and no hop escapes, decodes or encodes
+it again (a reply that carries a sync inside a request's reply inside a frame
+would escape it three times). Only the connection that sends it turns it into
+the text a WebSocket frame takes. A body that is not a JSON object or array (a
+test's plain word) travels as a JSON string.
 """
 
 from __future__ import annotations
@@ -32,32 +33,32 @@ class EnvelopeError(ValueError):
 
 
 class Envelope(msgspec.Struct, frozen=True, array_like=True):
-    """One text for a connection, with what it is: ``plain``, a ``sync`` at ``version``, or the ``update`` to it."""
+    """One message for a connection, with what it is: ``plain``, a ``sync`` at ``version``, or the ``update`` to it."""
 
     kind: Kind
     version: int | None
-    #: the JSON text the client receives, as is
-    body: str
+    #: the JSON the client receives, as the UTF-8 bytes the table's encoder wrote
+    body: bytes
 
     def __post_init__(self) -> None:
         if (self.kind == "plain") != (self.version is None):
             raise EnvelopeError(f"a {self.kind} envelope {'has no' if self.kind == 'plain' else 'needs a'} version")
 
     @classmethod
-    def plain(cls, body: str) -> Envelope:
+    def plain(cls, body: bytes) -> Envelope:
         return cls("plain", None, body)
 
     @classmethod
     def sync(cls, version: int, message: Any) -> Envelope:
-        return cls("sync", version, to_text(message))
+        return cls("sync", version, to_json(message))
 
     @classmethod
     def update(cls, version: int, message: Any) -> Envelope:
-        return cls("update", version, to_text(message))
+        return cls("update", version, to_json(message))
 
     @classmethod
     def message(cls, message: Any) -> Envelope:
-        return cls("plain", None, to_text(message))
+        return cls("plain", None, to_json(message))
 
     def encode(self) -> str:
         """This envelope alone as text (a sync returned by a table's owner to another process)."""
@@ -83,20 +84,20 @@ class _Carried(msgspec.Struct, frozen=True, array_like=True):
     body: Raw
 
     def envelope(self) -> Envelope:
-        raw = bytes(self.body)
-        # a JSON string is a body that was not JSON (``_raw_body``); anything else is the body's own text
-        return Envelope(self.kind, self.version, _STRING.decode(raw) if raw[:1] == b'"' else raw.decode())
+        raw = bytes(self.body)  # the frame's own bytes of the body: copied out, never decoded
+        # a JSON string is a body that was not JSON (``_raw_body``); anything else is the body's own bytes
+        return Envelope(self.kind, self.version, _STRING.decode(raw).encode() if raw[:1] == b'"' else raw)
 
 
-def _raw_body(body: str) -> Raw:
+def _raw_body(body: bytes) -> Raw:
     """A body as the raw JSON a frame holds: a JSON object or array as it is, any other text as a JSON string.
 
     Every body a table or a process sends is a JSON object; this does not parse it again to make sure (the frame
     of a malformed one fails to decode at the other end, and is dropped there as a foreign one would be).
     """
-    if body[:1] in ("{", "["):
-        return Raw(body.encode())
-    return Raw(_ENCODER.encode(body))
+    if body[:1] in (b"{", b"["):
+        return Raw(body)
+    return Raw(_ENCODER.encode(body.decode()))
 
 
 class Frame(msgspec.Struct, frozen=True, array_like=True):
@@ -131,14 +132,14 @@ class _ReadFrame(msgspec.Struct, frozen=True, array_like=True):
     envelope: _Carried
 
 
-def to_text(message: Any) -> str:
-    """A protocol message (server.wire.messages, or plain JSON values) as the client receives it (compact JSON, UTF-8
-    kept).
+def to_json(message: Any) -> bytes:
+    """A protocol message (server.wire.messages, or plain JSON values) as the client receives it: compact JSON, as
+    UTF-8 bytes (non-ASCII letters kept, not escaped).
 
     msgspec writes the same text as ``json.dumps(message, ensure_ascii=False, separators=(",", ":"))``
-    (tests/server/cluster/test_server_envelope.py compares them) in a fifth of the time: every move builds one per seat.
+    (tests/server/broker/test_server_envelope.py compares them) in a fifth of the time: every move builds one per seat.
     """
-    return _ENCODER.encode(message).decode()
+    return _ENCODER.encode(message)
 
 
 _ENCODER = msgspec.json.Encoder()

@@ -186,7 +186,7 @@ _CONTROL: msgspec.json.Decoder[Adopted | Released | Forget] = msgspec.json.Decod
 
 
 def envelope(message: Inbox | Control) -> Envelope:
-    return Envelope.plain(_ENCODER.encode(message).decode())
+    return Envelope.plain(_ENCODER.encode(message))
 
 
 def raw(value: Any) -> Raw:

@@ -49,9 +49,9 @@ BARRED_BODY = b'{"error": {"code": "barred", "message": "this address is barred 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 
-def closed_message(reason: str | None) -> str:
+def closed_message(reason: str | None) -> bytes:
     text = "The server's operator closed this table" + (f": {reason}" if reason else ".")
-    return json.dumps({"type": "error", "code": "table_closed", "message": text}, ensure_ascii=False)
+    return json.dumps({"type": "error", "code": "table_closed", "message": text}, ensure_ascii=False).encode()
 
 
 async def close_table(table: Table, reason: str | None) -> bool:

@@ -12,7 +12,7 @@ import msgspec
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .. import metrics
-from ..broker.envelope import Envelope, to_text
+from ..broker.envelope import Envelope, to_json
 from ..broker.pubsub import channel
 from ..limits.bucket import BURST, RATE, TokenBucket
 from ..limits.caps import LimitExceeded
@@ -45,20 +45,21 @@ class Gone(Exception):
 
 
 def error(code: str, message: str, ref: str | int | None = None, *, version: int | None = None,
-          retry: bool | None = None) -> str:
+          retry: bool | None = None) -> bytes:
     """The protocol's error message (server.wire.messages.ErrorMessage): nothing changed."""
-    return to_text(messages.ErrorMessage(code=code, message=message, ref=ref,
+    return to_json(messages.ErrorMessage(code=code, message=message, ref=ref,
                                   version=msgspec.UNSET if version is None else version,
                                   retry=msgspec.UNSET if retry is None else retry))
 
 
-def refusal(exc: ProtocolError, ref: str | int | None = None) -> str:
+def refusal(exc: ProtocolError, ref: str | int | None = None) -> bytes:
     """A refusal's error message, with what it says besides (the table's version, whether to retry)."""
     return error(exc.code, exc.message, ref, version=exc.extra.get("version"), retry=exc.extra.get("retry"))
 
 
 class Client:
-    """A connection for ``seat`` (None: a spectator). Its outgoing texts go through a bounded queue.
+    """A connection for ``seat`` (None: a spectator). Its outgoing messages (JSON bytes, server.broker.envelope) go
+    through a bounded queue, and become a frame's text only as they are sent.
 
     ``summary``: the client shows each round's summary (``?summary=1``), and the next round waits for its "ready".
     """
@@ -69,16 +70,16 @@ class Client:
         self.table = table
         self.seat = seat
         self.summary = summary and seat is not None
-        self.out: asyncio.Queue[str | None] = asyncio.Queue(QUEUE)
+        self.out: asyncio.Queue[bytes | None] = asyncio.Queue(QUEUE)
         self.bucket = TokenBucket(rate, burst)
         self.rejected = 0
         self.synced = -1
         self.close_code = 4009  # a client too slow to read its messages
         self.channel = channel(table.id, seat)
-        #: the text of the last sync queued, until it is sent
-        self._queued_sync: str | None = None
+        #: the body of the last sync queued, until it is sent
+        self._queued_sync: bytes | None = None
         #: the last sync delivered, and when: sent again once SYNC_REPEAT has passed
-        self._last_sync: tuple[str, float] | None = None
+        self._last_sync: tuple[bytes, float] | None = None
         #: the client's address, which a rematch table counts against (server.limits.caps)
         self.address: str | None = None
         #: frames read while a job was waited for (``unless_gone``), served next, in order; and the read under way
@@ -86,7 +87,7 @@ class Client:
         self._receiving: asyncio.Future[Any] | None = None
 
     def deliver(self, envelope: Envelope) -> None:
-        """Queue an envelope's text (server.broker.envelope), dropping updates not newer than what the client has.
+        """Queue an envelope's body (server.broker.envelope), dropping updates not newer than what the client has.
 
         A sync still waiting in the queue answers a request for the same sync too: a client that asks faster
         than it reads gets no second copy (the table serves one envelope while it does not change).
@@ -103,9 +104,9 @@ class Client:
             self.synced = envelope.version
         self.send(envelope.body)
 
-    def send(self, text: str) -> None:
+    def send(self, body: bytes) -> None:
         try:
-            self.out.put_nowait(text)
+            self.out.put_nowait(body)
         except asyncio.QueueFull:
             # A client this far behind resynchronises on reconnection: drop it.
             self._drain()
@@ -118,13 +119,14 @@ class Client:
 
     async def _sender(self) -> None:
         while True:
-            text = await self.out.get()
-            if text is self._queued_sync:
+            body = await self.out.get()
+            if body is self._queued_sync:
                 self._queued_sync = None
-            if text is None:
+            if body is None:
                 await self.ws.close(code=self.close_code)
                 return
-            await self.ws.send_text(text)
+            # ASGI takes a text frame as a str: the body's one decode, here at the edge (uvicorn writes its UTF-8)
+            await self.ws.send_text(body.decode())
 
     async def run(self) -> None:
         table = self.table
@@ -230,7 +232,7 @@ class Client:
         if text is None:
             self.rejected += 1
             return Envelope.plain(error("bad_message", "send JSON text frames, not binary ones"))
-        if len(text) > MAX_MESSAGE or len(text.encode()) > MAX_MESSAGE:
+        if frame_size(text) > MAX_MESSAGE:
             self.rejected += 1
             return Envelope.plain(error("too_large", f"messages are limited to {MAX_MESSAGE} bytes"))
         ref = None
@@ -254,7 +256,7 @@ class Client:
         """Serve one decoded message: the table handles it (server.table.commands), wherever it is owned; a ping
         is this connection's own. None when the table's own broadcast is the answer."""
         if isinstance(command, Ping):
-            return Envelope.plain(to_text(messages.PongMessage(ref=command.ref)))
+            return Envelope.message(messages.PongMessage(ref=command.ref))
         done = self.table.handle(command, Origin(seat=self.seat, address=self.address))
         # A hint changes nothing, and may wait long for a worker: it is dropped if the client leaves meanwhile.
         reply = (await (self.unless_gone(done) if isinstance(command, Hint) else done)).reply
@@ -267,10 +269,19 @@ class Client:
         return reply
 
 
-async def refuse(ws: WebSocket, text: str, code: int) -> None:
+def frame_size(text: str) -> int:
+    """The bytes of a frame's text, as it came (UTF-8), counted without encoding it again where it is all ASCII.
+
+    A frame longer in characters than the limit is over it in bytes too: its length alone refuses it."""
+    if text.isascii() or len(text) > MAX_MESSAGE:
+        return len(text)
+    return len(text.encode())
+
+
+async def refuse(ws: WebSocket, body: bytes, code: int) -> None:
     """Say why, and close; a client that has gone meanwhile (it gave up waiting) needs neither."""
     try:
-        await ws.send_text(text)
+        await ws.send_text(body.decode())
         await ws.close(code=code)
     except (WebSocketDisconnect, RuntimeError, OSError):
         pass

@@ -25,7 +25,7 @@ from ...bots.hint import HintReason
 from ...events import RoundScored
 from ...match import Match
 from .. import metrics
-from ..broker.envelope import Envelope, Kind, to_text
+from ..broker.envelope import Envelope, Kind, to_json
 from ..broker.pubsub import Broker, channel
 from ..rated.policy import check_hint, check_join
 from ..store import Finish, MoveRow, SeatRow, StaleMove, Start, Store, StoreError, StoreUnavailable, TableRow
@@ -172,7 +172,7 @@ class Table:
         connection drop an update it already has (a broker between processes may deliver one after a sync).
         """
         version = None if kind == "plain" else self.state.version
-        await self._send(lambda seat: Envelope(kind, version, to_text(build(seat))))
+        await self._send(lambda seat: Envelope(kind, version, to_json(build(seat))))
 
     async def publish_all(self, message: messages.Message) -> None:
         """Publish one message that is the same for every seat and the spectators: encoded once, for all of them."""

@@ -3,7 +3,7 @@ the server sends (server.wire.messages), from their models.
 
 ``python scripts/protocol_schema.py --write`` writes it to docs/protocol.schema.json, and the TypeScript
 declarations made from it (json-schema-to-typescript) to src/xeri/web/js/protocol.d.ts, which the page's modules
-import and ``tsc`` checks them against; tests/server/messages/test_server_protocol.py fails when either drifts from
+import and ``tsc`` checks them against; tests/server/wire/test_server_protocol.py fails when either drifts from
 the models.
 """
 

@@ -32,7 +32,7 @@ class Model(Struct, frozen=True, kw_only=True):
 
 
 class RuleOptions(Model, frozen=True):
-    """Every rule option's value (a preset's ``options``); tests/server/messages/test_server_messages.py keeps the
+    """Every rule option's value (a preset's ``options``); tests/server/wire/test_server_messages.py keeps the
     fields equal to xeri.rules.OPTIONS."""
 
     players: int

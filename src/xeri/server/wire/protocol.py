@@ -2,8 +2,8 @@
 
 A body or message is first parsed under server.wire.inputs' limits (depth, digits, finite numbers, text the
 database can hold), then converted to its model by msgspec, strictly (no coercion: ``true`` is no seat).
-A socket frame is decoded straight into its message, once (``read_frame``), when nothing in its text could
-break those limits; any other frame, and any refused one, takes the careful way, which says why.
+A socket frame is decoded straight into its message, once (``read_frame``), when one scan of its text finds
+nothing that could break those limits; any other frame, and any refused one, takes the careful way, which says why.
 Each field names its ``Refuse``: whatever is wrong with the field, the client gets that code and message,
 the ones these checks gave when they were written by hand; with several wrong, the first in the model's
 order. What needs the table or its ruleset (a seat of the table, a bot level, a name's length) is checked
@@ -24,7 +24,7 @@ from msgspec import UNSET, Meta, Struct, UnsetType
 
 from ...bots import LEVELS
 from ...rules import OPTIONS
-from .inputs import MAX_DEPTH, parse_json
+from .inputs import parse_json
 from .messages import Phrase
 from .refusals import ProtocolError
 
@@ -321,21 +321,23 @@ class RefusedFrame(ProtocolError):
 
 
 _FRAME: msgspec.json.Decoder[ClientMessage] = msgspec.json.Decoder(ClientMessage)
-#: what only the careful way checks: an escape (a NUL or a lone surrogate may hide in one), a number of more
-#: digits than server.wire.inputs takes, an exponent that may overflow to infinity
-_CAREFUL = re.compile(r"\\u|[0-9]{41}|[eE][+-]?[0-9]{3}")
+#: what only the careful way checks (``read_frame``): an escape, a long digit run, a large exponent, and two
+#: brackets opened with none closed between them (a frame nested at all; the scan goes once, left to right)
+_CAREFUL = re.compile(r"\\u|[0-9]{41}|[eE][+-]?[0-9]{3}|[\[{][^\[\]{}]*[\[{]")
 
 
 def read_frame(text: str) -> ClientMessage:
     """The message of a socket frame's text, decoded once; a ``RefusedFrame`` with the code and words the careful
     way (``parse_json``, ``message_ref``, ``read_message``) gives, when it is refused.
 
-    A frame with fewer than ``MAX_DEPTH`` brackets cannot nest too deep, and one with no escape, long digit run
-    or large exponent holds no text or number those limits refuse: msgspec decodes it into its model in one pass
-    (its checks are the model's, as ``read_message``'s are). Any other frame, or one msgspec refuses, is read
-    the careful way, which finds the same message or says why not.
+    One scan of the text (``_CAREFUL``) finds what msgspec would pass but the careful way refuses: an escape (a NUL
+    or a lone surrogate may hide in one), a number of more digits than server.wire.inputs takes, an exponent that
+    may overflow to infinity, a bracket opened inside another (nesting, which may go deeper than ``MAX_DEPTH``;
+    no message's field holds an object or a list). A frame with none of them is decoded into its message by msgspec
+    in one pass (its checks are the model's, as ``read_message``'s are). Any other frame, or one msgspec refuses,
+    is read the careful way, which finds the same message or says why not.
     """
-    if text.count("{") + text.count("[") <= MAX_DEPTH and _CAREFUL.search(text) is None:
+    if _CAREFUL.search(text) is None:
         try:
             return _FRAME.decode(text)
         except (msgspec.DecodeError, RecursionError):

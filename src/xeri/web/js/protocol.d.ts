@@ -1080,7 +1080,7 @@ export interface Preset {
   point_items: PointItem[];
 }
 /**
- * Every rule option's value (a preset's ``options``); tests/server/messages/test_server_messages.py keeps the
+ * Every rule option's value (a preset's ``options``); tests/server/wire/test_server_messages.py keeps the
  * fields equal to xeri.rules.OPTIONS.
  *
  * This interface was referenced by `Protocol`'s JSON-Schema

@@ -5,7 +5,8 @@ that ``xeri serve`` made with ``metadata.create_all`` before migrations existed;
 version table and counts as ``0001``. The revision a database is at is kept in ``xeri_schema_version``.
 
 - An empty database is made at the head in one go (``create_all``, then stamped: Alembic's recipe for a new
-  database), and tests/server/migrations/test_server_migrations.py checks that this is the schema the revisions make.
+  database), and tests/server/store/migrations/test_server_migrations.py checks that this is the schema the
+  revisions make.
 - A database at the head is used as it is.
 - An older one is upgraded only when asked: ``xeri db upgrade``, or ``xeri serve --auto-migrate`` (the default
   for SQLite, which one process owns). Otherwise the store refuses to open it (:class:`SchemaOutdated`), saying
@@ -34,7 +35,8 @@ from ..urls import normalize_url
 
 #: the first revision: the schema of the servers before migrations (no version table)
 BASELINE = "0001"
-#: the revision this code needs (tests/server/migrations/test_server_migrations.py checks it is the head of versions/)
+#: the revision this code needs (tests/server/store/migrations/test_server_migrations.py checks it is the head of
+#: versions/)
 HEAD = "0005_look_keys"
 #: where Alembic keeps the revision a database is at
 VERSION_TABLE = "xeri_schema_version"
@@ -155,7 +157,7 @@ def prepare_schema(conn: Connection, auto_migrate: bool = False) -> tuple[str | 
         return None
     if found.revision is None:
         # Alembic's recipe for a new database (create_all, then stamp), without importing Alembic: a server's
-        # first start stays quick. tests/server/migrations/test_server_migrations.py checks it equals what the
+        # first start stays quick. tests/server/store/migrations/test_server_migrations.py checks it equals what the
         # revisions make.
         target_metadata().create_all(conn)
         version = _version_table()

@@ -1,8 +1,8 @@
 """The baseline: the schema of xeri serve before migrations (tables, seats, moves, results, leases, processes).
 
-Exactly what ``metadata.create_all`` made until then (tests/server/migrations/test_server_migrations.py compares it,
-on SQLite and PostgreSQL, with databases made by that code: tests/server/migrations/data/schema_main). A database
-made then has no version table and counts as this revision.
+Exactly what ``metadata.create_all`` made until then (tests/server/store/migrations/test_server_migrations.py
+compares it, on SQLite and PostgreSQL, with databases made by that code:
+tests/server/store/migrations/data/schema_main). A database made then has no version table and counts as this revision.
 
 Revision ID: 0001
 Revises:

@@ -11,7 +11,7 @@ import pytest
 
 from xeri.commands.serve import configure
 from xeri.server import create_app
-from xeri.server.config import Bots, ConfigError, Listening, Rates, ServerConfig
+from xeri.server.config import OPTIONS, Bots, ConfigError, Listening, Rates, ServerConfig
 
 
 def options(*argv: str) -> argparse.Namespace:
@@ -35,6 +35,26 @@ def test_options_land_in_their_groups() -> None:
     assert config.logging.format == "json"
     with pytest.raises(dataclasses.FrozenInstanceError):
         config.admin_every = 1.0  # type: ignore[misc]
+
+
+def test_each_option_is_declared_once_and_sets_a_setting() -> None:
+    """An option's default is its setting's (none is written twice); each sets settings ServerConfig has."""
+    assert len({o.flag for o in OPTIONS}) == len(OPTIONS)
+    parser = argparse.ArgumentParser()
+    configure(parser)
+    assert all(action.default is None for action in parser._actions if action.dest != "help")
+    fields = {f"{outer.name}.{inner.name}" for outer in dataclasses.fields(ServerConfig)
+              if dataclasses.is_dataclass(outer.default_factory) for inner in dataclasses.fields(
+                  outer.default_factory)} | {f.name for f in dataclasses.fields(ServerConfig)}
+    fields |= {f"bots.budget.{f.name}" for f in dataclasses.fields(Bots().budget)}
+    assert {path for o in OPTIONS for path in o.sets} <= fields
+    given = options("--port", "9001", "--bot-iterations", "7", "--max-replay-mb", "0.5", "--no-auto-migrate",
+                    "--trusted-proxy", "10.0.0.0/8", "--trusted-proxy", "::1", "--leaderboard-games", "3")
+    config = ServerConfig.from_args(given)
+    assert (config.listening.port, config.bots.budget.iterations, config.limits.max_replay_bytes) == (
+        9001, 7, 1 << 19)
+    assert config.storage.auto_migrate is False and config.edges.trusted_proxies == ("10.0.0.0/8", "::1")
+    assert config.leaderboard == dataclasses.replace(ServerConfig().leaderboard, min_games=3)
 
 
 @pytest.mark.parametrize("argv, says", [

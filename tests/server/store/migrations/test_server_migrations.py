@@ -1,11 +1,11 @@
 """The schema's revisions (server.store.migrations, ``xeri db``), backups and restores, and ``xeri admin`` on SQLite.
 
-A database made by main before migrations (tests/server/migrations/data/schema_main: SQLite, and a pg_dump for
+A database made by main before migrations (tests/server/store/migrations/data/schema_main: SQLite, and a pg_dump for
 PostgreSQL) is upgraded, and its matches are then played to their end and verified. The baseline revision makes
 exactly that schema; a new database made in one go (``create_all`` and a stamp) is exactly what the revisions make.
 A backup taken while matches are played restores into a fresh database whose every finished record verifies.
 PostgreSQL comes from scripts/test.sh (XERI_TEST_PG_URL); the cluster's own tests are in
-tests/server/operations/test_server_operations.py.
+tests/server/ops/test_server_operations.py.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The databases of tests/server/migrations/test_server_migrations.py: what `xeri serve` of main made before
+"""The databases of tests/server/store/migrations/test_server_migrations.py: what `xeri serve` of main made before
 migrations existed.
 
 The schema then was made by ``metadata.create_all`` (no ``alembic_version`` table). This script plays, with the
@@ -14,7 +14,7 @@ match of a person against a bot left in play after a few moves, and a table wait
 It must be run on the code it is meant to capture, the commit named in ``README.md`` beside it:
 
     git worktree add /tmp/xeri-main COMMIT
-    PYTHONPATH=/tmp/xeri-main/src python tests/server/migrations/data/schema_main/make_fixture.py --pg postgresql://postgres@HOST/postgres
+    PYTHONPATH=/tmp/xeri-main/src python tests/server/store/migrations/data/schema_main/make_fixture.py --pg postgresql://postgres@HOST/postgres
 """
 
 from __future__ import annotations

@@ -77,7 +77,7 @@ def test_two_brokers_see_each_others_messages_in_order() -> None:
         await b.close()
         return got
 
-    assert asyncio.run(scenario()) == [Envelope("update", i, f'{{"n":{i}}}') for i in range(300)]
+    assert asyncio.run(scenario()) == [Envelope("update", i, f'{{"n":{i}}}'.encode()) for i in range(300)]
 
 
 @needs_redis
@@ -86,47 +86,47 @@ def test_a_broker_receives_only_the_channels_it_follows_and_relays_only_watched_
     wait_for_redis()
     assert REDIS_URL
 
-    async def scenario() -> tuple[list[str], list[str]]:
+    async def scenario() -> tuple[list[bytes], list[bytes]]:
         owner, replica = await two_brokers()
         owner.relay = {"xeri:t2:0", "xeri:t2:end"}.__contains__  # what the cluster says other processes watch
-        local: list[str] = []
+        local: list[bytes] = []
         owner.subscribe("xeri:t2:1", lambda e: local.append(e.body))
-        got: list[str] = []
+        got: list[bytes] = []
         done = asyncio.Event()
 
         first = asyncio.Event()
 
         def on_message(envelope: Envelope) -> None:
             got.append(envelope.body)
-            if envelope.body == "end":
+            if envelope.body == b"end":
                 done.set()
-            if envelope.body == "first":
+            if envelope.body == b"first":
                 first.set()
 
         await replica.follow("xeri:t2:0", on_message)
         await replica.follow("xeri:t2:1", on_message)  # followed, but the owner does not relay it
         await replica.follow("xeri:t2:end", on_message)
-        await owner.publish("xeri:t2:1", Envelope.plain("seat 1, kept in its process"))
-        await owner.publish("xeri:t2:0", Envelope.plain("first"))
+        await owner.publish("xeri:t2:1", Envelope.plain(b"seat 1, kept in its process"))
+        await owner.publish("xeri:t2:0", Envelope.plain(b"first"))
         await asyncio.wait_for(first.wait(), timeout=10)
         replica.unfollow("xeri:t2:0", on_message)
         assert not replica.following("xeri:t2:0")
-        await owner.publish("xeri:t2:end", Envelope.plain("end"))
+        await owner.publish("xeri:t2:end", Envelope.plain(b"end"))
         await asyncio.wait_for(done.wait(), timeout=10)
         # After the unfollow is confirmed by Redis, nothing more arrives on that channel.
         await replica.follow("xeri:t2:probe", on_message)  # a round trip on the subscription connection
-        await owner.publish("xeri:t2:0", Envelope.plain("after the unfollow"))
+        await owner.publish("xeri:t2:0", Envelope.plain(b"after the unfollow"))
         owner.relay = None
         done.clear()
-        await owner.publish("xeri:t2:end", Envelope.plain("end"))
+        await owner.publish("xeri:t2:end", Envelope.plain(b"end"))
         await asyncio.wait_for(done.wait(), timeout=10)
         await owner.close()
         await replica.close()
         return local, got
 
     local, got = asyncio.run(scenario())
-    assert local == ["seat 1, kept in its process"]
-    assert got == ["first", "end", "end"]
+    assert local == [b"seat 1, kept in its process"]
+    assert got == [b"first", b"end", b"end"]
 
 
 @needs_redis
@@ -160,10 +160,10 @@ def test_two_connections_following_one_channel_share_its_subscription() -> None:
     wait_for_redis()
     assert REDIS_URL
 
-    async def scenario() -> tuple[list[str], list[str]]:
+    async def scenario() -> tuple[list[bytes], list[bytes]]:
         owner, replica = await two_brokers()
-        first: list[str] = []
-        second: list[str] = []
+        first: list[bytes] = []
+        second: list[bytes] = []
         arrived = asyncio.Event()
 
         def on_first(envelope: Envelope) -> None:
@@ -174,13 +174,13 @@ def test_two_connections_following_one_channel_share_its_subscription() -> None:
             arrived.set()
 
         await asyncio.gather(replica.follow("xeri:t3:0", on_first), replica.follow("xeri:t3:0", on_second))
-        await owner.publish("xeri:t3:0", Envelope.plain("both"))
+        await owner.publish("xeri:t3:0", Envelope.plain(b"both"))
         await asyncio.wait_for(arrived.wait(), timeout=10)
         replica.unfollow("xeri:t3:0", on_first)
         replica.unfollow("xeri:t3:0", on_first)  # twice is once: the other follower keeps the subscription
         assert replica.following("xeri:t3:0")
         arrived.clear()
-        await owner.publish("xeri:t3:0", Envelope.plain("second only"))
+        await owner.publish("xeri:t3:0", Envelope.plain(b"second only"))
         await asyncio.wait_for(arrived.wait(), timeout=10)
         replica.unfollow("xeri:t3:0", on_second)
         assert not replica.following("xeri:t3:0")
@@ -189,5 +189,5 @@ def test_two_connections_following_one_channel_share_its_subscription() -> None:
         return first, second
 
     first, second = asyncio.run(scenario())
-    assert first == ["both"]
-    assert second == ["both", "second only"]
+    assert first == [b"both"]
+    assert second == [b"both", b"second only"]

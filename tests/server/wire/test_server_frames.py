@@ -51,7 +51,7 @@ def test_each_message_is_decoded_once_into_its_command(monkeypatch: pytest.Monke
         raise AssertionError("a well-formed frame was walked a second time")
 
     monkeypatch.setattr(protocol, "parse_json", walked)
-    assert read_frame('{"type":"move","card":"TD","version":3,"ref":"a","extra":[1,{"b":null}]}') == Move(
+    assert read_frame('{"type":"move","card":"TD","version":3,"ref":"a","extra":null}') == Move(
         ref="a", card="TD", version=3)
     assert read_frame('{"ref": 7, "type": "takeback", "version": 12}') == Takeback(ref=7, version=12)
     assert [read_frame(json.dumps({"type": t})) for t in ("hint", "sync", "ping", "rematch")] == [
@@ -60,9 +60,26 @@ def test_each_message_is_decoded_once_into_its_command(monkeypatch: pytest.Monke
     assert read_frame('{"type":"ping","ref":"Ξερή ✓"}') == Ping(ref="Ξερή ✓")  # UTF-8 as it is, no escape
 
 
+def test_a_frame_nested_at_all_is_read_the_careful_way_to_the_same_message(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No message's field holds an object or a list: a frame with one (in a field no message has) is scanned as one
+    that may nest too deep, and read the careful way; it finds the message all the same."""
+    walked: list[Any] = []
+
+    def counted(text: Any) -> Any:
+        walked.append(text)
+        return parse_json(text)
+
+    monkeypatch.setattr(protocol, "parse_json", counted)
+    text = '{"type":"move","card":"TD","version":3,"ref":"a","extra":[1,{"b":null}]}'
+    assert read_frame(text) == Move(ref="a", card="TD", version=3) and walked == [text]
+    assert read(text) == careful(text)
+
+
 @pytest.mark.parametrize(("text", "refused"), [
     ("not json", ("bad_json", "the message is not valid JSON", None)),
     ("[" * 40 + "]" * 40, ("bad_json", "JSON may nest at most 32 deep", None)),
+    ('{"type": "ping", "x": ' + "[" * 33 + "]" * 33 + "}", ("bad_json", "JSON may nest at most 32 deep", None)),
+    ('{"type": "ping", "x": ' + "[1," * 33 + "]" * 33 + "}", ("bad_json", "the message is not valid JSON", None)),
     ('{"type": "move", "card": "TD", "version": ' + "9" * 41 + "}",
      ("bad_json", "numbers are limited to 40 digits", None)),
     ('{"type": "ping", "ref": 1e999}', ("bad_json", "numbers must be finite", None)),

@@ -14,7 +14,7 @@ from types import ModuleType
 import msgspec
 import pytest
 
-ROOT = Path(__file__).resolve().parents[3]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _load() -> ModuleType:

@@ -213,13 +213,13 @@ def test_a_sync_still_queued_answers_a_second_request_for_it() -> None:
     class Quiet:
         id = "t"
 
-    async def run() -> list[str]:
+    async def run() -> list[bytes]:
         client = Client(Any, Quiet(), None)  # type: ignore[arg-type]
         same = Envelope.sync(3, {"type": "sync", "version": 3})
         client.deliver(same)
         client.deliver(same)
         client.deliver(Envelope.sync(4, {"type": "sync", "version": 4}))
-        return [client.out.get_nowait() or "" for _ in range(client.out.qsize())]
+        return [client.out.get_nowait() or b"" for _ in range(client.out.qsize())]
 
     queued = asyncio.run(run())
     assert [json.loads(t)["version"] for t in queued] == [3, 4]
