@@ -170,7 +170,7 @@ def play_card(sides: int, jack_any: bool, last_xeri: bool, values: np.ndarray, h
     return card, pl + 1, F_NONE
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def finish(cfg: np.ndarray, values: np.ndarray, pile: np.ndarray, pl: int, last: int, res: np.ndarray) -> None:
     """End the round: the last capturer takes the pile, a unique most-cards side its points; ``res[:, R_TOTAL]``."""
     sides = cfg[C_SIDES]
@@ -203,7 +203,7 @@ def _any_smart(policies: np.ndarray, n: int) -> bool:
     return False
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def play_out(cfg: np.ndarray, values: np.ndarray, policies: np.ndarray, dealer: int, state: np.ndarray,
              hands: np.ndarray, hand_len: np.ndarray, pile: np.ndarray, pl: int, talon: np.ndarray, tpos: int,
              tl: int, turn: int, last: int, seen: np.ndarray, gone: np.ndarray, res: np.ndarray, owner: np.ndarray,
@@ -220,7 +220,7 @@ def play_out(cfg: np.ndarray, values: np.ndarray, policies: np.ndarray, dealer: 
           res, owner, moves, flags, record, _any_smart(policies, cfg[C_PLAYERS]))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _play(cfg: np.ndarray, values: np.ndarray, policies: np.ndarray, dealer: int, state: np.ndarray,
           hands: np.ndarray, hand_len: np.ndarray, pile: np.ndarray, pl: int, talon: np.ndarray, tpos: int,
           tl: int, turn: int, last: int, seen: np.ndarray, gone: np.ndarray, res: np.ndarray, owner: np.ndarray,
@@ -338,7 +338,7 @@ def _random_play(n: int, h: int, sides: int, jack_any: bool, last_xeri: bool, va
     return pl, last
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _start(cfg: np.ndarray, policies: np.ndarray, pile: np.ndarray, pl: int, seen: np.ndarray, gone: np.ndarray,
            res: np.ndarray, owner: np.ndarray, record: bool) -> None:
     """Clear a fresh round's tallies, owners and seen cards (the pile's cards are face up)."""
