@@ -149,6 +149,20 @@ def http_client(base: str, address: str) -> httpx.AsyncClient:
     return httpx.AsyncClient(base_url=base, timeout=60, transport=transport)
 
 
+def _wait_ready(proc: subprocess.Popen[bytes], url: str, seconds: float, failure: str) -> None:
+    """Poll a starting server until ``url`` answers 200; exit with ``failure`` if it dies or takes too long."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            if httpx.get(url, timeout=2).status_code == 200:
+                return
+        except httpx.TransportError:
+            pass
+        if time.monotonic() > deadline or proc.poll() is not None:
+            raise SystemExit(failure)
+        time.sleep(0.05)  # polling a starting process, not synchronisation of our own code
+
+
 @contextlib.contextmanager
 def server(db: str, extra: list[str]) -> Iterator[str]:
     """A started ``xeri serve`` on ``db``; yields its base URL."""
@@ -159,16 +173,7 @@ def server(db: str, extra: list[str]) -> Iterator[str]:
     SERVER_PID[:] = [proc.pid]
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if httpx.get(f"{base}/api/health", timeout=1).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            if time.monotonic() > deadline or proc.poll() is not None:
-                raise SystemExit(f"the server did not start: {' '.join(cmd)}")
-            time.sleep(0.05)  # polling a starting process, not synchronisation of our own code
+        _wait_ready(proc, f"{base}/api/health", 60, f"the server did not start: {' '.join(cmd)}")
         yield base
     finally:
         proc.terminate()
@@ -240,16 +245,9 @@ def cluster(pg: str, redis: str, name: str, template: str | None, extra: list[st
     SERVER_PID[:] = [p.pid for p in procs]
     try:
         for port, proc in zip(ports, procs, strict=True):
-            deadline = time.monotonic() + 120  # three processes importing at once on a busy machine
-            while True:
-                try:
-                    if httpx.get(f"http://127.0.0.1:{port}/readyz", timeout=2).status_code == 200:
-                        break
-                except httpx.TransportError:
-                    pass
-                if time.monotonic() > deadline or proc.poll() is not None:
-                    raise SystemExit(f"a cluster process did not get ready (port {port})")
-                time.sleep(0.1)  # polling a starting process
+            # 120 s: three processes importing at once on a busy machine
+            _wait_ready(proc, f"http://127.0.0.1:{port}/readyz", 120,
+                        f"a cluster process did not get ready (port {port})")
         with balancer([f"http://127.0.0.1:{port}" for port in ports]) as base:
             yield base
     finally:
