@@ -93,14 +93,14 @@ def test_a_table_with_its_faces_and_sounds_weighs_at_most_400_kb_and_the_lobby_c
     # No service worker (its script refused): it would serve the page's files from its cache, which the page's
     # timings count as nothing. Chromium says so in the console, the one error allowed here.
     console.allowed = ("fetching the script",)
-    lobby = felt_page(browser, contexts, console)
+    lobby = felt_page(browser, contexts, console, fresh=True)
     lobby.context.route("**/sw.js", lambda route: route.abort())
     lobby.goto(server.url + "/")
     lobby.wait_for_selector(".start-vs")
     first = lobby.evaluate(WEIGHT)
     assert first["bytes"] <= 120_000, first
     assert not [n for n in first["names"] if n.endswith(("/courts.js", "/faces.js", "/controller.js"))], first
-    table = felt_page(browser, contexts, console)
+    table = felt_page(browser, contexts, console, fresh=True)
     table.context.route("**/sw.js", lambda route: route.abort())
     # A cold visit: no reload (open_table's settings would reload, and a reload revalidates what the first load
     # fetched), so every file the table and its faces need is counted as it came over the wire.

@@ -342,7 +342,7 @@ def test_static_files_are_cached_compressed_and_installable(server: Server, brow
         manifest = json.load(r)
     assert manifest["start_url"] == "/" and manifest["display"] == "standalone" and manifest["icons"]
 
-    page = new_page(browser, contexts, console)
+    page = new_page(browser, contexts, console, fresh=True)
     # Interactive: when the lobby's Start button is there to press (noted by the page's own clock).
     page.add_init_script("""new MutationObserver((_, obs) => {
         if (document.querySelector('.start-vs')) { window.__interactive = performance.now(); obs.disconnect(); }
